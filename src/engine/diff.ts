@@ -1,0 +1,269 @@
+/**
+ * The diff of design.md §4: a pure function of one declared list, what was observed for it,
+ * and the batch size. No clock, no network, inputs never mutated.
+ */
+import { aliasKey, compareAliases, compareStrings } from "./aliases";
+import { fingerprintList } from "./fingerprint";
+import type {
+  MassRemovalCheck,
+  ObservedEntry,
+  PlannedCall,
+  PlannedUser,
+  RuleChanges,
+  RulePlan,
+} from "./model";
+import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "./observation";
+
+export interface DiffOptions {
+  /** Most users in one write call; larger changes are split into several calls of the same operation. */
+  readonly batchSize: number;
+}
+
+const SYSTEM_SOURCES = new Set(["departing employee", "high risk employee"]);
+
+const NO_CHANGES: RuleChanges = {
+  addUsers: [],
+  addAliases: [],
+  removeAliases: [],
+  removeUsers: [],
+  removeEntriesWithoutId: [],
+  removeAll: false,
+  rebuild: false,
+};
+const NO_MASS_REMOVAL: MassRemovalCheck = { entries: 0, lost: 0, triggered: false };
+
+/** The declared list in canonical order: users by ID, aliases by key then spelling. */
+export function canonicalUsers(users: readonly PlannedUser[]): PlannedUser[] {
+  return users
+    .map((u) => ({ userId: u.userId, aliases: [...u.aliases].sort(compareAliases) }))
+    .sort((a, b) => compareStrings(a.userId, b.userId));
+}
+
+export function isSystemRule(rule: RuleFacts): boolean {
+  return rule.isSystem || SYSTEM_SOURCES.has(rule.ruleSource.trim().toLowerCase());
+}
+
+export function diffRule(desired: DesiredList, observation: RuleObservation, options: DiffOptions): RulePlan {
+  const users = canonicalUsers(desired.users);
+  const base = {
+    ruleId: desired.ruleId,
+    ruleName: desired.ruleName,
+    declaredBy: desired.ruleId !== null ? ("ruleId" as const) : ("ruleName" as const),
+    constructPath: desired.constructPath,
+    stack: desired.stack,
+    mode: desired.mode,
+    allowMassRemoval: desired.allowMassRemoval,
+    desired: users,
+    listType: null,
+    fingerprint: null,
+    changes: NO_CHANGES,
+    calls: [],
+    massRemoval: NO_MASS_REMOVAL,
+    warnings: [],
+  };
+
+  switch (observation.kind) {
+    case "not-found":
+      return { ...base, action: "error", errorKind: "unknown-rule", reason: notFoundReason(desired) };
+    case "ambiguous":
+      return {
+        ...base,
+        action: "error",
+        errorKind: "ambiguous-rule",
+        reason:
+          `${observation.ruleIds.length} rules are named '${desired.ruleName ?? ""}' ` +
+          `(IDs ${observation.ruleIds.join(", ")}): declare this list by ruleId instead.`,
+      };
+    case "failed":
+      return {
+        ...base,
+        ...(observation.rule ? { ruleId: observation.rule.observerRuleId, ruleName: observation.rule.name } : {}),
+        action: "error",
+        errorKind: "observe-failed",
+        reason: observation.message,
+      };
+    case "found":
+      break;
+  }
+
+  const facts = observation.rule;
+  const resolved = { ...base, ruleId: facts.observerRuleId, ruleName: facts.name };
+  if (isSystemRule(facts)) {
+    return {
+      ...resolved,
+      action: "skip",
+      errorKind: null,
+      reason: `system rule (${facts.ruleSource}): its list is kept by the ${facts.ruleSource} list, not through this interface`,
+    };
+  }
+  const list = observation.list;
+  if (list === null) {
+    return { ...resolved, action: "error", errorKind: "observe-failed", reason: "the rule's user list was not read" };
+  }
+  const observed = { ...resolved, listType: list.usersToAlertOn, fingerprint: fingerprintList(list) };
+  if (list.usersToAlertOn === "ALL_USERS") {
+    return { ...observed, action: "skip", errorKind: null, reason: "rule monitors all users: it has no user list to edit" };
+  }
+
+  const computed = desired.mode === "additive" ? additive(users, list) : authoritative(users, list);
+  const calls = orderCalls(computed, list, users, options.batchSize);
+  const massRemoval = desired.mode === "additive" ? NO_MASS_REMOVAL : massRemovalCheck(users, list);
+  return {
+    ...observed,
+    action: calls.length > 0 ? "update" : "no-op",
+    errorKind: null,
+    reason: computed.reason,
+    changes: computed.changes,
+    calls,
+    massRemoval: calls.length > 0 ? massRemoval : NO_MASS_REMOVAL,
+    warnings: computed.warnings,
+  };
+}
+
+function notFoundReason(desired: DesiredList): string {
+  if (desired.ruleId !== null) {
+    return `no rule has the ID '${desired.ruleId}' in this tenant: check the ruleId (the rule's observerRuleId) or declare the rule by ruleName.`;
+  }
+  return `no rule is named '${desired.ruleName ?? ""}' in this tenant (names match exactly, case included): check the name or declare the rule by ruleId.`;
+}
+
+interface Computed {
+  readonly changes: RuleChanges;
+  readonly reason: string | null;
+  readonly warnings: string[];
+}
+
+/** Groups observed entries by user ID (merging any repeats) and sets aside the entries without one. */
+function indexEntries(list: ObservedList): { byId: Map<string, string[]>; withoutId: ObservedEntry[] } {
+  const byId = new Map<string, string[]>();
+  const withoutId: ObservedEntry[] = [];
+  for (const entry of list.entries) {
+    if (entry.userId === null) {
+      withoutId.push(entry);
+      continue;
+    }
+    const aliases = byId.get(entry.userId) ?? [];
+    for (const alias of entry.aliases) {
+      if (!aliases.some((a) => aliasKey(a) === aliasKey(alias))) aliases.push(alias);
+    }
+    byId.set(entry.userId, aliases);
+  }
+  return { byId, withoutId };
+}
+
+/** Per-user differences between the declaration and the entries that have IDs. */
+function userDiff(users: readonly PlannedUser[], byId: ReadonlyMap<string, readonly string[]>) {
+  const addUsers: PlannedUser[] = [];
+  const addAliases: PlannedUser[] = [];
+  const removeAliases: PlannedUser[] = [];
+  const declared = new Set<string>();
+  for (const user of users) {
+    declared.add(user.userId);
+    const present = byId.get(user.userId);
+    if (present === undefined) {
+      addUsers.push(user);
+      continue;
+    }
+    const presentKeys = new Set(present.map(aliasKey));
+    const wantedKeys = new Set(user.aliases.map(aliasKey));
+    const missing = user.aliases.filter((a) => !presentKeys.has(aliasKey(a)));
+    const extra = present.filter((a) => !wantedKeys.has(aliasKey(a))).sort(compareAliases);
+    if (missing.length > 0) addAliases.push({ userId: user.userId, aliases: missing });
+    if (extra.length > 0) removeAliases.push({ userId: user.userId, aliases: extra });
+  }
+  const removeUsers: PlannedUser[] = [...byId.entries()]
+    .filter(([userId]) => !declared.has(userId))
+    .map(([userId, aliases]) => ({ userId, aliases: [...aliases].sort(compareAliases) }))
+    .sort((a, b) => compareStrings(a.userId, b.userId));
+  return { addUsers, addAliases, removeAliases, removeUsers };
+}
+
+function additive(users: readonly PlannedUser[], list: ObservedList): Computed {
+  const { byId } = indexEntries(list);
+  const { addUsers, addAliases } = userDiff(users, byId);
+  return { changes: { ...NO_CHANGES, addUsers, addAliases }, reason: null, warnings: [] };
+}
+
+function authoritative(users: readonly PlannedUser[], list: ObservedList): Computed {
+  const { byId, withoutId } = indexEntries(list);
+  const diff = userDiff(users, byId);
+  if (users.length === 0) {
+    if (list.entries.length === 0) return { changes: NO_CHANGES, reason: null, warnings: [] };
+    return {
+      changes: {
+        ...NO_CHANGES,
+        removeUsers: diff.removeUsers,
+        removeEntriesWithoutId: withoutId,
+        removeAll: true,
+      },
+      reason: "the declared list is empty: every entry is removed",
+      warnings: [],
+    };
+  }
+  if (withoutId.length > 0) {
+    return {
+      changes: { ...diff, removeEntriesWithoutId: withoutId, removeAll: true, rebuild: true },
+      reason:
+        `${withoutId.length} ${withoutId.length === 1 ? "entry has" : "entries have"} no user ID and cannot be edited one by one: ` +
+        "the list is emptied with remove-all-users and rebuilt with add-users",
+      warnings: [
+        "rebuild: the list is empty for a moment between remove-all-users and add-users " +
+          "(an inclusion rule alerts on nobody, an exclusion rule on everybody, until add-users completes)",
+      ],
+    };
+  }
+  return { changes: { ...diff, removeEntriesWithoutId: [], removeAll: false, rebuild: false }, reason: null, warnings: [] };
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The fewest calls, in monitoring-safe order: inclusion lists gain before they lose; exclusion
+ * lists lose before they gain. A rebuild empties first (the one exception, warned about).
+ */
+function orderCalls(
+  computed: Computed,
+  list: ObservedList,
+  users: readonly PlannedUser[],
+  batchSize: number,
+): PlannedCall[] {
+  const { changes } = computed;
+  const size = Math.max(1, Math.floor(batchSize));
+  if (changes.removeAll) {
+    const removeAll: PlannedCall = { operation: "remove-all-users" };
+    if (!changes.rebuild) return [removeAll];
+    // rebuild: every declared user is added again, with all declared aliases, once the list is empty
+    return [removeAll, ...chunk(users, size).map(addCall)];
+  }
+  const adds = chunk(mergeAdds(changes), size).map(addCall);
+  const removeAliases = chunk(changes.removeAliases, size).map(
+    (userList): PlannedCall => ({ operation: "remove-user-aliases", userList }),
+  );
+  const removeUsers = chunk(
+    changes.removeUsers.map((u) => u.userId),
+    size,
+  ).map((userIdList): PlannedCall => ({ operation: "remove-users", userIdList }));
+  const removals = [...removeAliases, ...removeUsers];
+  return list.usersToAlertOn === "ALL_USERS_NOT_SPECIFIED" ? [...removals, ...adds] : [...adds, ...removals];
+}
+
+function addCall(userList: readonly PlannedUser[]): PlannedCall {
+  return { operation: "add-users", userList };
+}
+
+/** New users and new aliases of present users, in one add-users list ordered by user ID. */
+function mergeAdds(changes: RuleChanges): PlannedUser[] {
+  return [...changes.addUsers, ...changes.addAliases].sort((a, b) => compareStrings(a.userId, b.userId));
+}
+
+function massRemovalCheck(users: readonly PlannedUser[], list: ObservedList): MassRemovalCheck {
+  const remaining = new Set(users.flatMap((u) => u.aliases.map(aliasKey)));
+  const entries = list.entries.length;
+  const lost = list.entries.filter((e) => !e.aliases.some((a) => remaining.has(aliasKey(a)))).length;
+  const triggered = entries > 0 && (lost === entries || (entries >= 10 && lost * 2 > entries));
+  return { entries, lost, triggered };
+}

@@ -1,0 +1,35 @@
+/** What observe() learned about one declared list: the input of the pure diff, with the declaration. */
+import type { UsersToAlertOn } from "../api/schemas";
+import type { ListMode, ObservedEntry, PlannedUser } from "./model";
+
+/** A declared list as the engine needs it (read from the synthesized JSON or from the environment). */
+export interface DesiredList {
+  readonly constructPath: string;
+  readonly stack: string;
+  readonly ruleId: string | null;
+  readonly ruleName: string | null;
+  readonly mode: ListMode;
+  readonly allowMassRemoval: boolean;
+  readonly users: readonly PlannedUser[];
+}
+
+/** The rule metadata facts the diff depends on. */
+export interface RuleFacts {
+  readonly observerRuleId: string;
+  readonly name: string;
+  readonly isSystem: boolean;
+  readonly ruleSource: string;
+}
+
+export interface ObservedList {
+  readonly usersToAlertOn: UsersToAlertOn;
+  /** Entries as returned; `userId` is null for entries without a usable user ID. */
+  readonly entries: readonly ObservedEntry[];
+}
+
+export type RuleObservation =
+  /** `list` is null when the rule was not read because its metadata already says it is skipped. */
+  | { readonly kind: "found"; readonly rule: RuleFacts; readonly list: ObservedList | null }
+  | { readonly kind: "not-found" }
+  | { readonly kind: "ambiguous"; readonly ruleIds: readonly string[] }
+  | { readonly kind: "failed"; readonly rule: RuleFacts | null; readonly message: string };

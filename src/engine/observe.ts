@@ -1,0 +1,105 @@
+/**
+ * observe: reads what the service has for every declared list. Rule metadata for all declarations
+ * in one OR-ed search (one group per rule, every page read), then one query-users per editable rule,
+ * with bounded parallelism. A failure reading one rule's list is recorded for that rule only.
+ */
+import type { AlertsClient } from "../api";
+import { filter, group } from "../api";
+import type { RuleMetadata, UsersInRuleResponse } from "../api/schemas";
+import { isMissingUserId } from "../api/schemas";
+import { AlertRuleUsersError } from "../errors";
+import { mapPool } from "../util/pool";
+import { isSystemRule } from "./diff";
+import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "./observation";
+
+export interface ObserveOptions {
+  /** Most query-users calls in flight. @default 4 */
+  readonly parallelism?: number;
+  /** Page size of the rule-metadata search. @default 100 */
+  readonly pageSize?: number;
+  /** Called after each rule's list is read (for progress output). */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export async function observe(
+  client: AlertsClient,
+  declarations: readonly DesiredList[],
+  options: ObserveOptions = {},
+): Promise<RuleObservation[]> {
+  const metadata = await searchDeclaredRules(client, declarations, options.pageSize ?? 100);
+  const resolved = declarations.map((d) => resolve(d, metadata));
+  const toRead = resolved.filter((o): o is FoundWithoutList => o.kind === "found" && !isSystemRule(o.rule));
+  let done = 0;
+  const lists = await mapPool(toRead, options.parallelism ?? 4, async (o) => {
+    const result = await readList(client, o.rule);
+    options.onProgress?.(++done, toRead.length);
+    return [o.rule.observerRuleId, result] as const;
+  });
+  const byRule = new Map(lists);
+  return resolved.map((o): RuleObservation => {
+    if (o.kind !== "found" || isSystemRule(o.rule)) return o;
+    const read = byRule.get(o.rule.observerRuleId);
+    if (read === undefined) return o;
+    return read.ok ? { kind: "found", rule: o.rule, list: read.list } : { kind: "failed", rule: o.rule, message: read.message };
+  });
+}
+
+type FoundWithoutList = { kind: "found"; rule: RuleFacts; list: null };
+
+function ruleGroup(d: DesiredList) {
+  return d.ruleId !== null ? group([filter("ObserverRuleId", "Is", d.ruleId)]) : group([filter("Name", "Is", d.ruleName ?? "")]);
+}
+
+async function searchDeclaredRules(
+  client: AlertsClient,
+  declarations: readonly DesiredList[],
+  pageSize: number,
+): Promise<RuleMetadata[]> {
+  if (declarations.length === 0) return [];
+  // One group per distinct reference: a rule declared twice is still searched once.
+  const seen = new Set<string>();
+  const groups = [];
+  for (const d of declarations) {
+    const key = d.ruleId !== null ? `id:${d.ruleId}` : `name:${d.ruleName ?? ""}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    groups.push(ruleGroup(d));
+  }
+  return client.searchRuleMetadata(groups, { groupClause: "OR", pageSize });
+}
+
+function facts(m: RuleMetadata): RuleFacts {
+  return { observerRuleId: m.observerRuleId, name: m.name, isSystem: m.isSystem, ruleSource: m.ruleSource };
+}
+
+function resolve(d: DesiredList, metadata: readonly RuleMetadata[]): RuleObservation | FoundWithoutList {
+  const matches =
+    d.ruleId !== null ? metadata.filter((m) => m.observerRuleId === d.ruleId) : metadata.filter((m) => m.name === d.ruleName);
+  const distinct = [...new Map(matches.map((m) => [m.observerRuleId, m])).values()];
+  if (distinct.length === 0) return { kind: "not-found" };
+  if (distinct.length > 1) return { kind: "ambiguous", ruleIds: distinct.map((m) => m.observerRuleId).sort() };
+  return { kind: "found", rule: facts(distinct[0]!), list: null };
+}
+
+/** The observed list in the engine's terms: entries without a usable user ID get `userId: null`. */
+export function toObservedList(response: UsersInRuleResponse): ObservedList {
+  return {
+    usersToAlertOn: response.usersToAlertOn,
+    entries: response.users.map((bag) => ({
+      userId: isMissingUserId(bag.userIdFromAuthority) ? null : bag.userIdFromAuthority,
+      aliases: bag.userAliasList,
+    })),
+  };
+}
+
+type ReadResult = { ok: true; list: ObservedList } | { ok: false; message: string };
+
+/** Reads one rule's list; an error of the tool's own kinds (HTTP, bad response) is a value, anything else throws. */
+export async function readList(client: AlertsClient, rule: RuleFacts): Promise<ReadResult> {
+  try {
+    return { ok: true, list: toObservedList(await client.queryUsers(rule.observerRuleId)) };
+  } catch (err) {
+    if (err instanceof AlertRuleUsersError) return { ok: false, message: err.message };
+    throw err;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Builds the whole plan from declarations and observations: pure (the clock and the connection
+ * are passed in), so it can be tested without a service and gives the same plan for the same input.
+ */
+import { diffRule } from "./diff";
+import type { Plan, PlanSummary, RulePlan } from "./model";
+import { DEFAULT_BATCH_SIZE, PLAN_FORMAT_VERSION } from "./model";
+import type { DesiredList, RuleObservation } from "./observation";
+import { TOOL_VERSION } from "./version";
+
+export interface PlanInput {
+  /** One observation per declaration, in the same order. */
+  readonly declarations: readonly DesiredList[];
+  readonly observations: readonly RuleObservation[];
+  readonly connection: { readonly baseUrl: string; readonly tenantId: string };
+  readonly createdAt: string;
+  readonly batchSize?: number;
+}
+
+export function buildPlan(input: PlanInput): Plan {
+  if (input.declarations.length !== input.observations.length) {
+    throw new Error("buildPlan: one observation is needed per declaration");
+  }
+  const batchSize = input.batchSize ?? DEFAULT_BATCH_SIZE;
+  const diffed = input.declarations.map((d, i) => diffRule(d, input.observations[i]!, { batchSize }));
+  const rules = markDuplicates(diffed);
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    tool: { name: "alert-rule-users", version: TOOL_VERSION },
+    createdAt: input.createdAt,
+    connection: { baseUrl: input.connection.baseUrl, tenantId: input.connection.tenantId },
+    options: { batchSize },
+    rules,
+    summary: summarize(rules),
+  };
+}
+
+/** The same rule declared twice (by ID, by name, or one of each) is an error on every declaration of it. */
+function markDuplicates(rules: readonly RulePlan[]): RulePlan[] {
+  const byRule = new Map<string, RulePlan[]>();
+  for (const rule of rules) {
+    const key = rule.ruleId ?? (rule.ruleName !== null ? `name:${rule.ruleName}` : null);
+    if (key === null) continue;
+    byRule.set(key, [...(byRule.get(key) ?? []), rule]);
+  }
+  return rules.map((rule) => {
+    const key = rule.ruleId ?? (rule.ruleName !== null ? `name:${rule.ruleName}` : null);
+    const same = key === null ? [] : (byRule.get(key) ?? []);
+    if (same.length < 2) return rule;
+    const where = same.map((r) => r.constructPath).join(", ");
+    const label = rule.ruleId !== null ? `rule '${rule.ruleId}'` : `rule '${rule.ruleName ?? ""}'`;
+    return {
+      ...rule,
+      action: "error",
+      errorKind: "duplicate-rule",
+      reason: `${label} is declared by ${same.length} RuleUserList constructs (${where}): keep exactly one declaration per rule.`,
+      calls: [],
+    };
+  });
+}
+
+export function summarize(rules: readonly RulePlan[]): PlanSummary {
+  let usersToAdd = 0;
+  let aliasesToAdd = 0;
+  let aliasesToRemove = 0;
+  let usersToRemove = 0;
+  let rebuilds = 0;
+  let removeAll = 0;
+  let calls = 0;
+  let massRemovals = 0;
+  for (const rule of rules) {
+    if (rule.action !== "update") continue;
+    const c = rule.changes;
+    usersToAdd += c.addUsers.length;
+    aliasesToAdd += c.addUsers.reduce((n, u) => n + u.aliases.length, 0) + c.addAliases.reduce((n, u) => n + u.aliases.length, 0);
+    aliasesToRemove += c.removeAliases.reduce((n, u) => n + u.aliases.length, 0);
+    usersToRemove += c.removeUsers.length + c.removeEntriesWithoutId.length;
+    if (c.rebuild) rebuilds += 1;
+    else if (c.removeAll) removeAll += 1;
+    calls += rule.calls.length;
+    if (rule.massRemoval.triggered) massRemovals += 1;
+  }
+  return {
+    rules: rules.length,
+    toUpdate: rules.filter((r) => r.action === "update").length,
+    noOp: rules.filter((r) => r.action === "no-op").length,
+    skipped: rules.filter((r) => r.action === "skip").length,
+    errors: rules.filter((r) => r.action === "error").length,
+    usersToAdd,
+    aliasesToAdd,
+    aliasesToRemove,
+    usersToRemove,
+    rebuilds,
+    removeAll,
+    calls,
+    massRemovals,
+  };
+}
+
+/** Errors that forbid applying anything: the declaration itself cannot be trusted. */
+export function blockingErrors(plan: Plan): RulePlan[] {
+  return plan.rules.filter((r) => r.action === "error" && r.errorKind !== "observe-failed");
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.rules.some((r) => r.action === "update");
+}
