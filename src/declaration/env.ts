@@ -1,0 +1,75 @@
+/**
+ * The environment contract of the `local-exec` provisioner of a RuleUserList: Terraform runs
+ * `alert-rule-users apply --from-env --auto-approve` with these variables set, and the CLI turns
+ * them back into a DeclaredList with {@link declarationFromEnv}.
+ *
+ * Every variable that carries part of the declaration is set to `${self.triggers.<name>}` only, so
+ * the provisioner applies exactly what the triggers (the Terraform state) say. The construct path
+ * and stack name are literals (for messages only): they are not triggers, so moving a construct
+ * does not re-apply its rule.
+ */
+import { ConfigError } from "../errors";
+import { escapeTemplate, TRIGGERS, decodeDeclarationValues } from "./triggers";
+import type { TriggerField } from "./triggers";
+import type { DeclaredList } from "./types";
+
+/** The environment variable of each trigger field. */
+export const ENV_VARS: Readonly<Record<TriggerField, string>> = {
+  format: "ALERT_RULE_USERS_FORMAT",
+  ruleId: "ALERT_RULE_USERS_RULE_ID",
+  ruleName: "ALERT_RULE_USERS_RULE_NAME",
+  mode: "ALERT_RULE_USERS_MODE",
+  allowMassRemoval: "ALERT_RULE_USERS_ALLOW_MASS_REMOVAL",
+  users: "ALERT_RULE_USERS_USERS",
+};
+
+/** The construct path of the list (literal, for messages; optional when reading). */
+export const ENV_CONSTRUCT_PATH = "ALERT_RULE_USERS_CONSTRUCT_PATH";
+/** The stack of the list (literal, for messages; optional when reading). */
+export const ENV_STACK = "ALERT_RULE_USERS_STACK";
+
+/** The arguments the provisioner passes to the CLI after the CLI command itself. */
+export const PROVISIONER_ARGS = "apply --from-env --auto-approve";
+
+/** The default command that runs the CLI from the provisioner (resolved from the project's node_modules). */
+export const DEFAULT_CLI_COMMAND = "npx --no alert-rule-users";
+
+/**
+ * The `environment` of the provisioner: each declaration variable refers only to
+ * `${self.triggers.<name>}`; the construct path and stack are escaped literals.
+ */
+export function provisionerEnvironment(constructPath: string, stack: string): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const field of Object.keys(ENV_VARS) as TriggerField[]) {
+    environment[ENV_VARS[field]] = `\${self.triggers.${TRIGGERS[field]}}`;
+  }
+  environment[ENV_CONSTRUCT_PATH] = escapeTemplate(constructPath);
+  environment[ENV_STACK] = escapeTemplate(stack);
+  return environment;
+}
+
+/** The provisioner `command` for a CLI command (escaped for Terraform). */
+export function provisionerCommand(cliCommand: string = DEFAULT_CLI_COMMAND): string {
+  return escapeTemplate(`${cliCommand} ${PROVISIONER_ARGS}`);
+}
+
+/**
+ * The declaration the provisioner passed in the environment. Throws a ConfigError naming the
+ * variables that are missing, and a DeclarationError naming the variables whose value is invalid.
+ */
+export function declarationFromEnv(env: NodeJS.ProcessEnv): DeclaredList {
+  const missing = Object.values(ENV_VARS).filter((name) => env[name] === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `--from-env: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set. ` +
+        "This mode is run by the local-exec provisioner of a RuleUserList (terraform apply); to apply by hand, run `alert-rule-users apply` without --from-env.",
+    );
+  }
+  const constructPath = env[ENV_CONSTRUCT_PATH] ?? "(environment)";
+  const stack = env[ENV_STACK] ?? "";
+  const values = Object.fromEntries(
+    (Object.keys(ENV_VARS) as TriggerField[]).map((field) => [field, env[ENV_VARS[field]]]),
+  ) as Record<TriggerField, string | undefined>;
+  const declaration = decodeDeclarationValues(values, constructPath, (field) => ENV_VARS[field]);
+  return { constructPath, stack, ...declaration };
+}
