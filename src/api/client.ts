@@ -1,0 +1,189 @@
+/**
+ * The typed client of the rule operations of interface.md: rule-metadata search (with paging)
+ * and the five rule user-list operations. Alert, case and file-event operations are to be added
+ * on the same {@link HttpTransport} (see `transport`).
+ */
+import { ApiError } from "./errors";
+import type { ConnectionConfig } from "./config";
+import type { RequestCounter, RequestHook } from "./counter";
+import { searchRequest, type Clause } from "./filters";
+import type { Random, RetryPolicy, Sleep } from "./retry";
+import {
+  RULE_OPERATIONS,
+  ruleMetadataSearchResponseSchema,
+  usersInRuleResponseSchema,
+  type AddUsersRequest,
+  type FilterGroup,
+  type RemoveAllUsersRequest,
+  type RemoveUserAliasesRequest,
+  type RemoveUsersRequest,
+  type RuleMetadata,
+  type RuleMetadataSearchResponse,
+  type UserListEntry,
+  type UsersInRuleResponse,
+  type WriteOperation,
+} from "./schemas";
+import { HttpTransport } from "./transport";
+
+export type ClientOptions = ConnectionConfig & {
+  /** Timeout of each HTTP attempt. @default 30000 */
+  readonly timeoutMs?: number | undefined;
+  /** @default - DEFAULT_RETRY_POLICY (5 attempts, 200 ms base, 5 s cap, Retry-After up to 30 s) */
+  readonly retry?: Partial<RetryPolicy> | undefined;
+  /** Called after every HTTP attempt (no headers or bodies in the event). */
+  readonly onRequest?: RequestHook | undefined;
+  /** @default - a real timer */
+  readonly sleep?: Sleep | undefined;
+  /** @default - Math.random */
+  readonly random?: Random | undefined;
+  /** Share a counter between clients. @default - a new counter */
+  readonly counter?: RequestCounter | undefined;
+};
+
+export interface RuleMetadataPageOptions {
+  /** @default "OR" */
+  readonly groupClause?: Clause | undefined;
+  /** @default 100 */
+  readonly pageSize?: number | undefined;
+  /** Zero-based. @default 0 */
+  readonly pageNumber?: number | undefined;
+  /** @default "CreatedAt" */
+  readonly sortKey?: string | undefined;
+  /** @default "DESC" */
+  readonly sortDirection?: "ASC" | "DESC" | undefined;
+}
+
+export interface RuleMetadataSearchOptions {
+  /** @default "OR" */
+  readonly groupClause?: Clause | undefined;
+  /** @default 100 */
+  readonly pageSize?: number | undefined;
+}
+
+export class AlertsClient {
+  readonly tenantId: string;
+  readonly baseUrl: string;
+  readonly counter: RequestCounter;
+  /** The transport, for operations added beside this class (alerts, cases, file events). */
+  readonly transport: HttpTransport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new HttpTransport(options);
+    this.tenantId = options.tenantId;
+    this.baseUrl = this.transport.baseUrl;
+    this.counter = this.transport.counter;
+  }
+
+  /** One page of query-rule-metadata. A non-empty `problems` array is reported as an ApiError. */
+  async queryRuleMetadataPage(
+    groups: readonly FilterGroup[],
+    options: RuleMetadataPageOptions = {},
+  ): Promise<RuleMetadataSearchResponse> {
+    const body = searchRequest(this.tenantId, groups, {
+      groupClause: options.groupClause,
+      pgSize: options.pageSize,
+      pgNum: options.pageNumber,
+      srtKey: options.sortKey,
+      srtDirection: options.sortDirection,
+    });
+    const operation = "query-rule-metadata";
+    const response = await this.transport.post(operation, RULE_OPERATIONS[operation], body, ruleMetadataSearchResponseSchema, {
+      accept: "text/plain",
+      idempotent: true,
+    });
+    if (response.problems.length > 0) {
+      throw new ApiError({
+        operation,
+        kind: "http",
+        status: 200,
+        serviceCode: "PROBLEMS",
+        serviceMessage: `the service reported problems: ${describeProblems(response.problems)}`,
+        retryable: false,
+        attempts: 1,
+      });
+    }
+    return response;
+  }
+
+  /**
+   * Every rule matching the groups: reads page after page until `totalCount` rules are read, or
+   * a page comes back short, empty or with nothing new. Rules are returned once each, by `id`.
+   */
+  async searchRuleMetadata(
+    groups: readonly FilterGroup[],
+    options: RuleMetadataSearchOptions = {},
+  ): Promise<RuleMetadata[]> {
+    const pageSize = options.pageSize ?? 100;
+    const byId = new Map<string, RuleMetadata>();
+    for (let pageNumber = 0; ; pageNumber += 1) {
+      const page = await this.queryRuleMetadataPage(groups, { groupClause: options.groupClause, pageSize, pageNumber });
+      let added = 0;
+      for (const rule of page.ruleMetadata) {
+        if (!byId.has(rule.id)) {
+          byId.set(rule.id, rule);
+          added += 1;
+        }
+      }
+      const done =
+        byId.size >= page.totalCount || page.ruleMetadata.length < pageSize || added === 0;
+      if (done) return [...byId.values()];
+    }
+  }
+
+  /** The users of a rule's inclusion or exclusion list. */
+  async queryUsers(ruleId: string): Promise<UsersInRuleResponse> {
+    return this.transport.post(
+      "query-users",
+      RULE_OPERATIONS["query-users"],
+      { tenantId: this.tenantId, ruleId },
+      usersInRuleResponseSchema,
+      { accept: "text/plain", idempotent: true, ruleId },
+    );
+  }
+
+  /** Adds users (with their aliases) to a rule's list. */
+  async addUsers(ruleId: string, userList: readonly UserListEntry[]): Promise<void> {
+    const body: AddUsersRequest = {
+      tenantId: this.tenantId,
+      ruleId,
+      userList: userList.map((u) => ({ userIdFromAuthority: u.userIdFromAuthority, userAliasList: [...u.userAliasList] })),
+    };
+    await this.#write("add-users", ruleId, body);
+  }
+
+  /** Removes every alias of each given user ID from a rule's list. */
+  async removeUsers(ruleId: string, userIdList: readonly string[]): Promise<void> {
+    const body: RemoveUsersRequest = { tenantId: this.tenantId, ruleId, userIdList: [...userIdList] };
+    await this.#write("remove-users", ruleId, body);
+  }
+
+  /** Removes only the listed aliases of the given users. */
+  async removeUserAliases(ruleId: string, userList: readonly UserListEntry[]): Promise<void> {
+    const body: RemoveUserAliasesRequest = {
+      tenantId: this.tenantId,
+      ruleId,
+      userList: userList.map((u) => ({ userIdFromAuthority: u.userIdFromAuthority, userAliasList: [...u.userAliasList] })),
+    };
+    await this.#write("remove-user-aliases", ruleId, body);
+  }
+
+  /** Empties a rule's list. */
+  async removeAllUsers(ruleId: string): Promise<void> {
+    const body: RemoveAllUsersRequest = { tenantId: this.tenantId, ruleId };
+    await this.#write("remove-all-users", ruleId, body);
+  }
+
+  /** Every rule-list write is safe to repeat, so it is retried; any 2xx is success, whatever the body. */
+  async #write(operation: WriteOperation, ruleId: string, body: unknown): Promise<void> {
+    await this.transport.post(operation, RULE_OPERATIONS[operation], body, null, {
+      accept: "application/json",
+      idempotent: true,
+      ruleId,
+    });
+  }
+}
+
+function describeProblems(problems: readonly unknown[]): string {
+  const text = problems.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join("; ");
+  return text.length > 300 ? `${text.slice(0, 300)}...` : text;
+}

@@ -1,0 +1,72 @@
+/**
+ * Request accounting: per operation, the logical calls the client made and the HTTP attempts
+ * they took (retries included). The engine checks its call budget against this (design.md §4).
+ */
+
+/** What the client reports after every HTTP attempt. Never carries headers or bodies. */
+export interface RequestEvent {
+  readonly operation: string;
+  readonly ruleId?: string;
+  /** 1 for the first attempt of a call, 2 for its first retry, ... */
+  readonly attempt: number;
+  /** HTTP status, when a response arrived. */
+  readonly status?: number;
+  /** ok: the call succeeded; retry: this attempt failed and another follows; error: the call failed. */
+  readonly outcome: "ok" | "retry" | "error";
+  readonly durationMs: number;
+}
+
+export type RequestHook = (event: RequestEvent) => void;
+
+export interface OperationCount {
+  /** Logical calls (one per client method call, whatever the retries). */
+  readonly calls: number;
+  /** HTTP attempts (calls plus retries). */
+  readonly attempts: number;
+}
+
+export interface RequestCountSnapshot {
+  readonly byOperation: Readonly<Record<string, OperationCount>>;
+  readonly calls: number;
+  readonly attempts: number;
+}
+
+export class RequestCounter {
+  #counts = new Map<string, { calls: number; attempts: number }>();
+
+  /** Records the start of a logical call. */
+  recordCall(operation: string): void {
+    this.#entry(operation).calls += 1;
+  }
+
+  /** Records one HTTP attempt. */
+  recordAttempt(operation: string): void {
+    this.#entry(operation).attempts += 1;
+  }
+
+  /** A copy of the counts so far (operations never called are absent). */
+  snapshot(): RequestCountSnapshot {
+    const byOperation: Record<string, OperationCount> = {};
+    let calls = 0;
+    let attempts = 0;
+    for (const [operation, count] of [...this.#counts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      byOperation[operation] = { calls: count.calls, attempts: count.attempts };
+      calls += count.calls;
+      attempts += count.attempts;
+    }
+    return { byOperation, calls, attempts };
+  }
+
+  reset(): void {
+    this.#counts.clear();
+  }
+
+  #entry(operation: string): { calls: number; attempts: number } {
+    let entry = this.#counts.get(operation);
+    if (entry === undefined) {
+      entry = { calls: 0, attempts: 0 };
+      this.#counts.set(operation, entry);
+    }
+    return entry;
+  }
+}

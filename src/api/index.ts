@@ -1,0 +1,37 @@
+/**
+ * Public surface of src/api: the typed client of the alert service, its transport, errors,
+ * connection settings, filter builders, request counter and wire schemas.
+ */
+export * from "./schemas";
+export * from "./operators";
+export { AlertsClient } from "./client";
+export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions } from "./client";
+export { HttpTransport, DEFAULT_TIMEOUT_MS, readServiceError, formatIssues } from "./transport";
+export type { AcceptType, PostOptions, TransportOptions } from "./transport";
+export { ApiError, ResponseShapeError } from "./errors";
+export type { ApiErrorKind, ApiErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./errors";
+export {
+  resolveConnection,
+  describeConnection,
+  checkBaseUrl,
+  ENV_BASE_URL,
+  ENV_TOKEN,
+  ENV_TENANT_ID,
+} from "./config";
+export type { ConnectionConfig, ResolveConnectionOptions } from "./config";
+export { filter, group, searchRequest, parseFilter, ALL_TERMS } from "./filters";
+export type { Clause, FilterOptions, SearchRequestOptions, TermTable } from "./filters";
+export { RequestCounter } from "./counter";
+export type { OperationCount, RequestCountSnapshot, RequestEvent, RequestHook } from "./counter";
+export {
+  DEFAULT_RETRY_POLICY,
+  resolveRetryPolicy,
+  parseRetryAfter,
+  backoffDelay,
+  nextRetry,
+  isRetryableStatus,
+  honoursRetryAfter,
+  realSleep,
+} from "./retry";
+export type { RetryPolicy, RetryDecision, Sleep, Random } from "./retry";
+export { redact, redactString, REDACTED } from "./redact";

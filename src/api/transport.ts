@@ -1,0 +1,389 @@
+/**
+ * The HTTP transport: the one place axios is called.
+ *
+ * Every operation of the interface is a POST with a JSON body. The transport adds the bearer
+ * token, the content type and the `Accept` header, applies a per-attempt timeout, retries what
+ * may be retried (src/api/retry.ts), counts calls and attempts, reports each attempt to a hook,
+ * reads the body as text and parses it itself, so that a bad body becomes a ResponseShapeError,
+ * and maps failures to ApiError built from redacted data only.
+ *
+ * Secrets: the token lives in a private field (invisible to util.inspect and JSON.stringify) and
+ * is written only into the request headers. Axios errors (which carry the request headers) never
+ * leave this file: only their code and redacted message are used.
+ */
+import axios, { isAxiosError, type AxiosInstance } from "axios";
+import type { z } from "zod";
+import { ApiError, ResponseShapeError, type ApiErrorKind } from "./errors";
+import { RequestCounter, type RequestEvent, type RequestHook } from "./counter";
+import { redactString } from "./redact";
+import {
+  honoursRetryAfter,
+  isRetryableStatus,
+  nextRetry,
+  parseRetryAfter,
+  realSleep,
+  resolveRetryPolicy,
+  type Random,
+  type RetryDecision,
+  type RetryPolicy,
+  type Sleep,
+} from "./retry";
+import { errorBodySchema } from "./schemas";
+
+/** `Accept` header: text/plain for the searches and query-users, application/json for writes (interface.md). */
+export type AcceptType = "text/plain" | "application/json";
+
+export interface PostOptions {
+  readonly accept: AcceptType;
+  /**
+   * True when sending the request twice does no harm (every rule-list operation). When false
+   * (case creation), the request is retried only when it certainly never reached the service
+   * (connection refused, host not found); never after a timeout, a reset or any response.
+   */
+  readonly idempotent: boolean;
+  /** The rule the operation is about; carried into errors and hook events. */
+  readonly ruleId?: string | undefined;
+}
+
+export interface TransportOptions {
+  /** Base URL without trailing slash (see resolveConnection). */
+  readonly baseUrl: string;
+  readonly token: string;
+  /** Timeout of each attempt. @default 30000 */
+  readonly timeoutMs?: number | undefined;
+  /** @default - DEFAULT_RETRY_POLICY */
+  readonly retry?: Partial<RetryPolicy> | undefined;
+  /** Called after every HTTP attempt. Exceptions it throws propagate to the caller. */
+  readonly onRequest?: RequestHook | undefined;
+  /** @default - a real timer */
+  readonly sleep?: Sleep | undefined;
+  /** @default - Math.random */
+  readonly random?: Random | undefined;
+  /** @default - a new counter */
+  readonly counter?: RequestCounter | undefined;
+  /** Clock, for `Retry-After` dates and durations. @default - Date.now */
+  readonly now?: (() => number) | undefined;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Network error codes that mean the request was never sent (safe to retry even when not idempotent). */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+const SNIPPET_LENGTH = 80;
+const MAX_LISTED_PROBLEMS = 10;
+
+type AttemptResult =
+  | {
+      readonly type: "response";
+      readonly status: number;
+      readonly contentType: string | undefined;
+      readonly retryAfter: string | undefined;
+      readonly text: string;
+    }
+  | { readonly type: "failure"; readonly kind: Exclude<ApiErrorKind, "http">; readonly code: string | undefined; readonly message: string };
+
+export class HttpTransport {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly retryPolicy: RetryPolicy;
+  readonly counter: RequestCounter;
+  readonly #token: string;
+  readonly #http: AxiosInstance;
+  readonly #onRequest: RequestHook | undefined;
+  readonly #sleep: Sleep;
+  readonly #random: Random;
+  readonly #now: () => number;
+
+  constructor(options: TransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retryPolicy = resolveRetryPolicy(options.retry);
+    this.counter = options.counter ?? new RequestCounter();
+    this.#token = options.token;
+    this.#onRequest = options.onRequest;
+    this.#sleep = options.sleep ?? realSleep;
+    this.#random = options.random ?? Math.random;
+    this.#now = options.now ?? Date.now;
+    // No defaults with the token: an inspected instance must not show it.
+    this.#http = axios.create({ maxRedirects: 0 });
+  }
+
+  /**
+   * POSTs `body` (as JSON) to `path` and returns the response parsed with `schema`; with a null
+   * schema (write operations) any 2xx is success whatever the body, and undefined is returned.
+   * Throws ApiError (HTTP error status, timeout, network error) or ResponseShapeError.
+   */
+  async post<T>(operation: string, path: string, body: unknown, schema: z.ZodType<T>, options: PostOptions): Promise<T>;
+  async post(operation: string, path: string, body: unknown, schema: null, options: PostOptions): Promise<undefined>;
+  async post<T>(
+    operation: string,
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T> | null,
+    options: PostOptions,
+  ): Promise<T | undefined> {
+    const data = JSON.stringify(body);
+    const ruleId = options.ruleId;
+    this.counter.recordCall(operation);
+    for (let attempt = 1; ; attempt += 1) {
+      this.counter.recordAttempt(operation);
+      const started = this.#now();
+      const result = await this.#attempt(path, data, options.accept);
+      const durationMs = Math.max(0, this.#now() - started);
+      const status = result.type === "response" ? result.status : undefined;
+      const report = (outcome: RequestEvent["outcome"]): void =>
+        this.#report({ operation, ruleId, attempt, status, outcome, durationMs });
+
+      if (result.type === "response" && result.status >= 200 && result.status <= 299) {
+        let value: T | undefined;
+        try {
+          value = schema === null ? undefined : this.#parse(operation, ruleId, result, schema);
+        } catch (error) {
+          report("error");
+          throw error;
+        }
+        report("ok");
+        return value;
+      }
+
+      const decision = this.#decide(result, attempt, options.idempotent);
+      if (decision.retry) {
+        report("retry");
+        await this.#sleep(decision.delayMs);
+        continue;
+      }
+      report("error");
+      throw this.#error(operation, ruleId, result, attempt, decision.reason);
+    }
+  }
+
+  async #attempt(path: string, data: string, accept: AcceptType): Promise<AttemptResult> {
+    const controller = new AbortController();
+    let timedOut = false;
+    // A whole-attempt deadline (axios' own timeout only watches socket inactivity in Node).
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    try {
+      const response = await this.#http.request<string>({
+        method: "POST",
+        url: `${this.baseUrl}${path}`,
+        data,
+        headers: {
+          Authorization: `Bearer ${this.#token}`,
+          "Content-Type": "application/json",
+          Accept: accept,
+        },
+        timeout: this.timeoutMs,
+        signal: controller.signal,
+        responseType: "text",
+        transformRequest: [(x: unknown) => x],
+        transformResponse: [(x: unknown) => x],
+        validateStatus: () => true,
+        transitional: { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: false },
+      });
+      return {
+        type: "response",
+        status: response.status,
+        contentType: headerValue(response.headers["content-type"]),
+        retryAfter: headerValue(response.headers["retry-after"]),
+        text: typeof response.data === "string" ? response.data : String(response.data ?? ""),
+      };
+    } catch (error) {
+      return this.#failure(error, timedOut);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Turns whatever axios threw into a header-free description. */
+  #failure(error: unknown, timedOut: boolean): AttemptResult {
+    const code = isAxiosError(error) ? error.code : errorCode(error);
+    const rawMessage = error instanceof Error ? error.message : String(error);
+    const message = redactString(rawMessage, [this.#token]);
+    const isTimeout =
+      timedOut || code === "ETIMEDOUT" || (code === "ECONNABORTED" && /timeout/i.test(rawMessage));
+    if (isTimeout) return { type: "failure", kind: "timeout", code, message };
+    // For a network error, prefer the system code (ECONNREFUSED) over axios' generic one.
+    const cause = isAxiosError(error) ? errorCode(error.cause) : undefined;
+    return { type: "failure", kind: "network", code: cause ?? code, message };
+  }
+
+  #decide(result: AttemptResult, attempt: number, idempotent: boolean): RetryDecision {
+    if (result.type === "failure") {
+      const neverSent = result.kind === "network" && result.code !== undefined && NOT_SENT_CODES.has(result.code);
+      if (!idempotent && !neverSent) return { retry: false };
+      return nextRetry(this.retryPolicy, attempt, undefined, this.#random);
+    }
+    if (!isRetryableStatus(result.status) || !idempotent) return { retry: false };
+    const retryAfterMs = honoursRetryAfter(result.status) ? parseRetryAfter(result.retryAfter, this.#now()) : undefined;
+    return nextRetry(this.retryPolicy, attempt, retryAfterMs, this.#random);
+  }
+
+  #error(operation: string, ruleId: string | undefined, result: AttemptResult, attempts: number, note: string | undefined): ApiError {
+    if (result.type === "failure") {
+      return new ApiError({
+        operation,
+        ruleId,
+        kind: result.kind,
+        retryable: true,
+        attempts,
+        timeoutMs: result.kind === "timeout" ? this.timeoutMs : undefined,
+        networkCode: result.kind === "network" ? result.code : undefined,
+        serviceMessage: result.kind === "network" ? result.message : undefined,
+        note,
+      });
+    }
+    const service = readServiceError(result.text, result.contentType);
+    return new ApiError({
+      operation,
+      ruleId,
+      kind: "http",
+      status: result.status,
+      serviceCode: service.code === undefined ? undefined : redactString(service.code, [this.#token]),
+      serviceMessage: service.message === undefined ? undefined : redactString(service.message, [this.#token]),
+      retryable: isRetryableStatus(result.status),
+      attempts,
+      note,
+    });
+  }
+
+  #parse<T>(
+    operation: string,
+    ruleId: string | undefined,
+    result: Extract<AttemptResult, { type: "response" }>,
+    schema: z.ZodType<T>,
+  ): T {
+    const received = {
+      status: result.status,
+      contentType: result.contentType,
+      snippet: redactString(snippet(result.text), [this.#token]),
+    };
+    const where = `status ${result.status}, content-type ${result.contentType ?? "(none)"}`;
+    if (result.text.trim() === "") {
+      throw new ResponseShapeError({ operation, ruleId, problems: [`empty body (${where})`], received });
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(result.text);
+    } catch {
+      throw new ResponseShapeError({
+        operation,
+        ruleId,
+        problems: [`body is not valid JSON (${where}; starts with ${JSON.stringify(received.snippet)})`],
+        received,
+      });
+    }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    throw new ResponseShapeError({ operation, ruleId, problems: formatIssues(parsed.error.issues) });
+  }
+
+  #report(event: {
+    operation: string;
+    ruleId: string | undefined;
+    attempt: number;
+    status: number | undefined;
+    outcome: RequestEvent["outcome"];
+    durationMs: number;
+  }): void {
+    if (this.#onRequest === undefined) return;
+    this.#onRequest({
+      operation: event.operation,
+      ...(event.ruleId === undefined ? {} : { ruleId: event.ruleId }),
+      attempt: event.attempt,
+      ...(event.status === undefined ? {} : { status: event.status }),
+      outcome: event.outcome,
+      durationMs: event.durationMs,
+    });
+  }
+}
+
+function headerValue(value: unknown): string | undefined {
+  const first: unknown = Array.isArray(value) ? value[0] : value;
+  if (typeof first === "string") return first;
+  if (typeof first === "number") return String(first);
+  return undefined;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") {
+    return error.code;
+  }
+  return undefined;
+}
+
+/** The first characters of a body, whitespace collapsed, HTML tags dropped. */
+function snippet(text: string): string {
+  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const source = flat === "" ? text.replace(/\s+/g, " ").trim() : flat;
+  return source.length > SNIPPET_LENGTH ? `${source.slice(0, SNIPPET_LENGTH)}...` : source;
+}
+
+/**
+ * Reads the message and code of an error body: `{type$:"ERROR",code,message}` as the simulator
+ * sends; else common fields (`message`, `error`, `problems`, `code`); else a short text snippet.
+ */
+export function readServiceError(text: string, contentType?: string): { message?: string; code?: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const short = snippet(text);
+    if (short === "") return {};
+    return { message: contentType === undefined ? short : `${short} (${contentType.split(";")[0]?.trim()})` };
+  }
+  const exact = errorBodySchema.safeParse(json);
+  if (exact.success) return { code: exact.data.code, message: exact.data.message };
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return { message: snippet(text) };
+  const record = json as Record<string, unknown>;
+  const code = firstString(record["code"], record["errorCode"], record["error_code"]);
+  const message =
+    firstString(record["message"], record["error_description"], record["error"], record["detail"]) ??
+    messageOf(record["error"]) ??
+    problemsText(record["problems"]) ??
+    snippet(text);
+  return { ...(code === undefined ? {} : { code }), ...(message === "" ? {} : { message }) };
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  return values.find((v): v is string => typeof v === "string" && v.trim() !== "");
+}
+
+function messageOf(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  return firstString((value as Record<string, unknown>)["message"]);
+}
+
+function problemsText(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const texts = value.map((p) =>
+    typeof p === "string" ? p : (messageOf(p) ?? firstString((p as Record<string, unknown> | null)?.["type"]) ?? JSON.stringify(p)),
+  );
+  const joined = texts.join("; ");
+  return joined.length > 300 ? `${joined.slice(0, 300)}...` : joined;
+}
+
+/** `users[0].userAliasList: expected array, received string`, at most MAX_LISTED_PROBLEMS lines. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  const lines = issues.slice(0, MAX_LISTED_PROBLEMS).map((issue) => `${formatPath(issue.path)}: ${issueText(issue)}`);
+  if (issues.length > MAX_LISTED_PROBLEMS) lines.push(`and ${issues.length - MAX_LISTED_PROBLEMS} more problems`);
+  return lines;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "(body)";
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out === "" ? "(body)" : out;
+}
+
+function issueText(issue: z.core.$ZodIssue): string {
+  const text = issue.message.replace(/^Invalid (input|option|value): /, "");
+  const missing = /^expected (.+), received undefined$/.exec(text);
+  return missing ? `missing (expected ${missing[1]})` : text;
+}
