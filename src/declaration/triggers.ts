@@ -58,12 +58,12 @@ export interface TriggerFields {
 
 /** Escapes a string for a Terraform template (`${` → `$${`, `%{` → `%%{`). */
 export function escapeTemplate(value: string): string {
-  return value.replace(/\$\{/g, "$${").replace(/%\{/g, "%%{");
+  return value.replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{");
 }
 
 /** Undoes {@link escapeTemplate}: what Terraform makes of an escaped template without interpolations. */
 export function unescapeTemplate(value: string): string {
-  return value.replace(/\$\$\{/g, "${").replace(/%%\{/g, "%{");
+  return value.replace(/\$\$\{/g, () => "${").replace(/%%\{/g, () => "%{");
 }
 
 /** The canonical JSON of a user list, as written into the `users` trigger (unescaped). */
