@@ -1,0 +1,52 @@
+/** Tiny builders for engine fixtures: declarations, observed lists and rule facts. */
+import type { UsersToAlertOn } from "../../src/api/schemas";
+import type { ListMode, ObservedEntry, PlannedUser } from "../../src/engine/model";
+import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "../../src/engine/observation";
+
+export function user(userId: string, ...aliases: string[]): PlannedUser {
+  return { userId, aliases };
+}
+
+export function entry(userId: string | null, ...aliases: string[]): ObservedEntry {
+  return { userId, aliases };
+}
+
+export function declared(
+  users: PlannedUser[],
+  opts: { ruleId?: string; ruleName?: string; mode?: ListMode; path?: string; allowMassRemoval?: boolean } = {},
+): DesiredList {
+  const ruleId = opts.ruleId ?? (opts.ruleName === undefined ? "rule-1" : null);
+  return {
+    constructPath: opts.path ?? `stack/${ruleId ?? opts.ruleName ?? "list"}`,
+    stack: "stack",
+    ruleId,
+    ruleName: opts.ruleName ?? null,
+    mode: opts.mode ?? "authoritative",
+    allowMassRemoval: opts.allowMassRemoval ?? false,
+    users,
+  };
+}
+
+export function facts(overrides: Partial<RuleFacts> = {}): RuleFacts {
+  return { observerRuleId: "rule-1", name: "Rule one", isSystem: false, ruleSource: "Alerting", ...overrides };
+}
+
+export function listOf(entries: ObservedEntry[], usersToAlertOn: UsersToAlertOn = "SPECIFIED_USERS"): ObservedList {
+  return { usersToAlertOn, entries };
+}
+
+export function found(list: ObservedList | null, rule: Partial<RuleFacts> = {}): RuleObservation {
+  return { kind: "found", rule: facts(rule), list };
+}
+
+/** A deterministic PRNG (mulberry32) for property tests. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
