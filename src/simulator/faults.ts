@@ -1,0 +1,141 @@
+/**
+ * Fault injection: latency, failures before applying (503), lost responses (applied, then 502),
+ * rate limiting (429 with Retry-After), and misbehaving responses. Random decisions come from a
+ * seeded PRNG, so the same requests in the same order meet the same faults.
+ */
+import { z } from "zod";
+import { describeIssues } from "./http-error";
+import { mulberry32, type Random } from "./prng";
+
+export const MISBEHAVIOUR_KINDS = ["wrong-type", "missing-field", "invalid-json", "html-error", "empty-body", "hang"] as const;
+export type MisbehaviourKind = (typeof MISBEHAVIOUR_KINDS)[number];
+
+export interface Misbehaviour {
+  /** The operation name (e.g. "query-users") whose requests misbehave. */
+  operation: string;
+  /** @default - any rule; else only requests whose body.ruleId is this */
+  ruleId?: string;
+  kind: MisbehaviourKind;
+  /** @default - unlimited; else how many matching requests misbehave */
+  times?: number;
+}
+
+export interface FaultOptions {
+  /** @default 0 - added delay (ms) before answering each request */
+  latencyMs?: number;
+  /** @default 0 - probability (0..1) of answering 503 before applying anything */
+  failRate?: number;
+  /** @default 0 - probability (0..1), write operations only: apply the change, then answer 502 */
+  lostResponseRate?: number;
+  /** @default - never; every Nth request (counting all requests since the faults were set) answers 429 */
+  rateLimitEvery?: number;
+  /** @default 1 - the Retry-After header (whole seconds) of a 429 */
+  retryAfterSeconds?: number;
+  /** @default 1 - seed of the PRNG behind failRate and lostResponseRate */
+  seed?: number;
+  /** @default - all operations; else faults (not misbehave) only hit these operation names */
+  operations?: string[];
+  misbehave?: Misbehaviour[];
+}
+
+const rate = z.number().min(0).max(1);
+const count = z.number().int().nonnegative();
+
+const faultOptionsSchema = z.object({
+  latencyMs: z.number().nonnegative().optional(),
+  failRate: rate.optional(),
+  lostResponseRate: rate.optional(),
+  rateLimitEvery: count.optional(),
+  retryAfterSeconds: count.optional(),
+  seed: z.number().int().optional(),
+  operations: z.array(z.string()).optional(),
+  misbehave: z
+    .array(
+      z.object({
+        operation: z.string(),
+        ruleId: z.string().optional(),
+        kind: z.enum(MISBEHAVIOUR_KINDS),
+        times: count.optional(),
+      }),
+    )
+    .optional(),
+});
+
+/** Throws a RangeError naming the offending field when the options are not valid. */
+export function validateFaultOptions(options: FaultOptions): void {
+  const result = faultOptionsSchema.safeParse(options);
+  if (!result.success) throw new RangeError(`Invalid fault options: ${describeIssues(result.error.issues)}`);
+}
+
+export const DEFAULT_FAULT_SEED = 1;
+
+/** The fault decisions for one simulator; replaced as a whole by {@link FaultInjector.set}. */
+export class FaultInjector {
+  private options: FaultOptions = {};
+  private random: Random = mulberry32(DEFAULT_FAULT_SEED);
+  private requests = 0;
+  private remaining: Array<number | undefined> = [];
+
+  constructor(options: FaultOptions = {}) {
+    this.set(options);
+  }
+
+  /** Replaces the configuration; the PRNG and the request counter start again. */
+  set(options: FaultOptions): void {
+    validateFaultOptions(options);
+    this.options = structuredClone(options);
+    this.random = mulberry32(options.seed ?? DEFAULT_FAULT_SEED);
+    this.requests = 0;
+    this.remaining = (options.misbehave ?? []).map((m) => m.times);
+  }
+
+  /** Counts an arriving request (any path); returns its sequence number, from 1. */
+  arrive(): number {
+    this.requests += 1;
+    return this.requests;
+  }
+
+  private applies(operation: string): boolean {
+    return this.options.operations === undefined || this.options.operations.includes(operation);
+  }
+
+  latencyMs(operation: string): number {
+    return this.applies(operation) ? (this.options.latencyMs ?? 0) : 0;
+  }
+
+  /** The Retry-After seconds if request number `sequence` is to be rate limited. */
+  rateLimit(operation: string, sequence: number): number | undefined {
+    const every = this.options.rateLimitEvery ?? 0;
+    if (every <= 0 || sequence % every !== 0 || !this.applies(operation)) return undefined;
+    return this.options.retryAfterSeconds ?? 1;
+  }
+
+  /** Draws whether this request fails (503) before anything is applied. */
+  fails(operation: string): boolean {
+    const failRate = this.options.failRate ?? 0;
+    return failRate > 0 && this.applies(operation) && this.random() < failRate;
+  }
+
+  /** Draws whether the response of an applied write is lost (502). */
+  losesResponse(operation: string): boolean {
+    const lostRate = this.options.lostResponseRate ?? 0;
+    return lostRate > 0 && this.applies(operation) && this.random() < lostRate;
+  }
+
+  /** The misbehaviour for this request, if any (consumes one of its `times`). */
+  misbehaviour(operation: string, ruleId: string | undefined): MisbehaviourKind | undefined {
+    const list = this.options.misbehave ?? [];
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i];
+      if (entry === undefined || entry.operation !== operation) continue;
+      if (entry.ruleId !== undefined && entry.ruleId !== ruleId) continue;
+      const left = this.remaining[i];
+      if (left !== undefined) {
+        if (left <= 0) continue;
+        this.remaining[i] = left - 1;
+      }
+      return entry.kind;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The local simulator of the alert service: a real HTTP server for the rule operations of
+ * interface.md, with a seeded tenant, optional persistence and fault injection. Its behaviour
+ * spec is README.md beside this file.
+ */
+import * as fs from "node:fs";
+import { DEFAULT_MAX_BODY_BYTES, createSimulatorServer } from "./server";
+import { FaultInjector, type FaultOptions } from "./faults";
+import { Router, type RouteTable } from "./routes";
+import { ruleRoutes } from "./rule-routes";
+import { TenantStore } from "./state";
+import { SerializedFileWriter, renderState, writeFileAtomic } from "./persistence";
+import { loadSeedFile, parseSeed, parseSeedFile, sampleTenantPath, tenantSeedSchema, type ParsedTenantSeed, type SimRule, type TenantSeed } from "./seed";
+
+export { tenantSeedSchema, loadSeedFile, sampleTenantPath, type TenantSeed, type SimRule };
+export type { FaultOptions, Misbehaviour, MisbehaviourKind } from "./faults";
+export type { SimUser } from "./seed";
+
+export const DEFAULT_SIMULATOR_TOKEN = "local-simulator-token";
+
+/** The route tables the simulator serves; alert, case and file-event tables go here. */
+const ROUTE_TABLES: readonly RouteTable[] = [ruleRoutes];
+
+export interface SimulatorOptions {
+  /** @default 0 - a free port */
+  port?: number;
+  /** @default "127.0.0.1" */
+  host?: string;
+  /** @default DEFAULT_SIMULATOR_TOKEN - the bearer token required on every request */
+  token?: string;
+  /** @default - the seed's tenantId */
+  tenantId?: string;
+  /** @default - the sample tenant, examples/sample-tenant.json */
+  seed?: TenantSeed;
+  /**
+   * @default - state in memory only. If the file exists, the state is loaded from it (it wins
+   * over `seed`); otherwise it is seeded and written. Rewritten atomically after every change,
+   * before the response is sent.
+   */
+  dataFile?: string;
+  /** @default - no faults */
+  faults?: FaultOptions;
+  /** @default 1 MiB - larger bodies are refused with 413 as soon as the limit is crossed */
+  maxBodyBytes?: number;
+  /** @default - no logging; else one line per request (method, path, operation, status, ms), never a header */
+  log?: (line: string) => void;
+}
+
+export interface RunningSimulator {
+  /** Base URL, e.g. "http://127.0.0.1:41234" (paths /v1/... go after it). */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  readonly tenantId: string;
+  /** Closes the server and all open (also hanging) connections; waits for pending writes. */
+  stop(): Promise<void>;
+  /** Replaces the fault configuration (the PRNG and the rate-limit counter start again). */
+  setFaults(faults: FaultOptions): void;
+  /** Requests received per operation name ("unknown" for other paths), faulted ones included. */
+  requestCounts(): Record<string, number>;
+  resetCounts(): void;
+  /** All rules (deep copies), without HTTP or faults. */
+  rules(): SimRule[];
+  rule(ruleId: string): SimRule | undefined;
+  /** Replaces a rule's user list directly; persisted like a write. Throws for an unknown rule. */
+  setUsers(ruleId: string, users: Array<{ userIdFromAuthority: string | null; userAliasList: string[] }>): void;
+}
+
+function initialState(options: SimulatorOptions): { seed: ParsedTenantSeed; loadedFromDataFile: boolean } {
+  if (options.dataFile !== undefined && fs.existsSync(options.dataFile)) {
+    return { seed: parseSeedFile(options.dataFile), loadedFromDataFile: true };
+  }
+  const seed = options.seed === undefined ? parseSeedFile(sampleTenantPath()) : parseSeed(options.seed);
+  return { seed, loadedFromDataFile: false };
+}
+
+function validateOptions(options: SimulatorOptions): void {
+  const { port, maxBodyBytes, token } = options;
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new RangeError(`port must be an integer 0..65535, not ${port}`);
+  if (maxBodyBytes !== undefined && (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)) throw new RangeError("maxBodyBytes must be a positive integer");
+  if (token !== undefined && !/^\S+$/.test(token)) throw new RangeError("token must be non-empty and contain no whitespace");
+}
+
+/** Starts a simulator; resolves once it listens. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  validateOptions(options);
+  const { seed, loadedFromDataFile } = initialState(options);
+  const store = new TenantStore(seed, options.tenantId === undefined ? {} : { tenantId: options.tenantId });
+  const faults = new FaultInjector(options.faults ?? {});
+  const log = options.log ?? (() => undefined);
+  const token = options.token ?? DEFAULT_SIMULATOR_TOKEN;
+
+  const dataFile = options.dataFile;
+  const writer = dataFile === undefined ? undefined : new SerializedFileWriter(dataFile, () => renderState(store.snapshot()));
+  if (dataFile !== undefined && (!loadedFromDataFile || options.tenantId !== undefined)) {
+    await writeFileAtomic(dataFile, renderState(store.snapshot()));
+  }
+  const persist = (): Promise<void> => writer?.save() ?? Promise.resolve();
+
+  const server = createSimulatorServer({
+    router: new Router(ROUTE_TABLES),
+    store,
+    faults,
+    token,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    persist,
+    log,
+  });
+  const address = await server.listen(options.port ?? 0, options.host ?? "127.0.0.1");
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let stopped: Promise<void> | undefined;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    token,
+    tenantId: store.tenantId,
+    stop: () => {
+      stopped ??= (async () => {
+        await server.close();
+        await writer?.idle();
+      })();
+      return stopped;
+    },
+    setFaults: (next) => faults.set(next),
+    requestCounts: () => server.counts(),
+    resetCounts: () => server.resetCounts(),
+    rules: () => store.rules(),
+    rule: (ruleId) => store.rule(ruleId),
+    setUsers: (ruleId, users) => {
+      const outcome = store.setUsers(ruleId, users);
+      if (!outcome.ok) throw new RangeError(outcome.message);
+      persist().catch((error: unknown) => log(`could not save ${dataFile ?? "state"}: ${error instanceof Error ? error.message : String(error)}`));
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * A small deterministic pseudo-random number generator (mulberry32), so that fault sequences
+ * are reproducible from a seed. Not for anything that needs real randomness.
+ */
+export type Random = () => number;
+
+/** Returns a function yielding numbers in [0, 1), the same sequence for the same seed. */
+export function mulberry32(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * The tenant store: the rules of one simulated tenant (metadata, whom they monitor, user bags),
+ * plus the alert, case and file-event records kept for other route tables.
+ *
+ * Pure in-memory state with no HTTP and no I/O: write methods return an outcome value, and the
+ * route handlers map refusals to status codes. Nothing handed out aliases the internal state.
+ */
+import { NULL_USER_ID_SENTENCE, isMissingUserId, type UsersInRuleResponse } from "../api/schemas";
+import type { ParsedTenantSeed, SimRule, SimUser } from "./seed";
+import { formatTimestamp } from "./timestamp";
+
+/** Why a write was refused. */
+export type WriteRefusal = "RULE_NOT_FOUND" | "RULE_IS_SYSTEM" | "RULE_MONITORS_ALL_USERS";
+
+export type WriteOutcome =
+  | { ok: true; ruleId: string; userCount: number }
+  | { ok: false; reason: WriteRefusal; message: string };
+
+export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; reason: "RULE_NOT_FOUND"; message: string };
+
+/** The records other route tables (alerts, cases, file events) work on; persisted as they are. */
+export interface TenantExtras {
+  alerts?: unknown[];
+  cases?: unknown[];
+  fileEvents?: unknown[];
+}
+
+export interface TenantStoreOptions {
+  /** @default - the seed's tenantId */
+  tenantId?: string;
+  /** @default - the system clock */
+  now?: () => Date;
+}
+
+/** The user name written to modifiedBy by writes through the API. */
+export const SIMULATOR_API_USER = "api-client@example.com";
+
+const SYSTEM_SOURCES: ReadonlySet<string> = new Set(["Departing Employee", "High Risk Employee"]);
+
+export function isSystemRule(rule: SimRule): boolean {
+  return rule.metadata.isSystem || SYSTEM_SOURCES.has(rule.metadata.ruleSource);
+}
+
+function copyRule(rule: SimRule): SimRule {
+  return {
+    metadata: { ...rule.metadata },
+    usersToAlertOn: rule.usersToAlertOn,
+    users: rule.users.map(copyUser),
+  };
+}
+
+function copyUser(user: SimUser): SimUser {
+  return { userIdFromAuthority: user.userIdFromAuthority, userAliasList: [...user.userAliasList] };
+}
+
+const fold = (alias: string): string => alias.trim().toLowerCase();
+
+/** Adds aliases to a list, skipping those already present (case-insensitively; first spelling wins). */
+function mergeAliases(into: string[], aliases: readonly string[]): void {
+  const present = new Set(into.map(fold));
+  for (const alias of aliases) {
+    const key = fold(alias);
+    if (key === "" || present.has(key)) continue;
+    present.add(key);
+    into.push(alias);
+  }
+}
+
+/** Groups bags by user ID (entries without an ID stay as they are) and drops empty bags. */
+export function groupByUserId(users: readonly SimUser[]): SimUser[] {
+  const grouped: SimUser[] = [];
+  const byId = new Map<string, SimUser>();
+  for (const user of users) {
+    const id = user.userIdFromAuthority;
+    const existing = isMissingUserId(id) || id === null ? undefined : byId.get(id);
+    if (existing !== undefined) {
+      mergeAliases(existing.userAliasList, user.userAliasList);
+      continue;
+    }
+    const bag: SimUser = { userIdFromAuthority: id, userAliasList: [] };
+    mergeAliases(bag.userAliasList, user.userAliasList);
+    if (bag.userAliasList.length === 0) continue;
+    grouped.push(bag);
+    if (!isMissingUserId(id) && id !== null) byId.set(id, bag);
+  }
+  return grouped;
+}
+
+export class TenantStore {
+  readonly tenantId: string;
+  readonly extras: TenantExtras;
+  private readonly rulesById = new Map<string, SimRule>();
+  private readonly now: () => Date;
+
+  constructor(seed: ParsedTenantSeed, options: TenantStoreOptions = {}) {
+    this.tenantId = options.tenantId ?? seed.tenantId;
+    this.now = options.now ?? (() => new Date());
+    for (const rule of seed.rules) {
+      this.rulesById.set(rule.metadata.observerRuleId, {
+        metadata: { ...rule.metadata, tenantId: this.tenantId },
+        usersToAlertOn: rule.usersToAlertOn,
+        users: groupByUserId(rule.users),
+      });
+    }
+    this.extras = structuredClone({
+      ...(seed.alerts === undefined ? {} : { alerts: seed.alerts }),
+      ...(seed.cases === undefined ? {} : { cases: seed.cases }),
+      ...(seed.fileEvents === undefined ? {} : { fileEvents: seed.fileEvents }),
+    });
+  }
+
+  /** All rules, in seed order (deep copies). */
+  rules(): SimRule[] {
+    return [...this.rulesById.values()].map(copyRule);
+  }
+
+  /** One rule by its observerRuleId (a deep copy), or undefined. */
+  rule(ruleId: string): SimRule | undefined {
+    const rule = this.rulesById.get(ruleId);
+    return rule === undefined ? undefined : copyRule(rule);
+  }
+
+  /** The users of a rule as query-users returns them. ALL_USERS rules have no list. */
+  queryUsers(ruleId: string): ReadOutcome<UsersInRuleResponse> {
+    const rule = this.rulesById.get(ruleId);
+    if (rule === undefined) return notFound(ruleId);
+    const users = rule.usersToAlertOn === "ALL_USERS" ? [] : rule.users;
+    return {
+      ok: true,
+      value: {
+        type$: "USERS_IN_RULE_RESPONSE",
+        users: users.map((user) => ({ type$: "USER_BAG", ...copyUser(user) })),
+        usersToAlertOn: rule.usersToAlertOn,
+      },
+    };
+  }
+
+  /**
+   * Merges each entry into the bag with the same user ID (aliases deduplicated
+   * case-insensitively, existing spelling kept), or appends a new bag. An entry without a
+   * usable ID (null, empty, whitespace) becomes a new entry whose ID is the explanatory sentence.
+   */
+  addUsers(ruleId: string, entries: ReadonlyArray<{ userIdFromAuthority: string | null; userAliasList: readonly string[] }>, actor = SIMULATOR_API_USER): WriteOutcome {
+    return this.write(ruleId, actor, (rule) => {
+      for (const entry of entries) {
+        const id = entry.userIdFromAuthority;
+        const existing = isMissingUserId(id) ? undefined : rule.users.find((user) => user.userIdFromAuthority === id);
+        if (existing !== undefined) {
+          mergeAliases(existing.userAliasList, entry.userAliasList);
+          continue;
+        }
+        const bag: SimUser = { userIdFromAuthority: isMissingUserId(id) ? NULL_USER_ID_SENTENCE : id, userAliasList: [] };
+        mergeAliases(bag.userAliasList, entry.userAliasList);
+        if (bag.userAliasList.length > 0) rule.users.push(bag);
+      }
+    });
+  }
+
+  /** Removes the bags whose user ID is listed. IDs that match nothing (also entries without an ID) are ignored. */
+  removeUsers(ruleId: string, userIds: readonly string[], actor = SIMULATOR_API_USER): WriteOutcome {
+    const wanted = new Set(userIds);
+    return this.write(ruleId, actor, (rule) => {
+      rule.users = rule.users.filter((user) => isMissingUserId(user.userIdFromAuthority) || !wanted.has(user.userIdFromAuthority ?? ""));
+    });
+  }
+
+  /** Removes the listed aliases (case-insensitively) from the bag with that ID; a bag left empty is dropped. */
+  removeUserAliases(ruleId: string, entries: ReadonlyArray<{ userIdFromAuthority: string; userAliasList: readonly string[] }>, actor = SIMULATOR_API_USER): WriteOutcome {
+    return this.write(ruleId, actor, (rule) => {
+      for (const entry of entries) {
+        if (isMissingUserId(entry.userIdFromAuthority)) continue;
+        const bag = rule.users.find((user) => user.userIdFromAuthority === entry.userIdFromAuthority);
+        if (bag === undefined) continue;
+        const drop = new Set(entry.userAliasList.map(fold));
+        bag.userAliasList = bag.userAliasList.filter((alias) => !drop.has(fold(alias)));
+      }
+      rule.users = rule.users.filter((user) => user.userAliasList.length > 0);
+    });
+  }
+
+  /** Empties the rule's list. */
+  removeAllUsers(ruleId: string, actor = SIMULATOR_API_USER): WriteOutcome {
+    return this.write(ruleId, actor, (rule) => {
+      rule.users = [];
+    });
+  }
+
+  /**
+   * Replaces a rule's list directly (tests, demo): no refusal rules apply except an unknown rule.
+   * Bags are grouped by user ID; empty bags are dropped; entries without ID keep what is given.
+   */
+  setUsers(ruleId: string, users: readonly SimUser[], actor = "simulator"): WriteOutcome {
+    const rule = this.rulesById.get(ruleId);
+    if (rule === undefined) return notFound(ruleId);
+    rule.users = groupByUserId(users);
+    this.touch(rule, actor);
+    return { ok: true, ruleId, userCount: rule.users.length };
+  }
+
+  /** The whole state in the seed format (a deep copy), for persistence. */
+  snapshot(): ParsedTenantSeed {
+    return {
+      tenantId: this.tenantId,
+      rules: this.rules(),
+      ...structuredClone(this.extras),
+    };
+  }
+
+  private write(ruleId: string, actor: string, change: (rule: SimRule) => void): WriteOutcome {
+    const rule = this.rulesById.get(ruleId);
+    if (rule === undefined) return notFound(ruleId);
+    if (isSystemRule(rule)) {
+      return {
+        ok: false,
+        reason: "RULE_IS_SYSTEM",
+        message: `Rule ${ruleId} ("${rule.metadata.name}") is a default rule of the ${rule.metadata.ruleSource === "Alerting" ? "system" : rule.metadata.ruleSource} list; its users are maintained in that list, not through this operation.`,
+      };
+    }
+    if (rule.usersToAlertOn === "ALL_USERS") {
+      return {
+        ok: false,
+        reason: "RULE_MONITORS_ALL_USERS",
+        message: `Rule ${ruleId} ("${rule.metadata.name}") monitors all users; it has no user list to change.`,
+      };
+    }
+    change(rule);
+    this.touch(rule, actor);
+    return { ok: true, ruleId, userCount: rule.users.length };
+  }
+
+  private touch(rule: SimRule, actor: string): void {
+    rule.metadata.modifiedAt = formatTimestamp(this.now());
+    rule.metadata.modifiedBy = actor;
+  }
+}
+
+function notFound(ruleId: string): { ok: false; reason: "RULE_NOT_FOUND"; message: string } {
+  return { ok: false, reason: "RULE_NOT_FOUND", message: `No rule with ID "${ruleId}" in this tenant.` };
+}
