@@ -6,6 +6,7 @@ import { NullProvider } from "@cdktf/provider-null/lib/provider";
 import { Resource } from "@cdktf/provider-null/lib/resource";
 import {
   DEFAULT_CLI_COMMAND,
+  RESOURCE_CHILD_ID,
   canonicalUsers,
   encodeTriggerFields,
   provisionerCommand,
@@ -148,7 +149,7 @@ function usableUsers(users: unknown): { userId: string; aliases: string[] }[] {
  */
 export class RuleUserList extends Construct {
   /** The id of the `null_resource` child. */
-  static readonly RESOURCE_ID = "resource";
+  static readonly RESOURCE_ID = RESOURCE_CHILD_ID;
 
   /** The rule's observerRuleId, when declared by ID. */
   readonly ruleId: string | undefined;

@@ -8,6 +8,7 @@ export { DECLARATION_RULES, aliasKey, validateDeclaration } from "./validate";
 export type { DeclarationInput } from "./validate";
 export { canonicalAliases, canonicalUsers, compareCodeUnits } from "./canonical";
 export {
+  RESOURCE_CHILD_ID,
   TRIGGERS,
   TRIGGER_FORMAT,
   TRIGGER_NAMES,

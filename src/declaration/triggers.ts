@@ -24,6 +24,9 @@ import { DeclarationError } from "./errors";
 import type { DeclaredList, DeclaredUser, ListMode, RuleRef } from "./types";
 import { validateDeclaration } from "./validate";
 
+/** The id of the RuleUserList's `null_resource` child: its path is `<construct path>/resource`. */
+export const RESOURCE_CHILD_ID = "resource";
+
 /** The trigger format this version writes and reads. */
 export const TRIGGER_FORMAT = "1";
 

@@ -35,7 +35,9 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === "function") return "a function";
+  if (typeof value === "symbol") return value.toString();
+  return `${typeof value} ${String(value as number | bigint | boolean | undefined)}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
