@@ -1,0 +1,44 @@
+/**
+ * Argument parsing on util.parseArgs (strict): unknown flags and bad values are UsageErrors that
+ * name the flag and point at --help.
+ */
+import { parseArgs } from "node:util";
+import type { ParseArgsConfig } from "node:util";
+import { UsageError } from "../errors";
+
+export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
+
+export function parse<T extends OptionSpec>(command: string, argv: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args: argv, options, strict: true as const, allowPositionals });
+  } catch (err) {
+    const message = err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/s, "") : String(err);
+    throw new UsageError(`${command}: ${message}. Run 'alert-rule-users ${command} --help' for the flags it takes.`);
+  }
+}
+
+/** A whole number flag value within [min, max]. */
+export function intFlag(command: string, flag: string, value: string | undefined, fallback: number, min = 1, max = 10_000): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`${command}: --${flag} takes a whole number, got '${value}'.`);
+  const n = Number(value);
+  if (n < min || n > max) throw new UsageError(`${command}: --${flag} must be between ${min} and ${max}, got ${n}.`);
+  return n;
+}
+
+export function oneOf<T extends string>(command: string, flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${command}: --${flag} must be one of ${allowed.join(", ")}; got '${value}'.`);
+}
+
+export const CONNECTION_OPTIONS = {
+  "base-url": { type: "string" },
+  "tenant-id": { type: "string" },
+  "token-file": { type: "string" },
+} as const satisfies OptionSpec;
+
+export const CONNECTION_HELP = `Connection (environment, overridden by flags):
+  ALERTS_API_URL       base URL of the service          (--base-url URL)
+  ALERTS_API_TOKEN     bearer token; never a flag value (--token-file FILE)
+  ALERTS_TENANT_ID     tenant ID                        (--tenant-id ID)`;

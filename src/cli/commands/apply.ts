@@ -1,0 +1,134 @@
+import { resolve } from "node:path";
+import type { AlertsClient, ConnectionConfig } from "../../api";
+import { declarationFromEnv } from "../../declaration";
+import { UsageError } from "../../errors";
+import type { ApplyOptions, ApplyResult } from "../../engine/apply";
+import { applyPlan, checkPlanIsApplicable } from "../../engine/apply";
+import { toDesiredList } from "../../engine/desired-list";
+import { StalePlanError } from "../../engine/errors";
+import type { Plan } from "../../engine/model";
+import { readPlanFile } from "../../engine/plan-file";
+import { hasChanges } from "../../engine/plan";
+import { renderApplyText, renderPlanText } from "../../engine/render";
+import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
+import { confirm } from "../confirm";
+import type { Command, Io } from "../io";
+import { useColor } from "../io";
+import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, declarations, engineSettings, planFor } from "../planning";
+import { progress } from "../progress";
+
+export const applyCommand: Command = {
+  name: "apply",
+  summary: "Send the calls of a plan, then read every changed rule back and verify it",
+  help: `Usage: alert-rule-users apply [PLANFILE] [flags]
+
+With PLANFILE (saved by 'plan --out'): checks that every list it changes is still as planned and
+that the connection is the same (else refuses, sending nothing), then applies exactly that plan.
+Without PLANFILE: synthesizes, plans, shows the plan and asks for confirmation; a run without a
+terminal needs --auto-approve.
+
+Flags:
+  --auto-approve         do not ask for confirmation
+  --allow-mass-removal   let rules pass the mass-removal guard (losing every entry of a list,
+                         or more than half of a list of 10 or more)
+  --app CMD, --output DIR, --skip-synth, --stack NAME   as for plan (without PLANFILE)
+  --parallelism N        rules applied at once (default 4)
+  --batch-size N         most users per write call (default 100; a saved plan keeps its own)
+  --page-size N          rule-metadata search page size (default 100)
+  --from-env             apply the one list given by the ALERT_RULE_USERS_* environment
+                         (what the RuleUserList's local-exec provisioner runs)
+  --base-url URL, --tenant-id ID, --token-file FILE
+  -h, --help
+
+${CONNECTION_HELP}
+
+Exit codes: 0 every changed rule applied and verified (skipped rules do not count against it),
+1 anything else: a refusal (stale plan, mass removal, unknown rule) or a rule that failed.
+
+Examples:
+  alert-rule-users plan --out plan.json && alert-rule-users apply plan.json
+  alert-rule-users apply --auto-approve
+`,
+  async run(argv: string[], io: Io): Promise<number> {
+    const { values, positionals } = parse(
+      "apply",
+      argv,
+      {
+        ...SYNTH_OPTIONS,
+        ...CONNECTION_OPTIONS,
+        ...ENGINE_OPTIONS,
+        "auto-approve": { type: "boolean" },
+        "allow-mass-removal": { type: "boolean" },
+        "from-env": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      true,
+    );
+    if (values.help === true) {
+      io.stdout.write(this.help);
+      return 0;
+    }
+    if (positionals.length > 1) throw new UsageError(`apply takes at most one PLANFILE, got ${positionals.length}: ${positionals.join(" ")}.`);
+    const planFile = positionals[0];
+    if (planFile !== undefined && values["from-env"] === true) throw new UsageError("apply: give either PLANFILE or --from-env, not both.");
+    const settings = engineSettings("apply", values);
+    const autoApprove = values["auto-approve"] === true;
+    const interactive = io.stdin.isTTY === true;
+    if (planFile === undefined && !autoApprove && !interactive) {
+      throw new UsageError(
+        "apply: this run has no terminal to confirm in: pass --auto-approve, or apply a reviewed plan file (alert-rule-users apply PLANFILE).",
+      );
+    }
+    const options: ApplyOptions = {
+      parallelism: settings.parallelism,
+      allowMassRemoval: values["allow-mass-removal"] === true,
+      honourRuleMassRemovalFlag: values["from-env"] === true,
+    };
+    const color = useColor(io.stdout, io.env);
+
+    if (planFile !== undefined) {
+      const plan = readPlanFile(resolve(io.cwd, planFile));
+      const { connection, client } = connect(values, io);
+      checkSameConnection(plan, connection);
+      return finish(await applyWithProgress(plan, client, { ...options, checkStale: true }, io), io, color);
+    }
+
+    // Validate the declaration before any request: --from-env reads it from the environment.
+    const fromEnv = values["from-env"] === true ? [toDesiredList(declarationFromEnv(io.env))] : null;
+    const { connection, client } = connect(values, io);
+    const desired = fromEnv ?? (await declarations(values, io));
+    const plan = await planFor(desired, client, connection, settings, io);
+    io.stdout.write(renderPlanText(plan, { color }));
+    checkPlanIsApplicable(plan, options);
+    if (!hasChanges(plan)) return plan.summary.errors > 0 ? 1 : 0;
+    if (!autoApprove && !(await confirm(io))) {
+      io.stderr.write("Apply cancelled: nothing was sent.\n");
+      return 1;
+    }
+    return finish(await applyWithProgress(plan, client, options, io), io, color);
+  },
+};
+
+function checkSameConnection(plan: Plan, connection: ConnectionConfig): void {
+  if (plan.connection.baseUrl === connection.baseUrl && plan.connection.tenantId === connection.tenantId) return;
+  throw new StalePlanError(
+    `nothing was applied: the plan was made against ${plan.connection.baseUrl} (tenant ${plan.connection.tenantId}), ` +
+      `but this run is configured for ${connection.baseUrl} (tenant ${connection.tenantId}). ` +
+      "Plan again against this service and tenant, or point ALERTS_API_URL / ALERTS_TENANT_ID at the planned one.",
+    [],
+  );
+}
+
+async function applyWithProgress(plan: Plan, client: AlertsClient, options: ApplyOptions, io: Io): Promise<ApplyResult> {
+  const bar = progress(io.stderr, "Applying");
+  try {
+    return await applyPlan(plan, client, { ...options, onProgress: (done, total) => bar.update(done, total) });
+  } finally {
+    bar.done();
+  }
+}
+
+function finish(result: ApplyResult, io: Io, color: boolean): number {
+  io.stdout.write(renderApplyText(result, { color }));
+  return result.ok ? 0 : 1;
+}

@@ -1,0 +1,75 @@
+import { resolve } from "node:path";
+import { writePlanFile, serializePlan } from "../../engine/plan-file";
+import { hasChanges } from "../../engine/plan";
+import { renderPlanMarkdown, renderPlanText } from "../../engine/render";
+import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
+import type { Command, Io } from "../io";
+import { useColor } from "../io";
+import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, declarations, engineSettings, planFor } from "../planning";
+
+const FORMATS = ["text", "markdown", "json"] as const;
+
+export const planCommand: Command = {
+  name: "plan",
+  summary: "Show the calls that would make the rules' user lists match the declaration",
+  help: `Usage: alert-rule-users plan [flags]
+
+Synthesizes the cdktf app, reads every RuleUserList from the synthesized JSON, reads the live
+lists and prints the plan: the fewest calls that converge them. Sends no write call.
+
+Flags:
+  --app CMD              command that synthesizes the app (default: "app" of ./cdktf.json)
+  --output DIR           synth output directory, set as CDKTF_OUTDIR (default: cdktf.out)
+  --skip-synth           read an existing --output instead of synthesizing
+  --stack NAME           only this stack (repeatable)
+  --format FORMAT        text (default), markdown (pull-request comment) or json
+  --out FILE             also save the plan (JSON) for 'alert-rule-users apply FILE'
+  --detailed-exitcode    exit 0 = no changes, 2 = changes present, 1 = error
+  --parallelism N        rules read at once (default 4)
+  --batch-size N         most users per write call (default 100)
+  --page-size N          rule-metadata search page size (default 100)
+  --base-url URL, --tenant-id ID, --token-file FILE
+  -h, --help
+
+${CONNECTION_HELP}
+
+Exit codes: 0 success (with --detailed-exitcode: no changes), 2 changes present (only with
+--detailed-exitcode), 1 error (including an unknown or duplicated rule).
+
+Example:
+  alert-rule-users plan --format markdown --out plan.json --detailed-exitcode
+`,
+  async run(argv: string[], io: Io): Promise<number> {
+    const { values } = parse("plan", argv, {
+      ...SYNTH_OPTIONS,
+      ...CONNECTION_OPTIONS,
+      ...ENGINE_OPTIONS,
+      format: { type: "string" },
+      out: { type: "string" },
+      "detailed-exitcode": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    });
+    if (values.help === true) {
+      io.stdout.write(this.help);
+      return 0;
+    }
+    const format = oneOf("plan", "format", values.format, FORMATS, "text");
+    const settings = engineSettings("plan", values);
+    const { connection, client } = connect(values, io);
+    const desired = await declarations(values, io);
+    if (desired.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
+    const plan = await planFor(desired, client, connection, settings, io);
+
+    if (format === "json") io.stdout.write(serializePlan(plan));
+    else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));
+    else io.stdout.write(renderPlanText(plan, { color: useColor(io.stdout, io.env) }));
+
+    if (values.out !== undefined) {
+      const file = resolve(io.cwd, values.out);
+      await writePlanFile(file, plan);
+      io.stderr.write(`Saved the plan to ${values.out}. Apply exactly this plan with: alert-rule-users apply ${values.out}\n`);
+    }
+    if (plan.summary.errors > 0) return 1;
+    return values["detailed-exitcode"] === true && hasChanges(plan) ? 2 : 0;
+  },
+};

@@ -1,0 +1,175 @@
+/**
+ * `alert-rule-users simulator`: serves the local simulator of the alert service until SIGINT or
+ * SIGTERM. Behaviour spec: src/simulator/README.md.
+ */
+import { parseArgs } from "node:util";
+import { UsageError } from "../../errors";
+import { DEFAULT_SIMULATOR_TOKEN, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";
+
+/** What this command writes to (process.stdout / process.stderr, or anything with `write`). */
+export interface SimulatorCommandIo {
+  readonly stdout: { write(chunk: string): unknown };
+  readonly stderr: { write(chunk: string): unknown };
+}
+
+const OPTIONS = {
+  port: { type: "string" },
+  data: { type: "string" },
+  "seed-file": { type: "string" },
+  token: { type: "string" },
+  "tenant-id": { type: "string" },
+  "latency-ms": { type: "string" },
+  "fail-rate": { type: "string" },
+  "lost-response-rate": { type: "string" },
+  "rate-limit-every": { type: "string" },
+  "retry-after": { type: "string" },
+  "fault-seed": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const HELP = `Usage: alert-rule-users simulator [flags]
+
+Serves a local simulator of the alert service (rule metadata search and rule user lists) on
+127.0.0.1 until interrupted (Ctrl+C). Every request needs the bearer token; the tenant is seeded
+from the sample tenant, a --seed-file, or the --data file when it exists.
+
+Flags:
+  --port N                  port to listen on (default: 0, a free port)
+  --data FILE               persist the state to FILE (loaded from it when it exists; rewritten
+                            atomically after every change)
+  --seed-file FILE          tenant seed (default: examples/sample-tenant.json)
+  --token T                 bearer token to require (default: ${DEFAULT_SIMULATOR_TOKEN})
+  --tenant-id ID            tenant ID to serve (default: the seed's)
+  --latency-ms MS           delay before each answer
+  --fail-rate F             probability 0..1 of answering 503 before applying anything
+  --lost-response-rate F    probability 0..1 that a write is applied but answered 502
+  --rate-limit-every N      every Nth request answers 429
+  --retry-after S           Retry-After seconds of a 429 (default: 1)
+  --fault-seed N            seed of the fault PRNG (same seed, same faults)
+  -h, --help
+
+Then, in another shell:
+  export ALERTS_API_URL=<the URL printed>
+  export ALERTS_TENANT_ID=<the tenant printed>
+  export ALERTS_API_TOKEN=${DEFAULT_SIMULATOR_TOKEN}   # or the token given with --token
+`;
+
+function usage(message: string): UsageError {
+  return new UsageError(`simulator: ${message}. Run 'alert-rule-users simulator --help' for the flags it takes.`);
+}
+
+function wholeNumber(flag: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n > max) throw usage(`--${flag} takes a whole number from 0 to ${max}, got '${value}'`);
+  return n;
+}
+
+function probability(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) throw usage(`--${flag} takes a probability from 0 to 1, got '${value}'`);
+  return n;
+}
+
+function nonEmpty(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "" || /\s/.test(value)) throw usage(`--${flag} must be non-empty and without spaces`);
+  return value;
+}
+
+/** Builds the simulator options from the command line; throws UsageError naming the flag. */
+export function simulatorOptionsFromArgs(argv: string[]): { help: true } | { help: false; options: SimulatorOptions } {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw usage(error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, "") : String(error));
+  }
+  if (values.help === true) return { help: true };
+
+  const faults: FaultOptions = {};
+  const latencyMs = wholeNumber("latency-ms", values["latency-ms"], 600_000);
+  const failRate = probability("fail-rate", values["fail-rate"]);
+  const lostResponseRate = probability("lost-response-rate", values["lost-response-rate"]);
+  const rateLimitEvery = wholeNumber("rate-limit-every", values["rate-limit-every"]);
+  const retryAfterSeconds = wholeNumber("retry-after", values["retry-after"], 86_400);
+  const seed = wholeNumber("fault-seed", values["fault-seed"], 0xffffffff);
+  if (latencyMs !== undefined) faults.latencyMs = latencyMs;
+  if (failRate !== undefined) faults.failRate = failRate;
+  if (lostResponseRate !== undefined) faults.lostResponseRate = lostResponseRate;
+  if (rateLimitEvery !== undefined) faults.rateLimitEvery = rateLimitEvery;
+  if (retryAfterSeconds !== undefined) faults.retryAfterSeconds = retryAfterSeconds;
+  if (seed !== undefined) faults.seed = seed;
+
+  const options: SimulatorOptions = { faults };
+  const port = wholeNumber("port", values.port, 65535);
+  if (port !== undefined) options.port = port;
+  const data = values.data;
+  if (data !== undefined) {
+    if (data.trim() === "") throw usage("--data needs a file name");
+    options.dataFile = data;
+  }
+  const seedFile = values["seed-file"];
+  if (seedFile !== undefined) {
+    if (seedFile.trim() === "") throw usage("--seed-file needs a file name");
+    try {
+      options.seed = loadSeedFile(seedFile);
+    } catch (error) {
+      throw usage(`--seed-file: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const token = nonEmpty("token", values.token);
+  if (token !== undefined) options.token = token;
+  const tenantId = nonEmpty("tenant-id", values["tenant-id"]);
+  if (tenantId !== undefined) options.tenantId = tenantId;
+  return { help: false, options };
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      resolve(signal);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}
+
+export const simulatorCommand = {
+  name: "simulator" as const,
+  summary: "Serve a local simulator of the alert service (for trying changes and for tests)",
+  help: HELP,
+  async run(argv: string[], io: SimulatorCommandIo): Promise<number> {
+    const parsed = simulatorOptionsFromArgs(argv);
+    if (parsed.help) {
+      io.stdout.write(HELP);
+      return 0;
+    }
+    const stopped = untilSignal();
+    const sim = await startSimulator({ ...parsed.options, log: (line) => io.stderr.write(`${line}\n`) });
+    const tokenLine =
+      parsed.options.token === undefined
+        ? `  export ALERTS_API_TOKEN=${DEFAULT_SIMULATOR_TOKEN}   # the default simulator token`
+        : "  export ALERTS_API_TOKEN=...   # the token you gave with --token";
+    io.stderr.write(
+      [
+        `Simulator listening on ${sim.url}`,
+        `Tenant: ${sim.tenantId}`,
+        ...(parsed.options.dataFile === undefined ? ["State: in memory (use --data FILE to keep it)"] : [`State: ${parsed.options.dataFile}`]),
+        "Point the CLI at it:",
+        `  export ALERTS_API_URL=${sim.url}`,
+        `  export ALERTS_TENANT_ID=${sim.tenantId}`,
+        tokenLine,
+        "Press Ctrl+C to stop.",
+        "",
+      ].join("\n"),
+    );
+    const signal = await stopped;
+    io.stderr.write(`Received ${signal}; stopping the simulator.\n`);
+    await sim.stop();
+    return 0;
+  },
+};

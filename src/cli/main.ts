@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+/**
+ * The alert-rule-users command line: dispatches to a command and maps every error to an exit code
+ * in one place. Output goes through streams that redact the token, whatever prints.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { ENV_TOKEN } from "../api/config";
+import { AlertRuleUsersError } from "../errors";
+import { TOOL_VERSION } from "../engine/version";
+import { COMMANDS } from "./commands";
+import type { Io } from "./io";
+import { redactingStream } from "./io";
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `Usage: alert-rule-users <command> [flags]
+
+Keeps the user lists of security alert rules in git: declare them with RuleUserList constructs,
+review the plan, apply it.
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
+
+Run 'alert-rule-users <command> --help' for a command's flags.
+`;
+}
+
+/** Every value that must never be printed: the token from the environment or a --token-file. */
+function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): () => string[] {
+  const secrets = new Set<string>();
+  const token = env[ENV_TOKEN]?.trim();
+  if (token) secrets.add(token);
+  const at = argv.findIndex((a) => a === "--token-file" || a.startsWith("--token-file="));
+  if (at >= 0) {
+    const arg = argv[at]!;
+    const file = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[at + 1];
+    try {
+      if (file !== undefined) {
+        const fileToken = readFileSync(resolve(cwd, file), "utf8").trim();
+        if (fileToken) secrets.add(fileToken);
+      }
+    } catch {
+      // an unreadable token file is reported by the command itself
+    }
+  }
+  return () => [...secrets];
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(usage());
+    return name === undefined ? 1 : 0;
+  }
+  if (name === "--version" || name === "-v") {
+    io.stdout.write(`${TOOL_VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command === undefined) {
+    io.stderr.write(`Error: unknown command '${name}'.\n\n${usage()}`);
+    return 1;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof AlertRuleUsersError) {
+      io.stderr.write(`Error: ${err.message}\n`);
+      return 1;
+    }
+    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    io.stderr.write(`Internal error (a bug in alert-rule-users; please report it):\n${detail}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  const argv = process.argv.slice(2);
+  const secrets = secretsOf(argv, process.env, process.cwd());
+  const io: Io = {
+    stdout: redactingStream(process.stdout, secrets),
+    stderr: redactingStream(process.stderr, secrets),
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  void main(argv, io).then((code) => {
+    process.exitCode = code;
+    // Let output drain; if a stray handle keeps the loop alive, leave anyway.
+    setTimeout(() => process.exit(code), 2000).unref();
+  });
+}

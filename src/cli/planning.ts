@@ -1,0 +1,109 @@
+/**
+ * The part plan and apply share: resolve the connection, synthesize the app (or read what is
+ * already synthesized), read the declarations, observe and build the plan.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { AlertsClient, resolveConnection } from "../api";
+import type { ConnectionConfig } from "../api";
+import { readDeclarations } from "../engine/desired";
+import { toDesiredList } from "../engine/desired-list";
+import type { Plan } from "../engine/model";
+import type { DesiredList } from "../engine/observation";
+import { observe } from "../engine/observe";
+import { buildPlan } from "../engine/plan";
+import { readAppCommand, runSynth } from "../engine/synth";
+import { intFlag } from "./args";
+import type { Io } from "./io";
+import { progress } from "./progress";
+
+export const SYNTH_OPTIONS = {
+  app: { type: "string" },
+  output: { type: "string" },
+  "skip-synth": { type: "boolean" },
+  stack: { type: "string", multiple: true },
+} as const;
+
+export const ENGINE_OPTIONS = {
+  parallelism: { type: "string" },
+  "batch-size": { type: "string" },
+  "page-size": { type: "string" },
+} as const;
+
+export interface SynthFlags {
+  readonly app?: string | undefined;
+  readonly output?: string | undefined;
+  readonly "skip-synth"?: boolean | undefined;
+  readonly stack?: string[] | undefined;
+}
+
+export interface ConnectionFlags {
+  readonly "base-url"?: string | undefined;
+  readonly "tenant-id"?: string | undefined;
+  readonly "token-file"?: string | undefined;
+}
+
+export interface EngineSettings {
+  readonly parallelism: number;
+  readonly batchSize: number;
+  readonly pageSize: number;
+}
+
+export function engineSettings(
+  command: string,
+  flags: { parallelism?: string | undefined; "batch-size"?: string | undefined; "page-size"?: string | undefined },
+): EngineSettings {
+  return {
+    parallelism: intFlag(command, "parallelism", flags.parallelism, 4, 1, 64),
+    batchSize: intFlag(command, "batch-size", flags["batch-size"], 100, 1, 10_000),
+    pageSize: intFlag(command, "page-size", flags["page-size"], 100, 1, 500),
+  };
+}
+
+export function connect(flags: ConnectionFlags, io: Io): { connection: ConnectionConfig; client: AlertsClient } {
+  const connection = resolveConnection({
+    env: io.env,
+    baseUrl: flags["base-url"],
+    tenantId: flags["tenant-id"],
+    tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
+  });
+  return { connection, client: new AlertsClient(connection) };
+}
+
+/** Synthesizes (unless --skip-synth) and reads the declared lists. */
+export async function declarations(flags: SynthFlags, io: Io): Promise<DesiredList[]> {
+  const output = flags.output ?? "cdktf.out";
+  const outdir = isAbsolute(output) ? output : resolve(io.cwd, output);
+  if (flags["skip-synth"] !== true) {
+    const app = flags.app ?? readAppCommand(io.cwd);
+    await runSynth({ app, outdir, cwd: io.cwd, env: io.env });
+  }
+  const stacks = flags.stack ?? [];
+  return readDeclarations(outdir, stacks.length > 0 ? { stacks } : {}).map(toDesiredList);
+}
+
+/** Observes the declared rules and builds the plan. */
+export async function planFor(
+  desired: readonly DesiredList[],
+  client: AlertsClient,
+  connection: ConnectionConfig,
+  settings: EngineSettings,
+  io: Io,
+): Promise<Plan> {
+  const bar = progress(io.stderr, "Reading rule lists");
+  try {
+    const observations = await observe(client, desired, {
+      parallelism: settings.parallelism,
+      pageSize: settings.pageSize,
+      onProgress: (done, total) => bar.update(done, total),
+    });
+    return buildPlan({
+      declarations: desired,
+      observations,
+      connection: { baseUrl: connection.baseUrl, tenantId: connection.tenantId },
+      createdAt: new Date().toISOString(),
+      batchSize: settings.batchSize,
+    });
+  } finally {
+    bar.done();
+  }
+}
