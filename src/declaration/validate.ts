@@ -37,7 +37,7 @@ function describe(value: unknown): string {
   if (typeof value === "object") return "an object";
   if (typeof value === "function") return "a function";
   if (typeof value === "symbol") return value.toString();
-  return `${typeof value} ${String(value as number | bigint | boolean | undefined)}`;
+  return `${typeof value} ${String(value)}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
