@@ -277,7 +277,7 @@ export class HttpTransport {
     }
     const parsed = schema.safeParse(json);
     if (parsed.success) return parsed.data;
-    throw new ResponseShapeError({ operation, ruleId, problems: formatIssues(parsed.error.issues) });
+    throw new ResponseShapeError({ operation, ruleId, problems: formatIssues(parsed.error.issues, json) });
   }
 
   #report(event: {
@@ -365,15 +365,19 @@ function problemsText(value: unknown): string | undefined {
   return joined.length > 300 ? `${joined.slice(0, 300)}...` : joined;
 }
 
-/** `users[0].userAliasList: expected array, received string`, at most MAX_LISTED_PROBLEMS lines. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
-  const lines = issues.slice(0, MAX_LISTED_PROBLEMS).map((issue) => `${formatPath(issue.path)}: ${issueText(issue)}`);
+/**
+ * `users[0].userAliasList: expected array, received string`, at most MAX_LISTED_PROBLEMS lines.
+ * With the parsed input, absent fields read "missing" and wrong enum values are quoted.
+ */
+export function formatIssues(issues: readonly z.core.$ZodIssue[], input?: unknown): string[] {
+  const lines = issues
+    .slice(0, MAX_LISTED_PROBLEMS)
+    .map((issue) => `${formatPath(issue.path)}: ${issueText(issue, input)}`);
   if (issues.length > MAX_LISTED_PROBLEMS) lines.push(`and ${issues.length - MAX_LISTED_PROBLEMS} more problems`);
   return lines;
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "(body)";
   let out = "";
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;
@@ -382,8 +386,27 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out === "" ? "(body)" : out;
 }
 
-function issueText(issue: z.core.$ZodIssue): string {
+const ABSENT = Symbol("absent");
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = input;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null || !(key in current)) return ABSENT;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function issueText(issue: z.core.$ZodIssue, input: unknown): string {
   const text = issue.message.replace(/^Invalid (input|option|value): /, "");
   const missing = /^expected (.+), received undefined$/.exec(text);
-  return missing ? `missing (expected ${missing[1]})` : text;
+  if (missing) return `missing (expected ${missing[1]})`;
+  if (input === undefined || issue.path.length === 0) return text;
+  const value = valueAt(input, issue.path);
+  if (value === ABSENT) return `missing (${text})`;
+  if (issue.code === "invalid_value") {
+    const shown = JSON.stringify(value) ?? String(value);
+    return `${text}, received ${shown.length > 40 ? `${shown.slice(0, 40)}...` : shown}`;
+  }
+  return text;
 }

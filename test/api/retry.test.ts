@@ -1,0 +1,81 @@
+import { InvalidArgumentError } from "../../src/errors";
+import {
+  DEFAULT_RETRY_POLICY,
+  backoffDelay,
+  honoursRetryAfter,
+  isRetryableStatus,
+  nextRetry,
+  parseRetryAfter,
+  resolveRetryPolicy,
+} from "../../src/api/retry";
+
+describe("retry policy", () => {
+  it("defaults to 5 attempts, 200 ms base, 5 s cap and Retry-After up to 30 s", () => {
+    expect(resolveRetryPolicy()).toEqual({ maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5000, maxRetryAfterMs: 30000 });
+    expect(resolveRetryPolicy({ maxAttempts: 2 })).toEqual({ ...DEFAULT_RETRY_POLICY, maxAttempts: 2 });
+  });
+
+  it("refuses invalid values, naming each", () => {
+    expect(() => resolveRetryPolicy({ maxAttempts: 0, baseDelayMs: -1 })).toThrow(InvalidArgumentError);
+    expect(() => resolveRetryPolicy({ maxAttempts: 0, baseDelayMs: -1 })).toThrow(/maxAttempts.*baseDelayMs/);
+  });
+
+  it.each([
+    [429, true],
+    [500, true],
+    [502, true],
+    [503, true],
+    [400, false],
+    [401, false],
+    [404, false],
+  ])("treats status %i as retryable: %s", (status, expected) => {
+    expect(isRetryableStatus(status)).toBe(expected);
+  });
+
+  it("honours Retry-After on 429 and 503 only", () => {
+    expect(honoursRetryAfter(429)).toBe(true);
+    expect(honoursRetryAfter(503)).toBe(true);
+    expect(honoursRetryAfter(500)).toBe(false);
+  });
+});
+
+describe("parseRetryAfter", () => {
+  const now = Date.parse("2026-01-01T00:00:00Z");
+
+  it("reads seconds and HTTP dates", () => {
+    expect(parseRetryAfter("0", now)).toBe(0);
+    expect(parseRetryAfter("2", now)).toBe(2000);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:10 GMT", now)).toBe(10000);
+  });
+
+  it("gives 0 for a date in the past and undefined for nonsense or absence", () => {
+    expect(parseRetryAfter("Wed, 31 Dec 2025 23:00:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
+
+describe("backoff", () => {
+  const policy = DEFAULT_RETRY_POLICY;
+
+  it("draws full jitter below an exponentially growing, capped ceiling", () => {
+    const justBelowOne = () => 0.999999;
+    expect(backoffDelay(policy, 1, justBelowOne)).toBe(199);
+    expect(backoffDelay(policy, 2, justBelowOne)).toBe(399);
+    expect(backoffDelay(policy, 3, justBelowOne)).toBe(799);
+    expect(backoffDelay(policy, 10, justBelowOne)).toBe(4999);
+    expect(backoffDelay(policy, 3, () => 0)).toBe(0);
+  });
+
+  it("stops after maxAttempts", () => {
+    expect(nextRetry(policy, 4, undefined, () => 0.5)).toEqual({ retry: true, delayMs: 800 });
+    expect(nextRetry(policy, 5, undefined, () => 0.5)).toEqual({ retry: false });
+  });
+
+  it("waits what Retry-After asks, and gives up when it asks for more than maxRetryAfterMs", () => {
+    expect(nextRetry(policy, 1, 1000)).toEqual({ retry: true, delayMs: 1000 });
+    const decision = nextRetry(policy, 1, 60000);
+    expect(decision.retry).toBe(false);
+    expect(decision.retry === false && decision.reason).toMatch(/60 s.*30 s/);
+  });
+});
