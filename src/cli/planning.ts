@@ -5,8 +5,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { AlertsClient, resolveConnection } from "../api";
 import type { ConnectionConfig } from "../api";
-import { readDeclarations } from "../engine/desired";
-import { toDesiredList } from "../engine/desired-list";
+import { readDeclarations, toDesiredList } from "../engine/desired";
 import type { Plan } from "../engine/model";
 import type { DesiredList } from "../engine/observation";
 import { observe } from "../engine/observe";

@@ -4,7 +4,7 @@ import { declarationFromEnv } from "../../declaration";
 import { UsageError } from "../../errors";
 import type { ApplyOptions, ApplyResult } from "../../engine/apply";
 import { applyPlan, checkPlanIsApplicable } from "../../engine/apply";
-import { toDesiredList } from "../../engine/desired-list";
+import { toDesiredList } from "../../engine/desired";
 import { StalePlanError } from "../../engine/errors";
 import type { Plan } from "../../engine/model";
 import { readPlanFile } from "../../engine/plan-file";

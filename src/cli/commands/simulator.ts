@@ -148,8 +148,8 @@ export const simulatorCommand = {
       io.stdout.write(HELP);
       return 0;
     }
-    const stopped = untilSignal();
     const sim = await startSimulator({ ...parsed.options, log: (line) => io.stderr.write(`${line}\n`) });
+    const stopped = untilSignal();
     const tokenLine =
       parsed.options.token === undefined
         ? `  export ALERTS_API_TOKEN=${DEFAULT_SIMULATOR_TOKEN}   # the default simulator token`
