@@ -37,7 +37,10 @@ function describe(value: unknown): string {
   if (typeof value === "object") return "an object";
   if (typeof value === "function") return "a function";
   if (typeof value === "symbol") return value.toString();
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+    return `${typeof value} ${String(value)}`;
+  }
+  return "undefined";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
