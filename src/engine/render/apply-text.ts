@@ -1,0 +1,108 @@
+/**
+ * The outcome of an apply: as text for a terminal or a CI log, and as markdown for a job summary.
+ * Pure: returns strings.
+ */
+import type { ApplyResult, CallRecord, RuleResult } from "../apply";
+import type { Paint } from "./common";
+import { describeCall, mdCode, mdText, painter, plural, printable } from "./common";
+
+export interface ApplyTextRenderOptions {
+  /** ANSI colours; the CLI passes true only when the stream is a TTY. */
+  readonly color: boolean;
+}
+
+/** The hidden marker at the top of every apply summary. */
+export const APPLY_SUMMARY_MARKER = "<!-- alert-rule-users-apply -->";
+
+export function renderApplyText(result: ApplyResult, options: ApplyTextRenderOptions): string {
+  const paint = painter(options.color);
+  const out: string[] = [];
+  for (const rule of result.rules) {
+    if (rule.outcome === "unchanged") continue;
+    out.push(`${outcomeLine(rule, paint)}`);
+    out.push(paint("dim", `    # ${printable(rule.constructPath)}`));
+    for (const call of rule.calls) out.push(`    ${callLine(call, paint)}`);
+  }
+  if (result.summary.unchanged > 0) out.push(`  ${plural(result.summary.unchanged, "rule")} unchanged.`);
+  if (out.length > 0) out.push("");
+  const s = result.summary;
+  out.push(
+    paint(
+      ["bold", result.ok ? "green" : "red"],
+      `Apply complete: ${s.applied} rules applied and verified, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.`,
+    ),
+  );
+  if (!result.ok) out.push("Some rules did not converge: fix the cause above and run apply again; rules already converged are left as they are.");
+  return out.join("\n") + "\n";
+}
+
+function label(rule: RuleResult): string {
+  const name = rule.ruleName === null ? "(unnamed)" : JSON.stringify(printable(rule.ruleName));
+  return `rule ${rule.ruleId === null ? name : `${name} (${printable(rule.ruleId)})`}`;
+}
+
+function outcomeLine(rule: RuleResult, paint: Paint): string {
+  const message = rule.message === null ? "" : printable(rule.message);
+  switch (rule.outcome) {
+    case "applied":
+      return `  ${paint(["bold", "green"], "✓")} ${paint("bold", label(rule))} applied and verified${message === "" ? "" : ` (${message})`}`;
+    case "failed":
+      return `  ${paint(["bold", "red"], "✗")} ${paint("bold", label(rule))} ${paint("red", `failed: ${message || "no message"}`)}`;
+    case "skipped":
+      return `  ${paint("dim", "-")} ${paint("bold", label(rule))} skipped: ${message || "no reason given"}`;
+    case "unchanged":
+      return `  ${label(rule)} unchanged`;
+  }
+}
+
+function callLine(call: CallRecord, paint: Paint): string {
+  const what = describeCall(call.operation, call.users);
+  if (call.status === "ok") return `${what} ${paint("green", "ok")}`;
+  return `${what} ${paint("red", `failed${call.error === undefined ? "" : `: ${printable(call.error)}`}`)}`;
+}
+
+/** A job summary (e.g. $GITHUB_STEP_SUMMARY): one table row per rule that was not unchanged. */
+export function renderApplyMarkdown(result: ApplyResult): string {
+  const s = result.summary;
+  const parts: string[] = [
+    `${APPLY_SUMMARY_MARKER}\n## alert-rule-users apply`,
+    `**Apply complete: ${s.applied} rules applied and verified, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.**`,
+  ];
+  if (!result.ok) parts.push("> [!CAUTION]\n> Some rules did not converge: fix the cause and run apply again.");
+  const listed = result.rules.filter((r) => r.outcome !== "unchanged");
+  if (listed.length > 0) {
+    parts.push(
+      [
+        "| Rule | Outcome | Calls | Verified | Details |",
+        "|---|---|---|---|---|",
+        ...listed.map(
+          (r) =>
+            `| ${ruleCell(r)} | ${OUTCOME[r.outcome]} | ${r.calls.map(callCell).join("<br>") || "none"} | ${verifiedCell(r.verified)} | ${r.message === null ? "" : mdText(r.message)} |`,
+        ),
+      ].join("\n"),
+    );
+  }
+  if (s.unchanged > 0) parts.push(`${plural(s.unchanged, "rule")} unchanged (not listed).`);
+  return parts.join("\n\n") + "\n";
+}
+
+const OUTCOME: Readonly<Record<RuleResult["outcome"], string>> = {
+  applied: "✅ applied",
+  failed: "❌ failed",
+  skipped: "⏭️ skipped",
+  unchanged: "unchanged",
+};
+
+function ruleCell(rule: RuleResult): string {
+  const name = rule.ruleName === null ? "(unnamed)" : mdText(rule.ruleName);
+  const id = rule.ruleId === null ? "" : `<br>${mdCode(rule.ruleId, true)}`;
+  return `${name}${id}<br>${mdCode(rule.constructPath, true)}`;
+}
+
+function callCell(call: CallRecord): string {
+  return `${mdText(describeCall(call.operation, call.users))} ${call.status === "ok" ? "ok" : "**failed**"}`;
+}
+
+function verifiedCell(verified: boolean | null): string {
+  return verified === null ? "—" : verified ? "yes" : "**no**";
+}

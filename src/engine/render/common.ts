@@ -1,0 +1,182 @@
+/**
+ * Helpers shared by the renderers: colour, safe printing of service-supplied strings, and the
+ * wording of lists, calls and per-user change rows. Pure: no I/O, no console.
+ */
+import * as util from "node:util";
+import type { UsersToAlertOn } from "../../api/schemas";
+import { compareStrings } from "../aliases";
+import type { ListMode, PlannedCall, RulePlan } from "../model";
+
+export type Style = "bold" | "dim" | "red" | "green" | "yellow";
+
+/** Styles a piece of text; the identity when colour is off. */
+export type Paint = (style: Style | readonly Style[], text: string) => string;
+
+const SGR: Readonly<Record<Style, readonly [number, number]>> = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+};
+
+/**
+ * ANSI colours through `util.styleText` (Node 20.12+), with plain SGR codes where it is absent.
+ * The renderer is told whether to colour (the CLI decides from the TTY), so styleText's own
+ * stream check is turned off: it would otherwise look at process.stdout.
+ */
+export function painter(color: boolean): Paint {
+  if (!color) return (_style, text) => text;
+  const styleText: unknown = (util as { styleText?: unknown }).styleText;
+  return (style, text) => {
+    if (text === "") return text;
+    const styles: readonly Style[] = typeof style === "string" ? [style] : style;
+    if (typeof styleText === "function") {
+      return (styleText as typeof util.styleText)([...styles], text, { validateStream: false });
+    }
+    return styles.reduceRight((t, s) => `\u001b[${SGR[s][0]}m${t}\u001b[${SGR[s][1]}m`, text);
+  };
+}
+
+/* Control characters (terminal escapes, newlines) and bidirectional overrides ("trojan source"). */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A service- or user-supplied string made safe to print on one line: unsafe characters become \uXXXX. */
+export function printable(s: string): string {
+  return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** The same for markup: line breaks and tabs become spaces, other unsafe characters are dropped. */
+export function oneLine(s: string): string {
+  return s.replace(/[\r\n\t]+/g, " ").replace(UNSAFE, "");
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function listKind(listType: UsersToAlertOn | null): string {
+  switch (listType) {
+    case "SPECIFIED_USERS":
+      return "inclusion list";
+    case "ALL_USERS_NOT_SPECIFIED":
+      return "exclusion list";
+    case "ALL_USERS":
+      return "all users";
+    case null:
+      return "list not read";
+  }
+}
+
+export function modeLabel(mode: ListMode): string {
+  return mode === "additive" ? "additive (only adds)" : "authoritative";
+}
+
+/** Users (or user IDs) a call carries; 0 for remove-all-users. Same count as apply's CallRecord.users. */
+export function callSize(call: PlannedCall): number {
+  switch (call.operation) {
+    case "remove-all-users":
+      return 0;
+    case "remove-users":
+      return call.userIdList.length;
+    case "add-users":
+    case "remove-user-aliases":
+      return call.userList.length;
+  }
+}
+
+/** `add-users (2 users)`; `remove-all-users` alone. */
+export function describeCall(operation: PlannedCall["operation"], users: number): string {
+  return operation === "remove-all-users" ? operation : `${operation} (${plural(users, "user")})`;
+}
+
+export type ChangeKind = "add-user" | "add-aliases" | "remove-aliases" | "remove-user" | "remove-entry";
+
+/** One user's change, as a renderer shows it. `userId` is null for entries without a user ID. */
+export interface ChangeRow {
+  readonly kind: ChangeKind;
+  readonly userId: string | null;
+  readonly aliases: readonly string[];
+}
+
+const RANK: Readonly<Record<ChangeKind, number>> = {
+  "add-user": 0,
+  "add-aliases": 1,
+  "remove-aliases": 2,
+  "remove-user": 3,
+  "remove-entry": 4,
+};
+
+/** The rule's changes, one row per user and kind, ordered by user ID; entries without an ID last. */
+export function changeRows(rule: RulePlan): ChangeRow[] {
+  const c = rule.changes;
+  const rows: ChangeRow[] = [
+    ...c.addUsers.map((u) => ({ kind: "add-user" as const, userId: u.userId, aliases: u.aliases })),
+    ...c.addAliases.map((u) => ({ kind: "add-aliases" as const, userId: u.userId, aliases: u.aliases })),
+    ...c.removeAliases.map((u) => ({ kind: "remove-aliases" as const, userId: u.userId, aliases: u.aliases })),
+    ...c.removeUsers.map((u) => ({ kind: "remove-user" as const, userId: u.userId, aliases: u.aliases })),
+  ];
+  rows.sort((a, b) => compareStrings(a.userId ?? "", b.userId ?? "") || RANK[a.kind] - RANK[b.kind]);
+  return [...rows, ...c.removeEntriesWithoutId.map((e) => ({ kind: "remove-entry" as const, userId: null, aliases: e.aliases }))];
+}
+
+/** Short counts of one rule's changes: `+1 user, -2 users, +3 aliases, -1 alias, -1 entry without ID`. */
+export function changeCounts(rule: RulePlan): string {
+  const c = rule.changes;
+  const addedAliases = c.addAliases.reduce((n, u) => n + u.aliases.length, 0);
+  const removedAliases = c.removeAliases.reduce((n, u) => n + u.aliases.length, 0);
+  const parts: string[] = [];
+  if (c.addUsers.length > 0) parts.push(`+${plural(c.addUsers.length, "user")}`);
+  if (c.removeUsers.length > 0) parts.push(`-${plural(c.removeUsers.length, "user")}`);
+  if (addedAliases > 0) parts.push(`+${plural(addedAliases, "alias", "aliases")}`);
+  if (removedAliases > 0) parts.push(`-${plural(removedAliases, "alias", "aliases")}`);
+  if (c.removeEntriesWithoutId.length > 0) {
+    parts.push(`-${plural(c.removeEntriesWithoutId.length, "entry without ID", "entries without ID")}`);
+  }
+  return parts.join(", ");
+}
+
+/** True when the rule takes anything away: users, aliases, entries, or the whole list. */
+export function removesSomething(rule: RulePlan): boolean {
+  const c = rule.changes;
+  return c.removeAll || c.removeUsers.length > 0 || c.removeAliases.length > 0 || c.removeEntriesWithoutId.length > 0;
+}
+
+/** The summary sentence, identical in text and markdown (fixed wording, so scripts can read it). */
+export function summarySentence(s: {
+  readonly toUpdate: number;
+  readonly usersToAdd: number;
+  readonly usersToRemove: number;
+  readonly aliasesToAdd: number;
+  readonly aliasesToRemove: number;
+}): string {
+  return (
+    `Plan: ${s.toUpdate} rules to update, ${s.usersToAdd} users to add, ${s.usersToRemove} users to remove, ` +
+    `${s.aliasesToAdd} aliases to add, ${s.aliasesToRemove} aliases to remove.`
+  );
+}
+
+/** Markdown inline text: markup characters escaped, HTML neutralized, one line. */
+export function mdText(s: string): string {
+  return oneLine(s)
+    .replace(/[\\`*_[\]#|~$@]/g, (c) => `\\${c}`)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+}
+
+/** HTML text (inside `<summary>`, where markdown is not parsed). */
+export function htmlText(s: string): string {
+  return oneLine(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** A code span that survives backticks in its content; in a table, `|` is escaped as GFM requires. */
+export function mdCode(s: string, inTable = false): string {
+  let text = oneLine(s);
+  if (inTable) text = text.replace(/\|/g, "\\|");
+  if (text === "") return "` `";
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((t) => t.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") || (text.startsWith(" ") && text.endsWith(" ")) ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

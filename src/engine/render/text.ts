@@ -1,0 +1,122 @@
+/**
+ * The plan as text for a terminal or a CI log, in the manner of `terraform plan` (design.md §6):
+ * `+` add, `-` remove, `~` change, a fixed summary line. Pure: returns a string.
+ */
+import type { Plan, RulePlan } from "../model";
+import { blockingErrors } from "../plan";
+import type { ChangeRow, Paint } from "./common";
+import {
+  callSize,
+  changeRows,
+  describeCall,
+  listKind,
+  modeLabel,
+  painter,
+  plural,
+  printable,
+  summarySentence,
+} from "./common";
+
+export interface TextRenderOptions {
+  /** ANSI colours; the CLI passes true only when the stream is a TTY. */
+  readonly color: boolean;
+}
+
+const ROW = "      ";
+
+export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
+  const paint = painter(options.color);
+  const updates = plan.rules.filter((r) => r.action === "update");
+  const skipped = plan.rules.filter((r) => r.action === "skip");
+  const errors = plan.rules.filter((r) => r.action === "error");
+  const out: string[] = [];
+
+  const where = safeBaseUrl(plan.connection.baseUrl);
+  if (updates.length > 0) {
+    out.push(paint("bold", `alert-rule-users will change these rule lists${where === null ? "" : ` at ${where}`}:`), "");
+    for (const rule of updates) out.push(...ruleBlock(rule, paint), "");
+    if (plan.summary.noOp > 0) out.push(`  ${plural(plan.summary.noOp, "rule")} unchanged: the lists match the declaration.`, "");
+  } else if (errors.length === 0) {
+    out.push(paint("bold", "No changes. The lists match the declaration."), "");
+  }
+
+  if (skipped.length > 0) {
+    for (const rule of skipped) out.push(paint("dim", `  # rule ${ruleLabel(rule)} skipped: ${printable(rule.reason ?? "no reason given")}`));
+    out.push("");
+  }
+
+  if (errors.length > 0) {
+    out.push(paint("bold", "Errors:"));
+    for (const rule of errors) {
+      out.push(`  ${paint(["bold", "red"], "!")} ${printable(rule.constructPath)}: ${printable(rule.reason ?? rule.errorKind ?? "error")}`);
+    }
+    out.push(
+      blockingErrors(plan).length > 0
+        ? "Apply refuses the whole plan until these declaration errors are fixed."
+        : "These rules could not be observed and will not be applied; plan again.",
+      "",
+    );
+  }
+
+  const s = plan.summary;
+  out.push(paint("bold", summarySentence(s)));
+  if (s.skipped > 0 || s.errors > 0 || s.rebuilds > 0) out.push(`${s.skipped} skipped, ${s.errors} errors, ${s.rebuilds} rebuilds`);
+  return out.join("\n") + "\n";
+}
+
+/** `rule "Endpoint exfiltration" (c3e0…)`: name quoted and made printable, full ID. */
+function ruleLabel(rule: RulePlan): string {
+  const name = rule.ruleName === null ? "(unnamed)" : JSON.stringify(printable(rule.ruleName));
+  return rule.ruleId === null ? name : `${name} (${printable(rule.ruleId)})`;
+}
+
+function ruleBlock(rule: RulePlan, paint: Paint): string[] {
+  const c = rule.changes;
+  const [symbol, colour, what] = c.rebuild
+    ? (["-/+", "yellow", ": rebuild"] as const)
+    : c.removeAll
+      ? (["-", "red", ": remove every entry"] as const)
+      : (["~", "yellow", ""] as const);
+  const lines = [
+    `  ${paint(["bold", colour], symbol)} ${paint("bold", `rule ${ruleLabel(rule)} ${listKind(rule.listType)}, ${modeLabel(rule.mode)}${what}`)}`,
+    paint("dim", `${ROW}# ${printable(rule.constructPath)}`),
+  ];
+  if ((c.rebuild || c.removeAll) && rule.reason !== null) lines.push(`${ROW}${printable(rule.reason)}`);
+  for (const warning of rule.warnings) lines.push(`${ROW}${paint("yellow", `! ${printable(warning)}`)}`);
+  if (rule.massRemoval.triggered) {
+    const allowed = rule.allowMassRemoval ? " (the construct sets allowMassRemoval, which the Terraform path honours)" : "";
+    lines.push(
+      `${ROW}${paint(["bold", "red"], `! would remove ${rule.massRemoval.lost} of ${rule.massRemoval.entries} entries: apply needs --allow-mass-removal${allowed}`)}`,
+    );
+  }
+  for (const row of changeRows(rule)) lines.push(ROW + changeLine(row, paint));
+  const calls = rule.calls.map((call) => describeCall(call.operation, callSize(call)));
+  lines.push(`${ROW}calls: ${calls.join(" → ")}`);
+  return lines;
+}
+
+function changeLine(row: ChangeRow, paint: Paint): string {
+  const aliases = row.aliases.map(printable).join(", ");
+  const id = row.userId === null ? "(no user ID)" : printable(row.userId);
+  switch (row.kind) {
+    case "add-user":
+      return paint("green", `+ ${id}  ${aliases}`);
+    case "add-aliases":
+      return `${paint("yellow", `~ ${id}`)}  ${paint("green", `+ ${aliases}`)}`;
+    case "remove-aliases":
+      return `${paint("yellow", `~ ${id}`)}  ${paint("red", `- ${aliases}`)}`;
+    case "remove-user":
+    case "remove-entry":
+      return paint("red", `- ${id}  ${aliases}`);
+  }
+}
+
+/** The base URL without credentials, query or fragment; null when it is not a URL. */
+function safeBaseUrl(baseUrl: string): string | null {
+  try {
+    const url = new URL(baseUrl);
+    return printable(`${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`);
+  } catch {
+    return null;
+  }
+}
