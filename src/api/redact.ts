@@ -12,10 +12,13 @@ export const REDACTED = "[REDACTED]";
 /** Header and property names whose values are always secrets. */
 const SECRET_KEYS = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|access[-_]?token|token|password|secret|cookie|set-cookie)$/i;
 
-/** `Authorization: <anything to the end of the line or quote>` as it appears in dumps of headers. */
-const AUTHORIZATION_HEADER = /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^"'\r\n,}]*/gi;
-/** `Bearer <token>` anywhere (token68 characters, RFC 7235). */
-const BEARER = /\b(bearer\s+)[A-Za-z0-9\-._~+/]+=*/gi;
+/**
+ * `Authorization: [scheme] <credentials>` as it appears in dumps of headers. Credentials are
+ * token68 characters, at least 8 of them, so prose such as "Authorization: Bearer <token>" stays.
+ */
+const AUTHORIZATION_HEADER = /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:[A-Za-z]+\s+)?)[A-Za-z0-9\-._~+/]{8,}=*/gi;
+/** `Bearer <token>` anywhere (token68 characters, at least 8, so "bearer token" stays). */
+const BEARER = /\b(bearer\s+)[A-Za-z0-9\-._~+/]{8,}=*/gi;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

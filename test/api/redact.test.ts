@@ -49,3 +49,10 @@ describe("redact", () => {
     expect(JSON.stringify(redact(error))).not.toContain("qqq-secret-qqq");
   });
 });
+
+describe("redactString on prose", () => {
+  it("keeps explanations that merely mention the header", () => {
+    const text = "Missing or invalid bearer token: send the header Authorization: Bearer <token>. Check ALERTS_API_TOKEN.";
+    expect(redactString(text)).toBe(text);
+  });
+});
