@@ -4,7 +4,7 @@
  */
 import type { ApplyResult, CallRecord, RuleResult } from "../apply";
 import type { Paint } from "./common";
-import { describeCall, mdCode, mdText, painter, plural, printable } from "./common";
+import { describeCall, mdCode, mdText, painter, plural, printable, quoted } from "./common";
 
 export interface ApplyTextRenderOptions {
   /** ANSI colours; the CLI passes true only when the stream is a TTY. */
@@ -37,7 +37,7 @@ export function renderApplyText(result: ApplyResult, options: ApplyTextRenderOpt
 }
 
 function label(rule: RuleResult): string {
-  const name = rule.ruleName === null ? "(unnamed)" : JSON.stringify(printable(rule.ruleName));
+  const name = rule.ruleName === null ? "(unnamed)" : quoted(rule.ruleName);
   return `rule ${rule.ruleId === null ? name : `${name} (${printable(rule.ruleId)})`}`;
 }
 

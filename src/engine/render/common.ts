@@ -46,6 +46,11 @@ export function printable(s: string): string {
   return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** `"name"`: printable, with quotes inside escaped. */
+export function quoted(s: string): string {
+  return `"${printable(s).replace(/"/g, '\\"')}"`;
+}
+
 /** The same for markup: line breaks and tabs become spaces, other unsafe characters are dropped. */
 export function oneLine(s: string): string {
   return s.replace(/[\r\n\t]+/g, " ").replace(UNSAFE, "");

@@ -14,6 +14,7 @@ import {
   painter,
   plural,
   printable,
+  quoted,
   summarySentence,
 } from "./common";
 
@@ -66,7 +67,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
 
 /** `rule "Endpoint exfiltration" (c3e0…)`: name quoted and made printable, full ID. */
 function ruleLabel(rule: RulePlan): string {
-  const name = rule.ruleName === null ? "(unnamed)" : JSON.stringify(printable(rule.ruleName));
+  const name = rule.ruleName === null ? "(unnamed)" : quoted(rule.ruleName);
   return rule.ruleId === null ? name : `${name} (${printable(rule.ruleId)})`;
 }
 
