@@ -8,13 +8,22 @@ import { UsageError } from "../errors";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
-export function parse<T extends OptionSpec>(command: string, argv: string[], options: T, allowPositionals = false) {
+type Parsed<T extends OptionSpec> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: true }>
+>;
+
+export function parse<T extends OptionSpec>(command: string, argv: string[], options: T, allowPositionals = false): Parsed<T> {
+  let parsed: Parsed<T>;
   try {
-    return parseArgs({ args: argv, options, strict: true as const, allowPositionals });
+    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
   } catch (err) {
     const message = err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/s, "") : String(err);
     throw new UsageError(`${command}: ${message}. Run 'alert-rule-users ${command} --help' for the flags it takes.`);
   }
+  if (!allowPositionals && parsed.positionals.length > 0) {
+    throw new UsageError(`${command}: unexpected argument '${parsed.positionals[0] ?? ""}'. Run 'alert-rule-users ${command} --help' for usage.`);
+  }
+  return parsed;
 }
 
 /** A whole number flag value within [min, max]. */

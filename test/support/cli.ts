@@ -1,0 +1,103 @@
+/**
+ * End-to-end helpers: a cdktf app written as plain JS into a temp dir (it loads the built
+ * construct, so synth behaves as for a user), and a runner that spawns the built CLI.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const REPO = resolve(__dirname, "..", "..");
+export const CLI = join(REPO, "dist", "src", "cli", "main.js");
+
+export interface ListDecl {
+  id: string;
+  props: Record<string, unknown>;
+}
+export interface StackDecl {
+  name: string;
+  lists: ListDecl[];
+}
+
+export interface Workspace {
+  dir: string;
+  /** Rewrites the app's declarations (the next plan synthesizes them). */
+  write(stacks: StackDecl[]): void;
+  cleanup(): void;
+}
+
+/** A temp project with cdktf.json whose app is `node app.js`. */
+export function workspace(stacks: StackDecl[]): Workspace {
+  const dir = mkdtempSync(join(tmpdir(), "aru-e2e-"));
+  writeFileSync(join(dir, "cdktf.json"), JSON.stringify({ language: "typescript", app: "node app.js" }));
+  const write = (s: StackDecl[]) => {
+    const source = `
+const { App, TerraformStack } = require(${JSON.stringify(require.resolve("cdktf", { paths: [REPO] }))});
+const { RuleUserList } = require(${JSON.stringify(join(REPO, "dist", "src", "index.js"))});
+const STACKS = ${JSON.stringify(s)};
+const app = new App();
+for (const stack of STACKS) {
+  const scope = new TerraformStack(app, stack.name);
+  for (const list of stack.lists) new RuleUserList(scope, list.id, list.props);
+}
+app.synth();
+`;
+    writeFileSync(join(dir, "app.js"), source);
+  };
+  write(stacks);
+  return { dir, write, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function connectionEnv(sim: { url: string; token: string; tenantId: string }): NodeJS.ProcessEnv {
+  return { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId };
+}
+
+/** Spawns the built CLI; stdin is closed (a non-interactive run) unless input is given. */
+export function runCli(
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+): Promise<CliResult> {
+  return runCommand(process.execPath, [CLI, ...args], opts);
+}
+
+export function runCommand(
+  file: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; shell?: boolean },
+): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const { ALERTS_API_URL: _u, ALERTS_API_TOKEN: _t, ALERTS_TENANT_ID: _i, ...base } = process.env;
+    void _u;
+    void _t;
+    void _i;
+    const child = spawn(file, args, {
+      cwd: opts.cwd,
+      env: { ...base, NO_COLOR: "1", ...opts.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      shell: opts.shell ?? false,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? "");
+  });
+}
+
+/** Write operations the simulator received, by name. */
+export function writesOf(counts: Record<string, number>): Record<string, number> {
+  const writes = ["add-users", "remove-users", "remove-user-aliases", "remove-all-users"];
+  return Object.fromEntries(Object.entries(counts).filter(([op, n]) => writes.includes(op) && n > 0));
+}
