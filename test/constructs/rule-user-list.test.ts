@@ -1,10 +1,11 @@
 import { TerraformStack, TerraformVariable, Testing } from "cdktf";
+import { setupJest } from "cdktf/lib/testing/adapters/jest";
 import { NullProvider } from "@cdktf/provider-null/lib/provider";
 import { Resource } from "@cdktf/provider-null/lib/resource";
 import { RuleUserList } from "../../src/constructs";
 import { ENV_VARS, TRIGGER_NAMES } from "../../src/declaration";
 
-Testing.setupJest();
+setupJest();
 
 const alice = { userId: "9102", aliases: ["alice@example.com", "Alice@corp.example"] };
 const bob = { userId: "7", aliases: ["bob@example.com"] };
@@ -13,12 +14,14 @@ function newStack(): TerraformStack {
   return new TerraformStack(Testing.app(), "stack");
 }
 
-/** The synthesized stack as an object (without cdktf metadata). */
-function synthesized(stack: TerraformStack): {
+interface Synthesized {
   provider?: { null?: unknown[] };
   resource: { null_resource: Record<string, { triggers: Record<string, string>; provisioner: { "local-exec": { command: string; environment: Record<string, string> } }[] }> };
-} {
-  return JSON.parse(Testing.synth(stack, true));
+}
+
+/** The synthesized stack as an object (without cdktf metadata), validations run. */
+function synthesized(stack: TerraformStack): Synthesized {
+  return JSON.parse(Testing.synth(stack, true)) as Synthesized;
 }
 
 function synthFailure(stack: TerraformStack): string {

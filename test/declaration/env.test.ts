@@ -51,7 +51,7 @@ describe("provisioner environment", () => {
 
   it("names the missing variables in a ConfigError, and bad values in a DeclarationError", () => {
     const env = terraformEnvironment(provisionerEnvironment("stack/watch", "stack"), encodeTriggers(declared));
-    const { [ENV_VARS.users]: _users, [ENV_VARS.mode]: _mode, ...partial } = env;
+    const partial = Object.fromEntries(Object.entries(env).filter(([name]) => name !== ENV_VARS.users && name !== ENV_VARS.mode));
     expect(() => declarationFromEnv(partial)).toThrow(ConfigError);
     expect(() => declarationFromEnv(partial)).toThrow(`${ENV_VARS.mode}, ${ENV_VARS.users} are not set`);
     expect(() => declarationFromEnv({ ...env, [ENV_VARS.users]: "[]x" })).toThrow(
