@@ -1,0 +1,101 @@
+/**
+ * The `simulator` CLI command: flags, the connection hints it prints, and a clean stop on a signal.
+ */
+import { simulatorCommand, simulatorOptionsFromArgs } from "../../src/cli/commands/simulator";
+import { UsageError } from "../../src/errors";
+import { RULE_OPERATIONS } from "../../src/api/schemas";
+
+function capture(): { stream: { write(chunk: string): boolean }; text: () => string } {
+  let text = "";
+  return {
+    stream: {
+      write(chunk: string): boolean {
+        text += chunk;
+        return true;
+      },
+    },
+    text: () => text,
+  };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe("simulator command", () => {
+  it("serves until SIGTERM, printing the URL, the tenant and how to point the CLI at it, then exits 0", async () => {
+    // given the command started with a token of its own
+    const stdout = capture();
+    const stderr = capture();
+    const exit = simulatorCommand.run(["--port", "0", "--token", "cli-secret-token", "--tenant-id", "tenant-cli"], { stdout: stdout.stream, stderr: stderr.stream });
+    await until(() => stderr.text().includes("Ctrl+C"));
+
+    // when a request is sent to the printed URL
+    const url = /export ALERTS_API_URL=(\S+)/.exec(stderr.text())?.[1];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${url}${RULE_OPERATIONS["query-users"]}`, {
+      method: "POST",
+      headers: { authorization: "Bearer cli-secret-token", "content-type": "application/json" },
+      body: JSON.stringify({ tenantId: "tenant-cli", ruleId: "unknown" }),
+    });
+    expect(response.status).toBe(404);
+
+    // then a signal stops it cleanly
+    process.emit("SIGTERM");
+    expect(await exit).toBe(0);
+    expect(stderr.text()).toContain("export ALERTS_TENANT_ID=tenant-cli");
+    expect(stderr.text()).toContain("query-users 404");
+    expect(stderr.text()).not.toContain("cli-secret-token");
+    expect(stdout.text()).toBe("");
+  });
+
+  it("prints the default token when none is given", async () => {
+    const stderr = capture();
+    const exit = simulatorCommand.run([], { stdout: capture().stream, stderr: stderr.stream });
+    await until(() => stderr.text().includes("Ctrl+C"));
+    process.emit("SIGINT");
+    expect(await exit).toBe(0);
+    expect(stderr.text()).toContain("export ALERTS_API_TOKEN=local-simulator-token");
+  });
+
+  it("prints help on stdout with --help", async () => {
+    const stdout = capture();
+    expect(await simulatorCommand.run(["--help"], { stdout: stdout.stream, stderr: capture().stream })).toBe(0);
+    expect(stdout.text()).toContain("Usage: alert-rule-users simulator");
+    expect(stdout.text()).toContain("--lost-response-rate");
+  });
+
+  it("turns flags into simulator options", () => {
+    const parsed = simulatorOptionsFromArgs([
+      "--port", "8080", "--data", "state.json", "--latency-ms", "5", "--fail-rate", "0.25", "--lost-response-rate", "0",
+      "--rate-limit-every", "10", "--retry-after", "0", "--fault-seed", "42",
+    ]);
+    expect(parsed).toEqual({
+      help: false,
+      options: {
+        port: 8080,
+        dataFile: "state.json",
+        faults: { latencyMs: 5, failRate: 0.25, lostResponseRate: 0, rateLimitEvery: 10, retryAfterSeconds: 0, seed: 42 },
+      },
+    });
+  });
+
+  it.each([
+    [["--port", "abc"], "--port"],
+    [["--port", "70000"], "--port"],
+    [["--fail-rate", "2"], "--fail-rate"],
+    [["--lost-response-rate", "x"], "--lost-response-rate"],
+    [["--latency-ms", "-1"], "--latency-ms"],
+    [["--rate-limit-every", "1.5"], "--rate-limit-every"],
+    [["--retry-after", ""], "--retry-after"],
+    [["--fault-seed", "seed"], "--fault-seed"],
+    [["--token", ""], "--token"],
+    [["--tenant-id", "a b"], "--tenant-id"],
+    [["--seed-file", "/does/not/exist.json"], "--seed-file"],
+    [["--colour"], "--colour"],
+    [["extra"], "extra"],
+  ])("refuses %j with a UsageError naming %s", (argv, flag) => {
+    expect(() => simulatorOptionsFromArgs(argv)).toThrow(UsageError);
+    expect(() => simulatorOptionsFromArgs(argv)).toThrow(flag);
+  });
+});
