@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { USERS_TO_ALERT_ON } from "../api/schemas";
 import { writeFileAtomic } from "../util/atomic-write";
+import { canonicalJson } from "../util/canonical-json";
 import { PlanFileError } from "./errors";
 import type { Plan } from "./model";
 import { PLAN_FORMAT_VERSION } from "./model";
@@ -81,7 +82,7 @@ export type PlanDocument = Plan & { readonly checksum: string };
 export function planChecksum(plan: Plan): string {
   const { checksum: _ignored, ...rest } = plan as PlanDocument;
   void _ignored;
-  return "sha256:" + createHash("sha256").update(JSON.stringify(rest)).digest("hex");
+  return "sha256:" + createHash("sha256").update(canonicalJson(rest)).digest("hex");
 }
 
 export function toPlanDocument(plan: Plan): PlanDocument {
