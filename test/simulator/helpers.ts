@@ -27,8 +27,8 @@ export async function send(sim: RunningSimulator, path: string, init: { method?:
   return { status: response.status, headers: response.headers, text, json };
 }
 
-/** POSTs a JSON body to a rule operation with the right token and content type. */
-export function call(sim: RunningSimulator, operation: keyof typeof RULE_OPERATIONS | string, body: unknown): Promise<Answer> {
+/** POSTs a JSON body to a rule operation (by name, e.g. "add-users", or a path) with the right token and content type. */
+export function call(sim: RunningSimulator, operation: string, body: unknown): Promise<Answer> {
   const path = (RULE_OPERATIONS as Record<string, string>)[operation] ?? operation;
   return send(sim, path, { body: JSON.stringify(body) });
 }

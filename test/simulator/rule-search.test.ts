@@ -2,6 +2,7 @@
  * Behaviour of query-rule-metadata (src/simulator/README.md, "Rule metadata search").
  */
 import { RULE_METADATA_TERMS } from "../../src/api/operators";
+import type { SearchRequest } from "../../src/api/schemas";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
 import { SAMPLE, call, filter, ruleIdOf, searchBody, searchNames } from "./helpers";
 
@@ -16,6 +17,8 @@ afterAll(async () => {
 });
 
 const ALL = 9;
+
+const namesIn = (body: { ruleMetadata: Array<{ name: string }> }): string[] => body.ruleMetadata.map((r) => r.name);
 
 describe("response shape", () => {
   it("answers RULE_METADATA_SEARCH_RESPONSE with full metadata, totalCount and empty problems", async () => {
@@ -131,7 +134,7 @@ describe("combining filters", () => {
       groupClause: "AND",
     };
     const answer = await call(sim, "query-rule-metadata", body);
-    expect(answer.json.ruleMetadata.map((r: { name: string }) => r.name)).toEqual([SAMPLE.byName]);
+    expect(namesIn(answer.json)).toEqual([SAMPLE.byName]);
   });
 
   it("one OR-ed group per rule ID finds exactly those rules (how the planner resolves declared rules)", async () => {
@@ -147,11 +150,11 @@ describe("paging and sorting", () => {
     const all = await searchNames(sim, []);
 
     // when read in pages of 4
-    const pages = [];
+    const pages: string[][] = [];
     for (let pgNum = 0; pgNum < 4; pgNum++) {
       const answer = await call(sim, "query-rule-metadata", searchBody(sim, [], { pgSize: "4", pgNum: String(pgNum) }));
       expect(answer.json.totalCount).toBe(ALL);
-      pages.push(answer.json.ruleMetadata.map((r: { name: string }) => r.name));
+      pages.push(namesIn(answer.json));
     }
 
     // then the pages split the full list in order, and a page past the end is empty
@@ -194,7 +197,8 @@ describe("refusals", () => {
   });
 
   it("answers 400 INVALID_REQUEST naming a missing or malformed body field", async () => {
-    const { pgNum: _omitted, ...noPage } = searchBody(sim, []);
+    const noPage: Partial<SearchRequest> = searchBody(sim, []);
+    delete noPage.pgNum;
     const missing = await call(sim, "query-rule-metadata", noPage);
     const badClause = await call(sim, "query-rule-metadata", { ...searchBody(sim, []), groupClause: "XOR" });
     expect(missing.status).toBe(400);
