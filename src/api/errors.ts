@@ -89,10 +89,11 @@ export class ApiError extends AlertRuleUsersError {
       serviceCode: details.serviceCode === undefined ? undefined : redactString(details.serviceCode),
     };
     const attempts = clean.attempts > 1 ? ` (after ${clean.attempts} attempts)` : "";
-    const sentences = [clean.note, hintFor(clean)].filter((s): s is string => s !== undefined);
-    const message =
-      `${subject(clean.operation, clean.ruleId)} failed: ${describeFailure(clean)}${attempts}` +
-      (sentences.length > 0 ? `. ${sentences.join(" ")}` : "");
+    const sentences = [clean.note, hintFor(clean)]
+      .filter((s): s is string => s !== undefined)
+      .map((s) => (/[.!?]$/.test(s) ? s : `${s}.`));
+    const head = `${subject(clean.operation, clean.ruleId)} failed: ${describeFailure(clean)}${attempts}`;
+    const message = sentences.length > 0 ? `${head.replace(/[.\s]+$/, "")}. ${sentences.join(" ")}` : head;
     super("API", redactString(message));
     this.operation = clean.operation;
     if (clean.ruleId !== undefined) this.ruleId = clean.ruleId;
