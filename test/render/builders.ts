@@ -123,5 +123,4 @@ export function applyResult(...rules: RuleResult[]): ApplyResult {
   return { ok: summary.failed === 0, rules, summary };
 }
 
-// eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b\[[0-9;]*m/;
