@@ -63,7 +63,7 @@ export interface RuleUserListProps {
    * connection settings (`ALERTS_API_URL`, `ALERTS_API_TOKEN`, `ALERTS_TENANT_ID`) inherited from
    * the environment of `terraform apply`.
    *
-   * @default "npx --no alert-rule-users" - the CLI installed in the project
+   * @default "npx --no -- alert-rule-users" - the CLI installed in the project (`--` keeps npx from taking the CLI's flags as its own)
    */
   readonly cliCommand?: string;
 }

@@ -32,7 +32,7 @@ export const ENV_STACK = "ALERT_RULE_USERS_STACK";
 export const PROVISIONER_ARGS = "apply --from-env --auto-approve";
 
 /** The default command that runs the CLI from the provisioner (resolved from the project's node_modules). */
-export const DEFAULT_CLI_COMMAND = "npx --no alert-rule-users";
+export const DEFAULT_CLI_COMMAND = "npx --no -- alert-rule-users";
 
 /**
  * The `environment` of the provisioner: each declaration variable refers only to
