@@ -5,6 +5,22 @@
 export * from "./schemas";
 export * from "./operators";
 export { AlertsClient } from "./client";
+export * from "./alert-schemas";
+export {
+  AlertsTriageClient,
+  alertFilter,
+  parseAlertFilter,
+  alertCriteriaGroups,
+  eventIdsOf,
+  observationDataJson,
+  checkCaseNumber,
+  checkEventId,
+  checkDate,
+  DEFAULT_ALERT_PAGE_SIZE,
+  DEFAULT_FILE_EVENT_PAGE_SIZE,
+  MAX_EVENT_ID_LENGTH,
+} from "./alerts-client";
+export type { AlertCriteria, AlertQueryOptions, AllAlertsOptions, CreateCaseInput, FileEventSearchInput } from "./alerts-client";
 export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions } from "./client";
 export { HttpTransport, DEFAULT_TIMEOUT_MS, readServiceError, formatIssues } from "./transport";
 export type { AcceptType, PostOptions, TransportOptions } from "./transport";
