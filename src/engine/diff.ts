@@ -21,7 +21,7 @@ export interface DiffOptions {
 
 const SYSTEM_SOURCES = new Set(["departing employee", "high risk employee"]);
 
-const NO_CHANGES: RuleChanges = {
+export const NO_CHANGES: RuleChanges = {
   addUsers: [],
   addAliases: [],
   removeAliases: [],
@@ -30,7 +30,7 @@ const NO_CHANGES: RuleChanges = {
   removeAll: false,
   rebuild: false,
 };
-const NO_MASS_REMOVAL: MassRemovalCheck = { entries: 0, lost: 0, triggered: false };
+export const NO_MASS_REMOVAL: MassRemovalCheck = { entries: 0, lost: 0, triggered: false };
 
 /** The declared list in canonical order: users by ID, aliases by key then spelling. */
 export function canonicalUsers(users: readonly PlannedUser[]): PlannedUser[] {

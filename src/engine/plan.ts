@@ -2,7 +2,7 @@
  * Builds the whole plan from declarations and observations: pure (the clock and the connection
  * are passed in), so it can be tested without a service and gives the same plan for the same input.
  */
-import { diffRule } from "./diff";
+import { NO_CHANGES, NO_MASS_REMOVAL, diffRule } from "./diff";
 import type { Plan, PlanSummary, RulePlan } from "./model";
 import { DEFAULT_BATCH_SIZE, PLAN_FORMAT_VERSION } from "./model";
 import type { DesiredList, RuleObservation } from "./observation";
@@ -54,7 +54,10 @@ function markDuplicates(rules: readonly RulePlan[]): RulePlan[] {
       action: "error",
       errorKind: "duplicate-rule",
       reason: `${label} is declared by ${same.length} RuleUserList constructs (${where}): keep exactly one declaration per rule.`,
+      changes: NO_CHANGES,
       calls: [],
+      massRemoval: NO_MASS_REMOVAL,
+      warnings: [],
     };
   });
 }
@@ -73,7 +76,11 @@ export function summarize(rules: readonly RulePlan[]): PlanSummary {
     const c = rule.changes;
     usersToAdd += c.addUsers.length;
     aliasesToAdd += c.addUsers.reduce((n, u) => n + u.aliases.length, 0) + c.addAliases.reduce((n, u) => n + u.aliases.length, 0);
-    aliasesToRemove += c.removeAliases.reduce((n, u) => n + u.aliases.length, 0);
+    // like aliasesToAdd (which counts the aliases of new users), this counts every alias that leaves the list
+    aliasesToRemove +=
+      c.removeAliases.reduce((n, u) => n + u.aliases.length, 0) +
+      c.removeUsers.reduce((n, u) => n + u.aliases.length, 0) +
+      c.removeEntriesWithoutId.reduce((n, e) => n + e.aliases.length, 0);
     usersToRemove += c.removeUsers.length + c.removeEntriesWithoutId.length;
     if (c.rebuild) rebuilds += 1;
     else if (c.removeAll) removeAll += 1;

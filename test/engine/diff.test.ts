@@ -264,6 +264,7 @@ describe("the whole plan", () => {
     ]);
     expect(plan.rules[0]!.reason).toContain("a/one, b/two");
     expect(plan.summary.errors).toBe(2);
+    expect(plan.rules.every((r) => r.calls.length === 0 && !r.massRemoval.triggered)).toBe(true);
   });
 
   it("summarizes the counts a reviewer reads", () => {
@@ -273,7 +274,7 @@ describe("the whole plan", () => {
       connection,
       createdAt: "2026-01-01T00:00:00Z",
     });
-    expect(plan.summary).toMatchObject({ toUpdate: 1, usersToAdd: 1, aliasesToAdd: 2, aliasesToRemove: 1, usersToRemove: 1, calls: 3 });
+    expect(plan.summary).toMatchObject({ toUpdate: 1, usersToAdd: 1, aliasesToAdd: 2, aliasesToRemove: 2, usersToRemove: 1, calls: 3 });
   });
 
   it("never mutates its inputs", () => {

@@ -51,7 +51,7 @@ describe("renderPlanMarkdown", () => {
       "| Users to add | 1 |",
       "| Users to remove | 2 |",
       "| Aliases to add | 3 |",
-      "| Aliases to remove | 1 |",
+      "| Aliases to remove | 3 |",
       "| Rebuilds | 1 |",
       "| Skipped | 1 |",
       "| Errors | 1 |",

@@ -47,7 +47,7 @@ describe("renderPlanText", () => {
     const text = renderPlanText(plan, { color: false });
 
     // then
-    expect(out(text).at(-1)).toBe("Plan: 1 rules to update, 1 users to add, 1 users to remove, 3 aliases to add, 1 aliases to remove.");
+    expect(out(text).at(-1)).toBe("Plan: 1 rules to update, 1 users to add, 1 users to remove, 3 aliases to add, 2 aliases to remove.");
   });
 
   it("adds the skipped / errors / rebuilds line only when one of them is non-zero", () => {
