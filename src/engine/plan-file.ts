@@ -108,7 +108,7 @@ export function parsePlan(text: string, source: string): Plan {
   if (typeof raw !== "object" || raw === null || !("formatVersion" in raw)) {
     throw new PlanFileError(`${source} is not a plan (no formatVersion). Save a plan with 'alert-rule-users plan --out FILE'.`);
   }
-  const version = (raw as { formatVersion: unknown }).formatVersion;
+  const version = (raw).formatVersion;
   if (version !== PLAN_FORMAT_VERSION) {
     throw new PlanFileError(
       `${source} has plan formatVersion ${JSON.stringify(version)}; this alert-rule-users reads formatVersion ${PLAN_FORMAT_VERSION} only. ` +

@@ -27,10 +27,6 @@ afterAll(async () => {
   await sim.stop();
 });
 
-function pick<T>(rand: () => number, items: readonly T[]): T {
-  return items[Math.floor(rand() * items.length)]!;
-}
-
 /** Random case and spacing variant: the same alias to the service. */
 function variant(rand: () => number, alias: string): string {
   return rand() < 0.3 ? alias.toUpperCase() : alias;
@@ -62,7 +58,7 @@ function declarations(rand: () => number): DesiredList[] {
     stack: "stack",
     ruleId,
     ruleName: null,
-    mode: (rand() < 0.25 ? "additive" : "authoritative") as ListMode,
+    mode: (rand() < 0.25 ? "additive" : "authoritative"),
     allowMassRemoval: false,
     users: randomUsers(rand, 7),
   }));
