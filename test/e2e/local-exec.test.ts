@@ -53,7 +53,7 @@ async function synthAndRunProvisioners(stacks: StackDecl[]) {
   for (const stack of stacks) {
     const stackDir = join(ws.dir, "cdktf.out", "stacks", stack.name);
     const tf = JSON.parse(readFileSync(join(stackDir, "cdk.tf.json"), "utf8"));
-    for (const resource of Object.values(tf.resource.null_resource) as NullResource[]) {
+    for (const resource of Object.values<NullResource>(tf.resource.null_resource)) {
       const exec = resource.provisioner[0]!["local-exec"];
       const environment = Object.fromEntries(
         Object.entries(exec.environment).map(([k, v]) => [k, evaluate(v, resource.triggers)]),

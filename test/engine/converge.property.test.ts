@@ -4,7 +4,7 @@
  */
 import { AlertsClient } from "../../src/api";
 import { applyPlan } from "../../src/engine/apply";
-import type { ListMode, Plan, PlannedUser } from "../../src/engine/model";
+import type { Plan, PlannedUser } from "../../src/engine/model";
 import type { DesiredList } from "../../src/engine/observation";
 import { observe } from "../../src/engine/observe";
 import { buildPlan } from "../../src/engine/plan";
