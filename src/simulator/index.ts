@@ -8,6 +8,11 @@ import { DEFAULT_MAX_BODY_BYTES, createSimulatorServer } from "./server";
 import { FaultInjector, type FaultOptions } from "./faults";
 import { Router, type RouteTable } from "./routes";
 import { ruleRoutes } from "./rule-routes";
+import { alertRoutes } from "./alert-routes";
+import { caseRoutes } from "./case-routes";
+import { fileEventRoutes } from "./file-event-routes";
+import { triageOf } from "./triage-state";
+import type { SimAlert, SimCase, SimFileEvent } from "./triage-seed";
 import { TenantStore } from "./state";
 import { SerializedFileWriter, renderState, writeFileAtomic } from "./persistence";
 import { loadSeedFile, parseSeed, parseSeedFile, sampleTenantPath, tenantSeedSchema, type ParsedTenantSeed, type SimRule, type TenantSeed } from "./seed";
@@ -15,11 +20,12 @@ import { loadSeedFile, parseSeed, parseSeedFile, sampleTenantPath, tenantSeedSch
 export { tenantSeedSchema, loadSeedFile, sampleTenantPath, type TenantSeed, type SimRule };
 export type { FaultOptions, Misbehaviour, MisbehaviourKind } from "./faults";
 export type { SimUser } from "./seed";
+export type { SimAlert, SimCase, SimFileEvent, SimObservation } from "./triage-seed";
 
 export const DEFAULT_SIMULATOR_TOKEN = "local-simulator-token";
 
 /** The route tables the simulator serves; alert, case and file-event tables go here. */
-const ROUTE_TABLES: readonly RouteTable[] = [ruleRoutes];
+const ROUTE_TABLES: readonly RouteTable[] = [ruleRoutes, alertRoutes, caseRoutes, fileEventRoutes];
 
 export interface SimulatorOptions {
   /** @default 0 - a free port */
@@ -64,6 +70,13 @@ export interface RunningSimulator {
   rule(ruleId: string): SimRule | undefined;
   /** Replaces a rule's user list directly; persisted like a write. Throws for an unknown rule. */
   setUsers(ruleId: string, users: Array<{ userIdFromAuthority: string | null; userAliasList: string[] }>): void;
+  /** All alerts (deep copies, with their `note`), without HTTP or faults. */
+  alerts(): SimAlert[];
+  alert(alertId: string): SimAlert | undefined;
+  /** All cases (deep copies), each with the event IDs attached to it (`fileEvents`). */
+  cases(): SimCase[];
+  /** All file events (deep copies). */
+  fileEvents(): SimFileEvent[];
 }
 
 function initialState(options: SimulatorOptions): { seed: ParsedTenantSeed; loadedFromDataFile: boolean } {
@@ -127,6 +140,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     resetCounts: () => server.resetCounts(),
     rules: () => store.rules(),
     rule: (ruleId) => store.rule(ruleId),
+    alerts: () => triageOf(store).alerts(),
+    alert: (alertId) => triageOf(store).alert(alertId),
+    cases: () => triageOf(store).cases(),
+    fileEvents: () => triageOf(store).fileEvents(),
     setUsers: (ruleId, users) => {
       const outcome = store.setUsers(ruleId, users);
       if (!outcome.ok) throw new RangeError(outcome.message);

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ConfigError } from "../errors";
 import { RULE_SOURCES, USERS_TO_ALERT_ON, ruleMetadataSchema, type RuleMetadata, type UsersToAlertOn } from "../api/schemas";
 import { describeIssues } from "./http-error";
+import { seedAlertsSchema, seedCasesSchema, seedFileEventsSchema } from "./triage-seed";
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7}Z$/;
 
@@ -36,10 +37,10 @@ export const tenantSeedSchema = z
   .object({
     tenantId: z.string().trim().min(1),
     rules: z.array(seedRuleSchema),
-    // Kept for the alert, case and file-event routes; persisted untouched until they exist.
-    alerts: z.array(z.unknown()).optional(),
-    cases: z.array(z.unknown()).optional(),
-    fileEvents: z.array(z.unknown()).optional(),
+    // The records of the alert, case and file-event routes (src/simulator/triage-seed.ts).
+    alerts: seedAlertsSchema.optional(),
+    cases: seedCasesSchema.optional(),
+    fileEvents: seedFileEventsSchema.optional(),
   })
   .superRefine((seed, ctx) => {
     // Metadata IDs and rule IDs are all distinct: a rule is addressed by its observerRuleId.

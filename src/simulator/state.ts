@@ -7,6 +7,7 @@
  */
 import { NULL_USER_ID_SENTENCE, isMissingUserId, type UsersInRuleResponse } from "../api/schemas";
 import type { ParsedTenantSeed, SimRule, SimUser } from "./seed";
+import type { SimAlert, SimCase, SimFileEvent } from "./triage-seed";
 import { formatTimestamp } from "./timestamp";
 
 /** Why a write was refused. */
@@ -20,9 +21,9 @@ export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; reason: "RULE
 
 /** The records other route tables (alerts, cases, file events) work on; persisted as they are. */
 export interface TenantExtras {
-  alerts?: unknown[];
-  cases?: unknown[];
-  fileEvents?: unknown[];
+  alerts?: SimAlert[];
+  cases?: SimCase[];
+  fileEvents?: SimFileEvent[];
 }
 
 export interface TenantStoreOptions {

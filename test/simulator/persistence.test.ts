@@ -83,7 +83,28 @@ describe("data file", () => {
     // given a seed with records for other route tables
     const file = path.join(dir, "state.json");
     const sample = loadSeedFile(path.join(__dirname, "../../examples/sample-tenant.json"));
-    const extras = { alerts: [{ id: "a-1", nested: { x: [1, 2] } }], cases: [{ number: 1 }], fileEvents: ["e-1"] };
+    const extras = {
+      alerts: [
+        {
+          id: "a-1", type: "FED_ENDPOINT_EXFILTRATION", name: "r", description: "d", actor: "x@example.com", target: "N/A", severity: "HIGH" as const,
+          ruleId: "r-1", ruleSource: "Alerting", createdAt: "2026-01-01T00:00:00.0000000Z", state: "OPEN" as const, note: null,
+          observations: [{ id: "o-1", observedAt: "2026-01-01T00:00:00.0000000Z", type: "FedEndpointExfiltration", data: { nested: { x: [1, 2] } } }],
+        },
+      ],
+      cases: [
+        {
+          number: 1, name: "c", description: null, findings: null, subject: null, subjectUsername: null, assignee: null, assigneeUsername: null, status: "OPEN",
+          createdAt: "2026-01-01T00:00:00.000000Z", updatedAt: "2026-01-01T00:00:00.000000Z", createdByUserUid: "1", lastModifiedByUserUid: "1",
+          createdByUsername: "u@example.com", lastModifiedByUsername: "u@example.com", fileEvents: ["e-1"],
+        },
+      ],
+      fileEvents: [
+        {
+          eventId: "e-1", eventType: "CREATED", eventTimestamp: "2026-01-01T00:00:00.0000000Z", fileName: "f.txt", filePath: "/tmp/", fileSize: 1,
+          fileCategory: null, sha256Checksum: null, deviceUserName: null, osHostName: null,
+        },
+      ],
+    };
     const sim = await startSimulator({ dataFile: file, seed: { ...sample, ...extras } });
 
     // when a rule changes
