@@ -1,0 +1,161 @@
+/**
+ * `alert-rule-users import`: reads live rule lists and writes TypeScript `RuleUserList`
+ * declarations that plan with no changes (the generator is src/engine/import-code.ts).
+ */
+import { resolve } from "node:path";
+import type { AlertsClient } from "../../api";
+import { filter, group } from "../../api";
+import type { RuleMetadata } from "../../api/schemas";
+import { AlertRuleUsersError, UsageError } from "../../errors";
+import { isSystemRule } from "../../engine/diff";
+import type { ImportedRule } from "../../engine/import-code";
+import { generateImportCode } from "../../engine/import-code";
+import { readList } from "../../engine/observe";
+import { TOOL_VERSION } from "../../engine/version";
+import { writeFileAtomic } from "../../util/atomic-write";
+import { mapPool } from "../../util/pool";
+import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
+import type { Command, Io } from "../io";
+import { connect } from "../planning";
+import { progress } from "../progress";
+
+/** Rules asked for by ID that the service does not have. */
+export class ImportError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("API", message);
+  }
+}
+
+export const importCommand: Command = {
+  name: "import",
+  summary: "Write RuleUserList declarations (TypeScript) of the live rule lists, to start managing them",
+  help: `Usage: alert-rule-users import (--rule ID... | --all) [flags]
+Reads the live user lists of the given rules (or of every rule of the tenant) and writes a
+TypeScript module with one exported function, declareRuleUserLists(scope), that declares a
+RuleUserList per rule. Call it from a stack of your cdktf app: 'alert-rule-users plan' then shows
+no changes. Sends no write call.
+
+  - system rules and rules that monitor all users are listed as comments (they cannot be managed);
+  - a list with entries without a user ID is declared additive (only adds, removes nothing) with
+    those entries in comments: add their IDs, then make it authoritative (one rebuild);
+  - a list the construct would refuse (e.g. a user without aliases) is commented out whole.
+
+Flags:
+  --rule ID              a rule's observerRuleId (repeatable)
+  --all                  every rule of the tenant (all pages of the rule-metadata search)
+  --out FILE             write the module to FILE (atomically) instead of stdout
+  --function-name NAME   name of the generated function (default: declareRuleUserLists)
+  --parallelism N        rule lists read at once (default 4)
+  --page-size N          rule-metadata search page size (default 100)
+  --base-url URL, --tenant-id ID, --token-file FILE
+  -h, --help
+
+${CONNECTION_HELP}
+
+Exit codes: 0 written, 1 error (a --rule that does not exist, a list that cannot be read).
+
+Examples:
+  alert-rule-users import --all --out rule-user-lists.ts
+  alert-rule-users import --rule a33e7c21-5cb0-4cf5-a266-852063111751 > engineering.ts
+`,
+  async run(argv: string[], io: Io): Promise<number> {
+    const { values } = parse("import", argv, {
+      ...CONNECTION_OPTIONS,
+      rule: { type: "string", multiple: true },
+      all: { type: "boolean" },
+      out: { type: "string" },
+      "function-name": { type: "string" },
+      parallelism: { type: "string" },
+      "page-size": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    });
+    if (values.help === true) {
+      io.stdout.write(this.help);
+      return 0;
+    }
+    const ruleIds = [...new Set((values.rule ?? []).map((r) => r.trim()))];
+    if (ruleIds.some((r) => r === "")) throw new UsageError("import: --rule needs a rule ID (observerRuleId).");
+    const all = values.all === true;
+    if (all === (ruleIds.length > 0)) {
+      throw new UsageError("import: give either --all or one or more --rule ID. Run 'alert-rule-users import --help' for usage.");
+    }
+    const functionName = values["function-name"] ?? "declareRuleUserLists";
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(functionName)) {
+      throw new UsageError(`import: --function-name must be a JavaScript identifier, got '${functionName}'.`);
+    }
+    const parallelism = intFlag("import", "parallelism", values.parallelism, 4, 1, 64);
+    const pageSize = intFlag("import", "page-size", values["page-size"], 100, 1, 500);
+    const { connection, client } = connect(values, io);
+
+    const metadata = await searchRules(client, all ? null : ruleIds, connection.tenantId, pageSize);
+    if (!all) {
+      const found = new Set(metadata.map((m) => m.observerRuleId));
+      const missing = ruleIds.filter((id) => !found.has(id));
+      if (missing.length > 0) {
+        throw new ImportError(`import: no rule with observerRuleId ${missing.join(", ")} in this tenant; nothing was written. Check the IDs (the rule search of the console shows them).`);
+      }
+    }
+    const rules = sortRules(metadata);
+    const imported = await readLists(client, rules, parallelism, io);
+    const code = generateImportCode(imported, { functionName, toolVersion: TOOL_VERSION });
+
+    for (const warning of code.warnings) io.stderr.write(`${warning}\n`);
+    const declared = code.rules.filter((r) => r.constructId !== null).length;
+    const summary = `Imported ${code.rules.length} ${code.rules.length === 1 ? "rule" : "rules"}: ${declared} declared, ${code.rules.length - declared} as comments.`;
+    if (values.out !== undefined) {
+      await writeFileAtomic(resolve(io.cwd, values.out), code.source);
+      io.stderr.write(`${summary} Wrote ${values.out}.\n`);
+    } else {
+      io.stdout.write(code.source);
+      io.stderr.write(`${summary}\n`);
+    }
+    return 0;
+  },
+};
+
+/** One search: every rule of the tenant, or one OR-ed group per requested ID; every page read. */
+async function searchRules(client: AlertsClient, ruleIds: readonly string[] | null, tenantId: string, pageSize: number): Promise<RuleMetadata[]> {
+  const groups = ruleIds === null ? [group([filter("TenantId", "Is", tenantId)])] : ruleIds.map((id) => group([filter("ObserverRuleId", "Is", id)]));
+  const found = await client.searchRuleMetadata(groups, { groupClause: "OR", pageSize });
+  // Once per rule, whatever the paging returned.
+  return [...new Map(found.map((m) => [m.observerRuleId, m])).values()];
+}
+
+function sortRules(rules: readonly RuleMetadata[]): RuleMetadata[] {
+  const key = (m: RuleMetadata) => [m.name.toLowerCase(), m.name, m.observerRuleId] as const;
+  return [...rules].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i += 1) {
+      if (ka[i]! < kb[i]!) return -1;
+      if (ka[i]! > kb[i]!) return 1;
+    }
+    return 0;
+  });
+}
+
+/** One query-users per rule that has an editable list (system rules are not read). */
+async function readLists(client: AlertsClient, rules: readonly RuleMetadata[], parallelism: number, io: Io): Promise<ImportedRule[]> {
+  const bar = progress(io.stderr, "Reading rule lists");
+  const toRead = rules.filter((m) => !isSystemRule(m)).length;
+  let done = 0;
+  try {
+    const read = await mapPool(rules, parallelism, async (m): Promise<ImportedRule & { failure: string | null }> => {
+      const rule = { observerRuleId: m.observerRuleId, name: m.name, isSystem: m.isSystem, ruleSource: m.ruleSource, isEnabled: m.isEnabled };
+      if (isSystemRule(rule)) return { rule, list: null, failure: null };
+      const result = await readList(client, rule);
+      bar.update(++done, toRead);
+      return result.ok ? { rule, list: result.list, failure: null } : { rule, list: null, failure: result.message };
+    });
+    const failed = read.filter((r) => r.failure !== null);
+    if (failed.length > 0) {
+      throw new ImportError(
+        "import: nothing was written: these rule lists could not be read:\n" +
+          failed.map((r) => `  "${r.rule.name}" (${r.rule.observerRuleId}): ${r.failure ?? ""}`).join("\n") +
+          "\nRun import again (the service may have been unavailable).",
+      );
+    }
+    return read.map(({ rule, list }) => ({ rule, list }));
+  } finally {
+    bar.done();
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * `alert-rule-users import`: turns live rule lists into TypeScript `RuleUserList` declarations
+ * that, synthesized and planned, show no changes. Pure: rules and lists in, source text out; no
+ * clock, no network.
+ *
+ * What each rule becomes:
+ * - system rules and rules that monitor all users: a comment saying why they cannot be managed;
+ * - lists whose entries all have user IDs: an authoritative RuleUserList (the default mode);
+ * - lists with entries without a user ID: an `additive` RuleUserList of the entries with IDs,
+ *   the other entries listed in comments with a warning. Authoritative would plan a rebuild
+ *   (remove-all-users, then add-users), and those entries cannot be re-added without an ID;
+ *   additive plans no change and never removes anything, so importing is safe;
+ * - lists the construct would refuse (a user without aliases, an alias twice...): commented out
+ *   whole, with the validation failures, so the generated file always synthesizes.
+ */
+import type { UsersToAlertOn } from "../api/schemas";
+import { canonicalUsers, validateDeclaration } from "../declaration";
+import { isSystemRule } from "./diff";
+import type { ObservedEntry } from "./model";
+import type { ObservedList, RuleFacts } from "./observation";
+
+/** One live rule: its metadata and, unless it was not read (system rules), its list. */
+export interface ImportedRule {
+  readonly rule: RuleFacts & { readonly isEnabled?: boolean };
+  readonly list: ObservedList | null;
+}
+
+export interface ImportCodeOptions {
+  /** Name of the generated function. @default "declareRuleUserLists" */
+  readonly functionName?: string;
+  /** Module the construct is imported from. @default "alert-rule-users" */
+  readonly moduleName?: string;
+  /** Tool name and version for the header comment. @default - no version line */
+  readonly toolVersion?: string;
+}
+
+export type ImportDisposition = "declared" | "declared-additive" | "not-manageable" | "invalid";
+
+export interface ImportedRuleReport {
+  readonly ruleId: string;
+  readonly ruleName: string;
+  readonly constructId: string | null;
+  readonly disposition: ImportDisposition;
+  /** Why a rule is additive, commented out or not manageable; null for a plain declaration. */
+  readonly reason: string | null;
+}
+
+export interface ImportCode {
+  readonly source: string;
+  readonly rules: readonly ImportedRuleReport[];
+  /** One line per rule that needs attention (for stderr). */
+  readonly warnings: readonly string[];
+}
+
+const DEFAULT_FUNCTION = "declareRuleUserLists";
+
+/**
+ * A TypeScript string literal for any string: JSON escaping (quotes, backslashes, control
+ * characters) plus U+2028/U+2029. Double-quoted, so `${` is plain text.
+ */
+export function tsString(value: string): string {
+  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/* Line terminators end a `//` comment; bidirectional overrides and other controls hide code. */
+const COMMENT_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g;
+
+/** Text safe inside a `//` comment: one line, no controls, no bidirectional overrides. */
+export function commentText(value: string): string {
+  return value.replace(COMMENT_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * A construct ID from a rule name: lower case letters, digits and dashes, starting with a letter
+ * (Terraform resource names must), at most 60 characters; `rule` when nothing is left.
+ */
+export function constructIdFor(name: string): string {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/g, "");
+  if (slug === "") return "rule";
+  return /^[a-z]/.test(slug) ? slug : `rule-${slug}`;
+}
+
+/** Construct IDs a RuleUserList puts beside itself in a stack (the `null` provider it may add). */
+const RESERVED_IDS = ["alert-rule-users-null"];
+
+/** Unique IDs in order: a second `x` becomes `x-2`, a third `x-3`, and so on. */
+export function uniqueIds(bases: readonly string[]): string[] {
+  const taken = new Set<string>(RESERVED_IDS);
+  return bases.map((base) => {
+    let id = base;
+    for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
+    taken.add(id);
+    return id;
+  });
+}
+
+function listKind(type: UsersToAlertOn): string {
+  switch (type) {
+    case "SPECIFIED_USERS":
+      return "inclusion list: alerts only on these users";
+    case "ALL_USERS_NOT_SPECIFIED":
+      return "exclusion list: alerts on everyone except these users";
+    case "ALL_USERS":
+      return "all users";
+  }
+}
+
+function entryComment(entry: ObservedEntry): string {
+  const aliases = entry.aliases.length === 0 ? "(no aliases)" : entry.aliases.map(tsString).join(", ");
+  return `//   - no user ID: ${commentText(aliases)}`;
+}
+
+interface Planned {
+  readonly item: ImportedRule;
+  readonly disposition: ImportDisposition;
+  readonly reason: string | null;
+}
+
+function classify(item: ImportedRule): Planned {
+  const { rule, list } = item;
+  if (isSystemRule(rule)) {
+    return {
+      item,
+      disposition: "not-manageable",
+      reason: `system rule (${rule.ruleSource}): its list is kept by the ${rule.ruleSource} list, not through this interface`,
+    };
+  }
+  if (list === null) return { item, disposition: "not-manageable", reason: "its list could not be read" };
+  if (list.usersToAlertOn === "ALL_USERS") {
+    return { item, disposition: "not-manageable", reason: "the rule monitors all users: it has no user list to edit" };
+  }
+  const withId = list.entries.filter((e) => e.userId !== null);
+  const failures = validateDeclaration({ ruleId: rule.observerRuleId, users: withId.map((e) => ({ userId: e.userId, aliases: [...e.aliases] })) });
+  if (failures.length > 0) {
+    return { item, disposition: "invalid", reason: `the live list cannot be declared as it is: ${failures.join("; ")}` };
+  }
+  const without = list.entries.length - withId.length;
+  if (without > 0) {
+    return {
+      item,
+      disposition: "declared-additive",
+      reason:
+        `${without === 1 ? "1 entry has" : `${without} entries have`} no user ID: declared additive (only adds, removes nothing). ` +
+        "Find the IDs, add them to the declaration, then switch to authoritative: the next plan rebuilds the list once",
+    };
+  }
+  return { item, disposition: "declared", reason: null };
+}
+
+function usersCode(entries: readonly ObservedEntry[], indent: string): string[] {
+  const users = canonicalUsers(entries.flatMap((e) => (e.userId === null ? [] : [{ userId: e.userId, aliases: e.aliases }])));
+  if (users.length === 0) return [`${indent}users: [],`];
+  return [
+    `${indent}users: [`,
+    ...users.map((u) => `${indent}  { userId: ${tsString(u.userId)}, aliases: [${u.aliases.map(tsString).join(", ")}] },`),
+    `${indent}],`,
+  ];
+}
+
+function ruleHeader(rule: ImportedRule["rule"], list: ObservedList | null): string {
+  const parts = [`${tsString(rule.name)} (${rule.observerRuleId})`];
+  if (list !== null && list.usersToAlertOn !== "ALL_USERS") parts.push(listKind(list.usersToAlertOn));
+  if (rule.isEnabled === false) parts.push("disabled");
+  return `// ${commentText(parts.join(", "))}`;
+}
+
+function declaration(p: Planned, id: string): string[] {
+  const { rule, list } = p.item;
+  const entries = list?.entries ?? [];
+  const lines: string[] = [ruleHeader(rule, list)];
+  if (p.disposition === "declared-additive") {
+    lines.push(`// WARNING: ${commentText(p.reason ?? "")}.`);
+    lines.push("// Entries without a user ID (not declared; they stay in the list):");
+    lines.push(...entries.filter((e) => e.userId === null).map(entryComment));
+  }
+  lines.push(`lists.push(`, `  new RuleUserList(scope, ${tsString(id)}, {`, `    ruleId: ${tsString(rule.observerRuleId)},`);
+  if (p.disposition === "declared-additive") lines.push(`    mode: "additive",`);
+  lines.push(...usersCode(entries, "    "), "  }),", ");");
+  return lines;
+}
+
+function commentedOut(p: Planned): string[] {
+  const { rule, list } = p.item;
+  const lines = [ruleHeader(rule, list), `// Not declared: ${commentText(p.reason ?? "")}.`];
+  if (p.disposition === "invalid" && list !== null) {
+    lines.push("// Live entries:");
+    for (const e of list.entries) {
+      lines.push(`//   - ${commentText(`${e.userId === null ? "no user ID" : tsString(e.userId)}: ${e.aliases.map(tsString).join(", ") || "(no aliases)"}`)}`);
+    }
+  }
+  return lines;
+}
+
+/** The TypeScript module for `rules` (in the order given; callers sort by name for stable output). */
+export function generateImportCode(rules: readonly ImportedRule[], options: ImportCodeOptions = {}): ImportCode {
+  const functionName = options.functionName ?? DEFAULT_FUNCTION;
+  const moduleName = options.moduleName ?? "alert-rule-users";
+  const planned = rules.map(classify);
+  const declared = planned.filter((p) => p.disposition === "declared" || p.disposition === "declared-additive");
+  const ids = uniqueIds(declared.map((p) => constructIdFor(p.item.rule.name)));
+  const idOf = new Map(declared.map((p, i) => [p, ids[i] ?? "rule"]));
+
+  const body: string[] = [];
+  for (const p of planned) {
+    const id = idOf.get(p);
+    if (body.length > 0) body.push("");
+    body.push(...(id === undefined ? commentedOut(p) : declaration(p, id)));
+  }
+
+  const header = [
+    "/**",
+    ` * Generated by \`alert-rule-users import\`${options.toolVersion === undefined ? "" : ` ${commentText(options.toolVersion)}`}: the rule user lists as they are`,
+    " * on the service. Call the function from a stack of your cdktf app; `alert-rule-users plan` then",
+    " * shows no changes. Edit freely from here on: this file is yours.",
+    " */",
+  ];
+  const source = [
+    ...header,
+    `import type { Construct } from "constructs";`,
+    `import { RuleUserList } from ${tsString(moduleName)};`,
+    "",
+    `/** Declares ${declared.length === 1 ? "1 rule user list" : `${declared.length} rule user lists`} in \`scope\` (a TerraformStack) and returns them. */`,
+    `export function ${functionName}(scope: Construct): RuleUserList[] {`,
+    "  const lists: RuleUserList[] = [];",
+    ...(body.length > 0 ? ["", ...body.map((l) => (l === "" ? "" : `  ${l}`)), ""] : []),
+    "  return lists;",
+    "}",
+    "",
+  ].join("\n");
+
+  const reports = planned.map(
+    (p): ImportedRuleReport => ({
+      ruleId: p.item.rule.observerRuleId,
+      ruleName: p.item.rule.name,
+      constructId: idOf.get(p) ?? null,
+      disposition: p.disposition,
+      reason: p.reason,
+    }),
+  );
+  const warnings = reports.flatMap((r) =>
+    r.reason === null ? [] : [commentText(`${r.disposition === "declared-additive" ? "Warning" : "Not declared"}: rule "${r.ruleName}" (${r.ruleId}): ${r.reason}.`)],
+  );
+  return { source, rules: reports, warnings };
+}
