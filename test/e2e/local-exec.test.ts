@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import type { RunningSimulator } from "../../src/simulator";
 import { startSimulator } from "../../src/simulator";
-import { CLI, REPO, connectionEnv, runCli, runCommand, workspace } from "../support/cli";
+import { CLI, REPO, connectionEnv, listing, runCli, runCommand, workspace } from "../support/cli";
 import type { StackDecl, Workspace } from "../support/cli";
 import { RULES } from "../support/sample";
 
@@ -69,11 +69,7 @@ async function synthAndRunProvisioners(stacks: StackDecl[]) {
   return results;
 }
 
-const aliasesOf = (ruleId: string) =>
-  sim
-    .rule(ruleId)!
-    .users.map((u) => `${u.userIdFromAuthority ?? "-"}:${[...u.userAliasList].sort().join(",")}`)
-    .sort();
+const aliasesOf = (ruleId: string) => listing(sim, ruleId);
 
 beforeEach(async () => {
   sim = await startSimulator({ port: 0, token: TOKEN });

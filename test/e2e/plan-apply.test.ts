@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunningSimulator } from "../../src/simulator";
 import { startSimulator } from "../../src/simulator";
-import { connectionEnv, runCli, workspace, writesOf } from "../support/cli";
+import { connectionEnv, listing, runCli, workspace, writesOf } from "../support/cli";
 import type { Workspace } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 
@@ -22,11 +22,7 @@ async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
   return result;
 }
 
-const aliasesOf = (ruleId: string) =>
-  sim
-    .rule(ruleId)!
-    .users.map((u) => `${u.userIdFromAuthority ?? "-"}:${[...u.userAliasList].sort().join(",")}`)
-    .sort();
+const aliasesOf = (ruleId: string) => listing(sim, ruleId);
 
 beforeEach(async () => {
   sim = await startSimulator({ port: 0, token: TOKEN });

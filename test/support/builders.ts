@@ -39,14 +39,5 @@ export function found(list: ObservedList | null, rule: Partial<RuleFacts> = {}):
   return { kind: "found", rule: facts(rule), list };
 }
 
-/** A deterministic PRNG (mulberry32) for property tests. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG for property tests (the simulator's mulberry32). */
+export { mulberry32 as prng } from "../../src/simulator/prng";

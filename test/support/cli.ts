@@ -101,3 +101,10 @@ export function writesOf(counts: Record<string, number>): Record<string, number>
   const writes = ["add-users", "remove-users", "remove-user-aliases", "remove-all-users"];
   return Object.fromEntries(Object.entries(counts).filter(([op, n]) => writes.includes(op) && n > 0));
 }
+
+/** A rule's list on the simulator as sorted `userId:alias,alias` strings ("-" for no ID). */
+export function listing(sim: { rule(id: string): { users: Array<{ userIdFromAuthority: string | null; userAliasList: string[] }> } | undefined }, ruleId: string): string[] {
+  const rule = sim.rule(ruleId);
+  if (rule === undefined) throw new Error(`the simulator has no rule ${ruleId}`);
+  return rule.users.map((u) => `${u.userIdFromAuthority ?? "-"}:${[...u.userAliasList].sort().join(",")}`).sort();
+}
