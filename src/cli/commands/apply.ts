@@ -129,6 +129,6 @@ async function applyWithProgress(plan: Plan, client: AlertsClient, options: Appl
 }
 
 function finish(result: ApplyResult, io: Io, color: boolean): number {
-  io.stdout.write(renderApplyText(result, { color }));
+  io.stdout.write("\n" + renderApplyText(result, { color }));
   return result.ok ? 0 : 1;
 }
