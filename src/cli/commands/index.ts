@@ -3,5 +3,8 @@ import { applyCommand } from "./apply";
 import { importCommand } from "./import";
 import { planCommand } from "./plan";
 import { simulatorCommand } from "./simulator";
+import { alertsCommand } from "./alerts";
+import { casesCommand } from "./cases";
+import { fileEventsCommand } from "./file-events";
 
-export const COMMANDS: readonly Command[] = [planCommand, applyCommand, importCommand, simulatorCommand];
+export const COMMANDS: readonly Command[] = [planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand];
