@@ -28,7 +28,7 @@ import { HttpTransport } from "./transport";
 export type ClientOptions = ConnectionConfig & {
   /** Timeout of each HTTP attempt. @default 30000 */
   readonly timeoutMs?: number | undefined;
-  /** @default - DEFAULT_RETRY_POLICY (5 attempts, 200 ms base, 5 s cap, Retry-After up to 30 s) */
+  /** @default - DEFAULT_RETRY_POLICY (10 attempts, 200 ms base, 5 s cap, Retry-After up to 30 s) */
   readonly retry?: Partial<RetryPolicy> | undefined;
   /** Called after every HTTP attempt (no headers or bodies in the event). */
   readonly onRequest?: RequestHook | undefined;

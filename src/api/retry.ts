@@ -5,7 +5,11 @@
 import { InvalidArgumentError } from "../errors";
 
 export interface RetryPolicy {
-  /** Total attempts, the first one included. @default 5 */
+  /**
+   * Total attempts, the first one included. @default 10 - enough that a service failing about a
+   * third of the requests (503s plus 429s) still lets a 50-rule apply through: at 5 attempts such
+   * a run lost some call about every other time.
+   */
   readonly maxAttempts: number;
   /** Backoff base: attempt n waits a random time in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))). @default 200 */
   readonly baseDelayMs: number;
@@ -19,7 +23,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
-  maxAttempts: 5,
+  maxAttempts: 10,
   baseDelayMs: 200,
   maxDelayMs: 5000,
   maxRetryAfterMs: 30000,

@@ -149,8 +149,8 @@ describe("non-idempotent requests (case creation) are not retried once they may 
   it("retries when the connection was refused before anything was sent", async () => {
     const { transport, send, delays } = transportFor(await closedPortUrl());
     const error = await rejectionOf(send("add-users"));
-    expect(error).toMatchObject({ kind: "network", attempts: 5 });
-    expect(delays).toHaveLength(4);
-    expect(transport.counter.snapshot().attempts).toBe(5);
+    expect(error).toMatchObject({ kind: "network", attempts: 10 });
+    expect(delays).toHaveLength(9);
+    expect(transport.counter.snapshot().attempts).toBe(10);
   });
 });

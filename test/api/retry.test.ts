@@ -10,8 +10,8 @@ import {
 } from "../../src/api/retry";
 
 describe("retry policy", () => {
-  it("defaults to 5 attempts, 200 ms base, 5 s cap and Retry-After up to 30 s", () => {
-    expect(resolveRetryPolicy()).toEqual({ maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5000, maxRetryAfterMs: 30000 });
+  it("defaults to 10 attempts, 200 ms base, 5 s cap and Retry-After up to 30 s", () => {
+    expect(resolveRetryPolicy()).toEqual({ maxAttempts: 10, baseDelayMs: 200, maxDelayMs: 5000, maxRetryAfterMs: 30000 });
     expect(resolveRetryPolicy({ maxAttempts: 2 })).toEqual({ ...DEFAULT_RETRY_POLICY, maxAttempts: 2 });
   });
 
@@ -69,7 +69,8 @@ describe("backoff", () => {
 
   it("stops after maxAttempts", () => {
     expect(nextRetry(policy, 4, undefined, () => 0.5)).toEqual({ retry: true, delayMs: 800 });
-    expect(nextRetry(policy, 5, undefined, () => 0.5)).toEqual({ retry: false });
+    expect(nextRetry(policy, 9, undefined, () => 0.5)).toEqual({ retry: true, delayMs: 2500 });
+    expect(nextRetry(policy, 10, undefined, () => 0.5)).toEqual({ retry: false });
   });
 
   it("waits what Retry-After asks, and gives up when it asks for more than maxRetryAfterMs", () => {
