@@ -26,6 +26,7 @@ export const ENGINE_OPTIONS = {
   parallelism: { type: "string" },
   "batch-size": { type: "string" },
   "page-size": { type: "string" },
+  timeout: { type: "string" },
 } as const;
 
 export interface SynthFlags {
@@ -58,14 +59,25 @@ export function engineSettings(
   };
 }
 
-export function connect(flags: ConnectionFlags, io: Io): { connection: ConnectionConfig; client: AlertsClient } {
+/** Default of --timeout: how long one HTTP attempt may take, in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/**
+ * Resolves the connection and builds the client. `timeout` (--timeout SECONDS) bounds each HTTP
+ * attempt; an attempt that takes longer is abandoned and retried like a 5xx.
+ */
+export function connect(
+  flags: ConnectionFlags & { readonly timeout?: string | undefined },
+  io: Io,
+): { connection: ConnectionConfig; client: AlertsClient } {
+  const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
   const connection = resolveConnection({
     env: io.env,
     baseUrl: flags["base-url"],
     tenantId: flags["tenant-id"],
     tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
   });
-  return { connection, client: new AlertsClient(connection) };
+  return { connection, client: new AlertsClient({ ...connection, timeoutMs: timeoutSeconds * 1000 }) };
 }
 
 /** Synthesizes (unless --skip-synth) and reads the declared lists. */

@@ -35,6 +35,7 @@ Flags:
   --parallelism N        rules applied at once (default 4)
   --batch-size N         most users per write call (default 100; a saved plan keeps its own)
   --page-size N          rule-metadata search page size (default 100)
+  --timeout SECONDS      give up on a request after this long and retry it (default 30)
   --from-env             apply the one list given by the ALERT_RULE_USERS_* environment
                          (what the RuleUserList's local-exec provisioner runs)
   --base-url URL, --tenant-id ID, --token-file FILE
