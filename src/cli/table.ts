@@ -12,7 +12,7 @@ export interface TableOptions {
 
 /** One line, cut to `width` characters (the last one an ellipsis). */
 export function cell(value: unknown, width = 60): string {
-  const text = value === null || value === undefined ? "-" : String(value);
+  const text = value === null || value === undefined ? "-" : typeof value === "string" ? value : (JSON.stringify(value) ?? "-");
   const flat = text.replace(/[\r\n\t]+/g, " ");
   return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat;
 }

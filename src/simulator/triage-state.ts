@@ -246,7 +246,7 @@ function asActivity(data: SimObservation["data"]): Partial<ObservedEndpointActiv
   const json: unknown = typeof data === "string" ? tryParse(data) : data;
   if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined;
   const record = json as Record<string, unknown>;
-  return record["type$"] === "OBSERVED_ENDPOINT_ACTIVITY" ? (record as Partial<ObservedEndpointActivity>) : undefined;
+  return record["type$"] === "OBSERVED_ENDPOINT_ACTIVITY" ? record : undefined;
 }
 
 function tryParse(text: string): unknown {
