@@ -2,14 +2,19 @@ import { resolve } from "node:path";
 import type { AlertsClient, ConnectionConfig } from "../../api";
 import { declarationFromEnv } from "../../declaration";
 import { UsageError } from "../../errors";
+import { ENV_TOKEN } from "../../api/config";
 import type { ApplyOptions, ApplyResult } from "../../engine/apply";
 import { applyPlan, checkPlanIsApplicable } from "../../engine/apply";
+import type { ApplyReport, ApplyReportSource } from "../../engine/apply-report";
+import { ApplyReportRecorder } from "../../engine/apply-report";
 import { toDesiredList } from "../../engine/desired";
 import { StalePlanError } from "../../engine/errors";
 import type { Plan } from "../../engine/model";
 import { readPlanFile } from "../../engine/plan-file";
 import { hasChanges } from "../../engine/plan";
 import { renderApplyText, renderPlanText } from "../../engine/render";
+import { renderApplyReportMarkdown } from "../../engine/render/apply-report";
+import { writeFileAtomic } from "../../util/atomic-write";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
 import type { Command, Io } from "../io";
@@ -38,6 +43,9 @@ Flags:
   --timeout SECONDS      give up on a request after this long and retry it (default 30)
   --from-env             apply the one list given by the ALERT_RULE_USERS_* environment
                          (what the RuleUserList's local-exec provisioner runs)
+  --report-json FILE     write a report of the run (JSON, reportVersion 1): per rule the calls
+                         sent, the outcome and the verification; also when refused or failed
+  --report-markdown FILE the same report as markdown (e.g. for $GITHUB_STEP_SUMMARY)
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help
 
@@ -51,64 +59,121 @@ Examples:
   alert-rule-users apply --auto-approve
 `,
   async run(argv: string[], io: Io): Promise<number> {
-    const { values, positionals } = parse(
-      "apply",
-      argv,
-      {
-        ...SYNTH_OPTIONS,
-        ...CONNECTION_OPTIONS,
-        ...ENGINE_OPTIONS,
-        "auto-approve": { type: "boolean" },
-        "allow-mass-removal": { type: "boolean" },
-        "from-env": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      true,
-    );
+    const { values, positionals } = parse("apply", argv, APPLY_OPTIONS, true);
     if (values.help === true) {
       io.stdout.write(this.help);
       return 0;
     }
-    if (positionals.length > 1) throw new UsageError(`apply takes at most one PLANFILE, got ${positionals.length}: ${positionals.join(" ")}.`);
-    const planFile = positionals[0];
-    if (planFile !== undefined && values["from-env"] === true) throw new UsageError("apply: give either PLANFILE or --from-env, not both.");
-    const settings = engineSettings("apply", values);
-    const autoApprove = values["auto-approve"] === true;
-    const interactive = io.stdin.isTTY === true;
-    if (planFile === undefined && !autoApprove && !interactive) {
-      throw new UsageError(
-        "apply: this run has no terminal to confirm in: pass --auto-approve, or apply a reviewed plan file (alert-rule-users apply PLANFILE).",
-      );
+    const reports = { json: values["report-json"], markdown: values["report-markdown"] };
+    const source: ApplyReportSource =
+      positionals[0] !== undefined
+        ? { kind: "plan-file", path: positionals[0] }
+        : { kind: values["from-env"] === true ? "environment" : "declaration" };
+    const recorder = new ApplyReportRecorder(new Date().toISOString(), source);
+    const secrets = new Set<string>([io.env[ENV_TOKEN]?.trim() ?? ""]);
+    let code: number;
+    try {
+      code = await execute(values, positionals, io, recorder, secrets);
+    } catch (err) {
+      await writeReports(reports, recorder.fail(err, new Date().toISOString()), secrets, io, false);
+      throw err;
     }
-    const options: ApplyOptions = {
-      parallelism: settings.parallelism,
-      allowMassRemoval: values["allow-mass-removal"] === true,
-      honourRuleMassRemovalFlag: values["from-env"] === true,
-    };
-    const color = useColor(io.stdout, io.env);
-
-    if (planFile !== undefined) {
-      const plan = readPlanFile(resolve(io.cwd, planFile));
-      const { connection, client } = connect(values, io);
-      checkSameConnection(plan, connection);
-      return finish(await applyWithProgress(plan, client, { ...options, checkStale: true }, io), io, color);
-    }
-
-    // Validate the declaration before any request: --from-env reads it from the environment.
-    const fromEnv = values["from-env"] === true ? [toDesiredList(declarationFromEnv(io.env))] : null;
-    const { connection, client } = connect(values, io);
-    const desired = fromEnv ?? (await declarations(values, io));
-    const plan = await planFor(desired, client, connection, settings, io);
-    io.stdout.write(renderPlanText(plan, { color }));
-    checkPlanIsApplicable(plan, options);
-    if (!hasChanges(plan)) return plan.summary.errors > 0 ? 1 : 0;
-    if (!autoApprove && !(await confirm(io))) {
-      io.stderr.write("Apply cancelled: nothing was sent.\n");
-      return 1;
-    }
-    return finish(await applyWithProgress(plan, client, options, io), io, color);
+    const written = await writeReports(reports, recorder.finish(code, new Date().toISOString()), secrets, io, true);
+    return written ? code : 1;
   },
 };
+
+const APPLY_OPTIONS = {
+  ...SYNTH_OPTIONS,
+  ...CONNECTION_OPTIONS,
+  ...ENGINE_OPTIONS,
+  "auto-approve": { type: "boolean" },
+  "allow-mass-removal": { type: "boolean" },
+  "from-env": { type: "boolean" },
+  "report-json": { type: "string" },
+  "report-markdown": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type ApplyValues = ReturnType<typeof parse<typeof APPLY_OPTIONS>>["values"];
+
+async function execute(values: ApplyValues, positionals: readonly string[], io: Io, recorder: ApplyReportRecorder, secrets: Set<string>): Promise<number> {
+  if (positionals.length > 1) throw new UsageError(`apply takes at most one PLANFILE, got ${positionals.length}: ${positionals.join(" ")}.`);
+  const planFile = positionals[0];
+  if (planFile !== undefined && values["from-env"] === true) throw new UsageError("apply: give either PLANFILE or --from-env, not both.");
+  const settings = engineSettings("apply", values);
+  const autoApprove = values["auto-approve"] === true;
+  const interactive = io.stdin.isTTY === true;
+  if (planFile === undefined && !autoApprove && !interactive) {
+    throw new UsageError(
+      "apply: this run has no terminal to confirm in: pass --auto-approve, or apply a reviewed plan file (alert-rule-users apply PLANFILE).",
+    );
+  }
+  const options: ApplyOptions = {
+    parallelism: settings.parallelism,
+    allowMassRemoval: values["allow-mass-removal"] === true,
+    honourRuleMassRemovalFlag: values["from-env"] === true,
+  };
+  const color = useColor(io.stdout, io.env);
+
+  if (planFile !== undefined) {
+    const plan = readPlanFile(resolve(io.cwd, planFile));
+    recorder.planReady(plan);
+    const { connection, client } = connect(values, io);
+    secrets.add(connection.token);
+    recorder.connected(connection);
+    checkSameConnection(plan, connection);
+    return finish(await applyWithProgress(plan, client, { ...options, checkStale: true }, io), io, color, recorder);
+  }
+
+  // Validate the declaration before any request: --from-env reads it from the environment.
+  const fromEnv = values["from-env"] === true ? [toDesiredList(declarationFromEnv(io.env))] : null;
+  const { connection, client } = connect(values, io);
+  secrets.add(connection.token);
+  recorder.connected(connection);
+  const desired = fromEnv ?? (await declarations(values, io));
+  const plan = await planFor(desired, client, connection, settings, io);
+  recorder.planReady(plan);
+  io.stdout.write(renderPlanText(plan, { color }));
+  checkPlanIsApplicable(plan, options);
+  if (!hasChanges(plan)) return plan.summary.errors > 0 ? 1 : 0;
+  if (!autoApprove && !(await confirm(io))) {
+    recorder.cancelled();
+    io.stderr.write("Apply cancelled: nothing was sent.\n");
+    return 1;
+  }
+  return finish(await applyWithProgress(plan, client, options, io), io, color, recorder);
+}
+
+/**
+ * Writes the requested reports atomically (never half-written), with every secret masked as a
+ * last line of defence. A report that cannot be written is an error of the run.
+ */
+async function writeReports(
+  files: { json: string | undefined; markdown: string | undefined },
+  report: ApplyReport,
+  secrets: ReadonlySet<string>,
+  io: Io,
+  completed: boolean,
+): Promise<boolean> {
+  const mask = (text: string) => [...secrets].filter((s) => s.length >= 4).reduce((t, s) => t.split(s).join("***"), text);
+  const outputs: [string | undefined, () => string][] = [
+    [files.json, () => JSON.stringify(report, null, 2) + "\n"],
+    [files.markdown, () => renderApplyReportMarkdown(report)],
+  ];
+  let ok = true;
+  for (const [file, render] of outputs) {
+    if (file === undefined) continue;
+    try {
+      await writeFileAtomic(resolve(io.cwd, file), mask(render()));
+    } catch (err) {
+      ok = false;
+      const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+      io.stderr.write(`Error: could not write the apply report ${file} (${reason})${completed ? "" : "; the error of the run follows"}.\n`);
+    }
+  }
+  return ok;
+}
 
 function checkSameConnection(plan: Plan, connection: ConnectionConfig): void {
   if (plan.connection.baseUrl === connection.baseUrl && plan.connection.tenantId === connection.tenantId) return;
@@ -129,7 +194,8 @@ async function applyWithProgress(plan: Plan, client: AlertsClient, options: Appl
   }
 }
 
-function finish(result: ApplyResult, io: Io, color: boolean): number {
+function finish(result: ApplyResult, io: Io, color: boolean, recorder: ApplyReportRecorder): number {
+  recorder.applied(result);
   io.stdout.write("\n" + renderApplyText(result, { color }));
   return result.ok ? 0 : 1;
 }
