@@ -1,0 +1,60 @@
+/**
+ * Chaos converge: 50 rules with mixed changes, applied through the real CLI while the service
+ * fails 20% of requests before applying them, loses 10% of the responses of applied writes,
+ * rate limits every 7th request with Retry-After, and adds latency. The apply still converges
+ * every list and verifies it, and planning again finds nothing to do.
+ */
+import type { RunningSimulator } from "../../src/simulator";
+import { startSimulator } from "../../src/simulator";
+import { runCli, workspace, writesOf } from "../support/cli";
+import { SecretScan, TOKEN, chaosCase, env, listKey } from "./support";
+
+const scan = new SecretScan();
+
+/** The lines of the apply report and plan that name a failure or an error, for a readable assertion. */
+const failuresIn = (stdout: string): string[] => stdout.split("\n").filter((line) => /✗|failed:|^\s*! .*failed/.test(line));
+
+afterAll(() => {
+  const { scanned, found } = scan.leaks();
+  expect(scanned).toBeGreaterThan(0);
+  expect(found).toEqual([]);
+});
+
+describe("apply under injected faults", () => {
+  it.each([[11], [29], [47]])("converges 50 rules and verifies them, and a second plan is empty (fault seed %d)", async (faultSeed) => {
+    // given a tenant of 50 editable rules and a declaration that changes most of them
+    const chaos = chaosCase(faultSeed);
+    const sim: RunningSimulator = await startSimulator({ seed: chaos.seed, token: TOKEN });
+    const ws = workspace(chaos.stacks);
+    scan.dir(ws.dir);
+    try {
+      // and a service that fails, loses responses, rate limits and is slow
+      sim.setFaults({ failRate: 0.2, lostResponseRate: 0.1, rateLimitEvery: 7, retryAfterSeconds: 1, latencyMs: 3, seed: faultSeed });
+
+      // when the declaration is applied
+      const applied = await runCli(["apply", "--auto-approve"], { cwd: ws.dir, env: env(sim.url), timeoutMs: 150_000 });
+      scan.add(`apply (seed ${faultSeed})`, applied.stdout, applied.stderr);
+
+      // then it exits 0, having met the faults it was given
+      expect({ code: applied.code, failures: failuresIn(applied.stdout) }).toEqual({ code: 0, failures: [] });
+      const counts = sim.requestCounts();
+      expect(Object.keys(writesOf(counts)).length).toBeGreaterThanOrEqual(3);
+
+      // and every list on the service equals the declaration
+      for (const [ruleId, expected] of chaos.expected) {
+        expect([ruleId, listKey(sim.rule(ruleId)!.users)]).toEqual([ruleId, expected]);
+      }
+
+      // and, once the service behaves, a second plan shows no changes
+      sim.setFaults({});
+      const again = await runCli(["plan", "--detailed-exitcode"], { cwd: ws.dir, env: env(sim.url) });
+      scan.add(`plan again (seed ${faultSeed})`, again.stdout, again.stderr);
+      expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(again.stdout).toMatch(/No changes|0 rules to update/);
+    } finally {
+      scan.collectFiles();
+      await sim.stop();
+      ws.cleanup();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,121 @@
+/**
+ * A service that misbehaves: answers with the wrong type$, without a field, with invalid JSON, with
+ * an HTML error page, with an empty body, or sends headers and never finishes. Each misbehaving
+ * rule fails with a message naming the operation and the rule, nothing is written to it, the
+ * other rules still converge, and apply exits 1.
+ */
+import type { MisbehaviourKind, RunningSimulator } from "../../src/simulator";
+import { startSimulator } from "../../src/simulator";
+import type { CliResult, Workspace } from "../support/cli";
+import { runCli, workspace, writesOf } from "../support/cli";
+import { SecretScan, TOKEN, chaosCase, env, listKey, type ChaosCase } from "./support";
+
+const scan = new SecretScan();
+
+afterAll(() => {
+  const { scanned, found } = scan.leaks();
+  expect(scanned).toBeGreaterThan(0);
+  expect(found).toEqual([]);
+});
+
+const ruleId = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+
+/** Which rule's query-users misbehaves how, and what the error must say about it. */
+const READS: ReadonlyArray<{ kind: MisbehaviourKind; rule: number; says: RegExp }> = [
+  { kind: "wrong-type", rule: 1, says: /type\$: expected "USERS_IN_RULE_RESPONSE", received "UNEXPECTED_TYPE"/ },
+  { kind: "missing-field", rule: 2, says: /users: missing/ },
+  { kind: "invalid-json", rule: 3, says: /not valid JSON/ },
+  { kind: "html-error", rule: 4, says: /500.*text\/html/ },
+  { kind: "empty-body", rule: 5, says: /empty body/ },
+  { kind: "hang", rule: 6, says: /timed out after 1000 ms/ },
+];
+/** A rule whose add-users answers 200 with the wrong type and applies nothing. */
+const SILENT_WRITE = 7;
+const WELL_BEHAVED = [8, 9, 10];
+
+describe("apply against a service that misbehaves on some rules", () => {
+  let chaos: ChaosCase;
+  let sim: RunningSimulator;
+  let ws: Workspace;
+  let applied: CliResult;
+  let before: Map<string, string[]>;
+
+  beforeAll(async () => {
+    // given 10 rules, each declared with one more user than it has
+    chaos = chaosCase(5, 10, ["add"]);
+    sim = await startSimulator({ seed: chaos.seed, token: TOKEN });
+    ws = workspace(chaos.stacks);
+    scan.dir(ws.dir);
+    before = new Map(sim.rules().map((r) => [r.metadata.observerRuleId, listKey(r.users)]));
+    // and a service whose query-users misbehaves for six of them, and whose add-users lies for one
+    sim.setFaults({
+      misbehave: [
+        ...READS.map(({ kind, rule }) => ({ operation: "query-users", ruleId: ruleId(rule), kind })),
+        { operation: "add-users", ruleId: ruleId(SILENT_WRITE), kind: "wrong-type" as const },
+      ],
+    });
+    // when the declaration is applied with a short request timeout
+    applied = await runCli(["apply", "--auto-approve", "--timeout", "1"], { cwd: ws.dir, env: env(sim.url), timeoutMs: 90_000 });
+    scan.add("apply", applied.stdout, applied.stderr);
+  }, 120_000);
+
+  afterAll(async () => {
+    scan.collectFiles();
+    await sim.stop();
+    ws.cleanup();
+  });
+
+  const output = (): string => `${applied.stdout}\n${applied.stderr}`;
+  const linesAbout = (id: string): string[] => output().split("\n").filter((line) => line.includes(id));
+
+  it("exits 1", () => {
+    expect(applied.code).toBe(1);
+  });
+
+  it.each(READS)("$kind on query-users: a clear error naming the operation and the rule, and nothing written to it", ({ rule, says }) => {
+    const id = ruleId(rule);
+    expect(linesAbout(id).filter((line) => line.includes("query-users") && says.test(line))).not.toEqual([]);
+    expect(listKey(sim.rule(id)!.users)).toEqual(before.get(id));
+  });
+
+  it("a write answered 200 without being applied is caught by the read-back, never passed", () => {
+    const id = ruleId(SILENT_WRITE);
+    expect(listKey(sim.rule(id)!.users)).toEqual(before.get(id));
+    expect(output()).toMatch(/Generated rule 7.*failed: read back after apply, the list does not match/);
+  });
+
+  it("the well-behaved rules converge and verify", () => {
+    for (const rule of WELL_BEHAVED) {
+      const id = ruleId(rule);
+      expect([id, listKey(sim.rule(id)!.users)]).toEqual([id, chaos.expected.get(id)]);
+    }
+    expect(output()).toMatch(/Apply complete: 3 rules applied and verified, 7 failed/);
+  });
+
+  it("sends one add-users per rule it could read, and none for the rules it could not", () => {
+    expect(writesOf(sim.requestCounts())).toEqual({ "add-users": WELL_BEHAVED.length + 1 });
+  });
+});
+
+describe("plan against a rule-metadata search that misbehaves", () => {
+  it.each<MisbehaviourKind>(["invalid-json", "wrong-type"])("%s: exits 1 naming query-rule-metadata, and sends no write", async (kind) => {
+    // given
+    const chaos = chaosCase(6, 3, ["add"]);
+    const sim = await startSimulator({ seed: chaos.seed, token: TOKEN, faults: { misbehave: [{ operation: "query-rule-metadata", kind }] } });
+    const ws = workspace(chaos.stacks);
+    scan.dir(ws.dir);
+    try {
+      // when
+      const result = await runCli(["apply", "--auto-approve"], { cwd: ws.dir, env: env(sim.url) });
+      scan.add(`apply (${kind})`, result.stdout, result.stderr);
+      // then
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^Error: query-rule-metadata returned an unexpected response/m);
+      expect(writesOf(sim.requestCounts())).toEqual({});
+    } finally {
+      scan.collectFiles();
+      await sim.stop();
+      ws.cleanup();
+    }
+  });
+});
