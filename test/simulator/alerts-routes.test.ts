@@ -110,7 +110,11 @@ describe("query-details and query-details-aggregate", () => {
     const { observation } = answer.json.alert;
     expect(observation).toMatchObject({ type$: "OBSERVATION_AGGREGATE", observedAt: "2026-02-10T16:55:00.0000000Z", type: "FedEndpointExfiltration" });
     expect(observation.id).toBeUndefined();
-    const data = JSON.parse(observation.data);
+    const data = JSON.parse(observation.data) as {
+      files: Array<{ name: string }>;
+      fileCategories: Array<{ category: string; fileCount: number; totalFileSize: number }>;
+      totalFileSize: number;
+    };
     expect(data).toMatchObject({
       type$: "OBSERVED_ENDPOINT_ACTIVITY",
       fileCount: 3,
@@ -120,13 +124,13 @@ describe("query-details and query-details-aggregate", () => {
       lastActivityAt: "2026-02-10T16:48:29.0000000Z",
       isRemoteActivity: false,
     });
-    expect(data.files.map((f: { name: string }) => f.name)).toEqual(["payroll-model.xlsx", "vendor-contracts.zip", "board-deck-draft.pptx"]);
-    expect(data.fileCategories.map((c: { category: string; fileCount: number }) => [c.category, c.fileCount])).toEqual([
+    expect(data.files.map((f) => f.name)).toEqual(["payroll-model.xlsx", "vendor-contracts.zip", "board-deck-draft.pptx"]);
+    expect(data.fileCategories.map((c) => [c.category, c.fileCount])).toEqual([
       ["Spreadsheet", 1],
       ["Archive", 1],
       ["Presentation", 1],
     ]);
-    expect(data.totalFileSize).toBe(data.fileCategories.reduce((sum: number, c: { totalFileSize: number }) => sum + c.totalFileSize, 0));
+    expect(data.totalFileSize).toBe(data.fileCategories.reduce((sum, c) => sum + c.totalFileSize, 0));
   });
 
   it("passes another layout through as it is", async () => {
@@ -249,10 +253,12 @@ describe("file-event search", () => {
     const all = await call(sim, op("search-file-events"), body([]));
     expect(all.json).toMatchObject({ type$: "FILE_EVENT_SEARCH_RESPONSE", totalCount: 14, problems: [] });
     expect(all.json.fileEvents[0]).toMatchObject({ type$: "FILE_EVENT", eventId: expect.any(String), fileName: expect.any(String), filePath: expect.any(String), eventTimestamp: expect.stringMatching(ALERT_TS) });
-    const times = all.json.fileEvents.map((e: { eventTimestamp: string }) => e.eventTimestamp);
+    const events = all.json.fileEvents as Array<{ eventId: string; eventTimestamp: string }>;
+    const times = events.map((e) => e.eventTimestamp);
     expect(times).toEqual([...times].sort().reverse());
     const page2 = await call(sim, op("search-file-events"), body([], { pgNum: 2, pgSize: 10 }));
-    expect(page2.json.fileEvents.map((e: { eventId: string }) => e.eventId)).toEqual(all.json.fileEvents.slice(10).map((e: { eventId: string }) => e.eventId));
+    const page = page2.json.fileEvents as Array<{ eventId: string }>;
+    expect(page.map((e) => e.eventId)).toEqual(events.slice(10).map((e) => e.eventId));
   });
 
   it("refuses an unknown term, an operator other than IS (400 INVALID_FILTER) and page 0 (400)", async () => {
