@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ApplyReport } from "../../src/engine/apply-report";
 import type { RunningSimulator } from "../../src/simulator";
 import { startSimulator } from "../../src/simulator";
 import { connectionEnv, runCli, workspace, writesOf } from "../support/cli";
@@ -20,9 +21,9 @@ async function cli(args: string[]) {
   return runCli(args, { cwd: ws.dir, env: connectionEnv(sim) });
 }
 
-function reports(): { json: any; markdown: string; raw: string } {
+function reports(): { json: ApplyReport; markdown: string; raw: string } {
   const raw = readFileSync(join(ws.dir, "report.json"), "utf8");
-  return { json: JSON.parse(raw), markdown: readFileSync(join(ws.dir, "report.md"), "utf8"), raw };
+  return { json: JSON.parse(raw) as ApplyReport, markdown: readFileSync(join(ws.dir, "report.md"), "utf8"), raw };
 }
 
 const engineeringChange = {
@@ -102,14 +103,14 @@ describe("apply reports", () => {
     expect(applied.code).toBe(1);
     const { json, markdown } = reports();
     expect(json).toMatchObject({ status: "failed", exitCode: 1, refusal: null, source: { kind: "declaration" }, summary: { applied: 1, failed: 1 } });
-    expect(json.plan.checksum).toMatch(/^sha256:/);
-    const engineering = json.rules.find((r: any) => r.constructPath === "rules/engineering");
+    expect(json.plan?.checksum).toMatch(/^sha256:/);
+    const engineering = json.rules.find((r) => r.constructPath === "rules/engineering");
     expect(engineering).toMatchObject({ outcome: "failed", verified: false });
-    expect(engineering.calls.map((c: any) => [c.operation, c.status])).toEqual([
+    expect(engineering?.calls.map((c) => [c.operation, c.status])).toEqual([
       ["add-users", "ok"],
       ["remove-users", "failed"],
     ]);
-    expect(json.rules.find((r: any) => r.constructPath === "rules/finance")).toMatchObject({ outcome: "applied", verified: true });
+    expect(json.rules.find((r) => r.constructPath === "rules/finance")).toMatchObject({ outcome: "applied", verified: true });
     expect(markdown).toContain("1 failed");
   });
 
@@ -125,8 +126,8 @@ describe("apply reports", () => {
     expect(writesOf(sim.requestCounts())).toEqual({});
     const { json, markdown } = reports();
     expect(json).toMatchObject({ status: "refused", exitCode: 1, refusal: { code: "STALE_PLAN", staleRules: [expect.stringContaining("rules/engineering")] } });
-    expect(json.refusal.message).toMatch(/stale/);
-    expect(json.rules.every((r: any) => r.calls.length === 0)).toBe(true);
+    expect(json.refusal?.message).toMatch(/stale/);
+    expect(json.rules.every((r) => r.calls.length === 0)).toBe(true);
     expect(markdown).toContain("Apply refused: nothing was sent.");
     expect(markdown).toContain("STALE_PLAN");
   });
