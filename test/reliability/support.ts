@@ -183,8 +183,15 @@ export interface SimulatorProcess {
   readonly process: Spawned;
 }
 
-export async function startSimulatorProcess(opts: { cwd: string; dataFile: string; seedFile?: string; port?: number }): Promise<SimulatorProcess> {
+export async function startSimulatorProcess(opts: {
+  cwd: string;
+  dataFile: string;
+  seedFile?: string;
+  port?: number;
+  latencyMs?: number;
+}): Promise<SimulatorProcess> {
   const args = ["simulator", "--port", String(opts.port ?? 0), "--data", opts.dataFile, "--token", TOKEN];
+  if (opts.latencyMs !== undefined) args.push("--latency-ms", String(opts.latencyMs));
   if (opts.seedFile !== undefined) args.push("--seed-file", opts.seedFile);
   const proc = spawnNode([CLI, ...args], { cwd: opts.cwd });
   let url: string | undefined;
@@ -198,6 +205,11 @@ export async function startSimulatorProcess(opts: { cwd: string; dataFile: strin
     }),
   ]);
   return { url: url!, port: Number(new URL(url!).port), process: proc };
+}
+
+/** How many write requests a simulator process has logged. */
+export function writesLogged(sim: SimulatorProcess): number {
+  return sim.process.stderr().split("\n").filter((line) => /\b(add-users|remove-users|remove-user-aliases|remove-all-users)\b/.test(line)).length;
 }
 
 /** Kills a process with SIGKILL and waits until it is gone. */
