@@ -1,0 +1,192 @@
+/**
+ * The example GitHub Actions workflows (examples/github-actions/, docs/ci.md): their triggers,
+ * concurrency and secrets, and every `alert-rule-users <command> --flags` they run, checked
+ * against the built CLI's own parser: `<command> <flags> --help` exits 0 only when the command
+ * exists and takes every flag (and positional) given.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { PLAN_COMMENT_MARKER } from "../../src/engine/render";
+import { REPO, runCli } from "../support/cli";
+
+const DIR = join(REPO, "examples", "github-actions");
+
+interface Step {
+  name?: string;
+  id?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
+  "continue-on-error"?: boolean;
+}
+interface Job {
+  env?: Record<string, string>;
+  steps: Step[];
+}
+interface Workflow {
+  name: string;
+  on: Record<string, unknown>;
+  permissions?: Record<string, string>;
+  concurrency?: { group: string; "cancel-in-progress"?: boolean };
+  env?: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+const FILES = ["plan.yml", "apply.yml", "drift.yml"] as const;
+const text = (file: string) => readFileSync(join(DIR, file), "utf8");
+const load = (file: string) => parse(text(file)) as Workflow;
+
+/** One invocation of the CLI in a `run:` script: the command and its arguments, as the shell would pass them. */
+interface Invocation {
+  file: string;
+  line: string;
+  args: string[];
+}
+
+const SHELL_STOP = /^(?:\d?>>?.*|<.*|\||\|\||&&|;|&|\))$/;
+
+/** Splits the part of a line after `alert-rule-users` into words, stopping at redirections and operators. */
+function words(rest: string): string[] {
+  const out: string[] = [];
+  for (const match of rest.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
+    const word = match[1] ?? match[2] ?? match[3] ?? "";
+    if (match[3] !== undefined && SHELL_STOP.test(word)) break;
+    if (match[3] !== undefined && word.endsWith(";")) {
+      out.push(word.slice(0, -1));
+      break;
+    }
+    out.push(word);
+  }
+  return out;
+}
+
+/**
+ * `$VAR` arguments: the flags the variable can hold, read from the job's or workflow's `env:`
+ * (e.g. `${{ inputs.x && '--allow-mass-removal' || '' }}` holds `--allow-mass-removal` or nothing).
+ */
+function expand(word: string, env: Record<string, string>): string[] {
+  const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(word);
+  if (variable === null) return [word];
+  const value = env[variable[1]!];
+  if (value === undefined) throw new Error(`${word} is not set in the workflow's env`);
+  return [...value.matchAll(/--[a-z][a-z0-9-]*/g)].map((m) => m[0]);
+}
+
+function invocations(file: string): Invocation[] {
+  const workflow = load(file);
+  const found: Invocation[] = [];
+  for (const job of Object.values(workflow.jobs)) {
+    const env = { ...workflow.env, ...job.env };
+    for (const step of job.steps) {
+      if (step.run === undefined) continue;
+      const script = step.run.replace(/\\\n/g, " ");
+      for (const raw of script.split("\n")) {
+        const line = raw.trim();
+        if (line.startsWith("#")) continue;
+        for (const match of line.matchAll(/\bnpx\s+(?:--no\s+--\s+)?alert-rule-users\s+(.*)$/g)) {
+          found.push({ file, line, args: words(match[1] ?? "").flatMap((w) => expand(w, { ...env, ...step.env })) });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** Exit 0 only when the CLI's parser takes the command, every flag and every positional given. */
+async function accepted(args: readonly string[]): Promise<{ ok: boolean; output: string }> {
+  const result = await runCli([...args, "--help"], { cwd: REPO });
+  const command = args[0] ?? "";
+  return { ok: result.code === 0 && result.stdout.startsWith(`Usage: alert-rule-users ${command}`), output: result.stdout + result.stderr };
+}
+
+describe("the example workflows", () => {
+  it("plan.yml runs on pull requests; apply.yml on pushes to main; drift.yml on a schedule and by hand", () => {
+    expect(Object.keys(load("plan.yml").on)).toEqual(["pull_request"]);
+    const apply = load("apply.yml").on as { push: { branches: string[] }; workflow_dispatch: unknown };
+    expect(apply.push.branches).toEqual(["main"]);
+    expect(Object.keys(apply)).toEqual(["push", "workflow_dispatch"]);
+    const drift = load("drift.yml").on as { schedule: { cron: string }[]; workflow_dispatch: unknown };
+    expect(drift.schedule.length).toBeGreaterThan(0);
+    for (const s of drift.schedule) expect(s.cron.split(/\s+/)).toHaveLength(5);
+    expect(Object.keys(drift)).toEqual(["schedule", "workflow_dispatch"]);
+  });
+
+  it("applies to one tenant never run at once: one queued, never-cancelled group per tenant", () => {
+    const apply = load("apply.yml");
+    expect(apply.concurrency).toEqual({ group: "alert-rule-users-apply-${{ vars.ALERTS_TENANT_ID }}", "cancel-in-progress": false });
+    // the read-only workflows do not share it (a queued one would replace a queued apply)
+    for (const file of ["plan.yml", "drift.yml"]) expect(load(file).concurrency?.group).not.toBe(apply.concurrency?.group);
+  });
+
+  it.each(FILES)("%s takes the token from secrets, into the environment only", (file) => {
+    const workflow = load(file);
+    const uses = [...text(file).matchAll(/\$\{\{\s*secrets\.([A-Za-z_]+)\s*\}\}/g)].map((m) => m[1]);
+    expect(uses).toEqual(["ALERTS_API_TOKEN"]);
+    for (const job of Object.values(workflow.jobs)) {
+      expect(job.env?.ALERTS_API_TOKEN).toBe("${{ secrets.ALERTS_API_TOKEN }}");
+      for (const step of job.steps) {
+        expect(step.run ?? "").not.toMatch(/secrets\.|ALERTS_API_TOKEN|--token/);
+        expect(JSON.stringify(step.with ?? {})).not.toMatch(/secrets\.|ALERTS_API_TOKEN/);
+      }
+    }
+  });
+
+  it.each(FILES)("every alert-rule-users invocation in %s names a command and flags the CLI accepts", async (file) => {
+    const found = invocations(file);
+    expect(found.length).toBeGreaterThan(0);
+    for (const invocation of found) {
+      const { ok, output } = await accepted(invocation.args);
+      if (!ok) throw new Error(`${file}: '${invocation.line}' is not accepted by the CLI:\n${output}`);
+    }
+  });
+
+  it("the check itself refuses an unknown flag, an unexpected argument and an unknown command", async () => {
+    expect((await accepted(["plan", "--format", "markdown", "--detailed-exitcode"])).ok).toBe(true);
+    expect((await accepted(["plan", "--detailed-exit-code"])).ok).toBe(false);
+    expect((await accepted(["plan", "plan.json"])).ok).toBe(false);
+    expect((await accepted(["apply", "plan.json", "--report-jsonn", "r.json"])).ok).toBe(false);
+    expect((await accepted(["deploy"])).ok).toBe(false);
+    expect(words(`plan --format markdown --out "plan file.json" > plan.md 2> err`)).toEqual(["plan", "--format", "markdown", "--out", "plan file.json"]);
+    expect(expand("$FLAG", { FLAG: "${{ inputs.x && '--allow-mass-removal' || '' }}" })).toEqual(["--allow-mass-removal"]);
+  });
+
+  it("plan.yml: markdown plan, saved plan, detailed exit code; one comment found by the renderer's marker; the plan uploaded", () => {
+    const calls = invocations("plan.yml");
+    expect(calls.map((c) => c.args)).toContainEqual(["plan", "--format", "markdown", "--out", "plan.json", "--detailed-exitcode"]);
+    const steps = load("plan.yml").jobs["plan"]!.steps;
+    const comment = steps.find((s) => s.uses?.startsWith("actions/github-script@"));
+    expect(String(comment?.with?.["script"])).toContain(`const marker = "${PLAN_COMMENT_MARKER}"`);
+    expect(String(comment?.with?.["script"])).toMatch(/updateComment[\s\S]*createComment/);
+    const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    expect(upload?.with?.["name"]).toBe("alert-rule-users-plan");
+    expect(String(upload?.with?.["path"])).toContain("plan.json");
+  });
+
+  it("apply.yml: applies the reviewed plan artifact, re-plans when it is stale, fails on failed rules, reports to the job summary", () => {
+    const apply = load("apply.yml");
+    const steps = apply.jobs["apply"]!.steps;
+    const download = steps.find((s) => s.uses?.startsWith("actions/download-artifact@"));
+    expect(download?.with?.["name"]).toBe("alert-rule-users-plan");
+    expect(text("apply.yml")).toContain(`workflow_id: "alert-rule-users-plan.yml"`);
+    const args = invocations("apply.yml").map((c) => c.args);
+    expect(args).toContainEqual(expect.arrayContaining(["apply", "reviewed/plan.json", "--report-json", "--report-markdown"]));
+    expect(args).toContainEqual(expect.arrayContaining(["apply", "--auto-approve"]));
+    const script = steps.find((s) => s.id === "apply")?.run ?? "";
+    expect(script).toMatch(/grep -q "stale" apply\.err/);
+    expect(steps.some((s) => (s.run ?? "").includes("$GITHUB_STEP_SUMMARY") && s.if === "always()")).toBe(true);
+    expect(steps.at(-1)?.if).toBe("steps.apply.outputs.exitcode != '0'");
+  });
+
+  it("drift.yml: plans with a detailed exit code and opens, updates or closes one issue labelled drift", () => {
+    expect(invocations("drift.yml").map((c) => c.args)).toContainEqual(["plan", "--format", "markdown", "--detailed-exitcode"]);
+    const script = String(load("drift.yml").jobs["drift"]!.steps.find((s) => s.uses?.startsWith("actions/github-script@"))?.with?.["script"]);
+    expect(script).toContain(`const label = "drift"`);
+    expect(script).toMatch(/EXITCODE === "2"/);
+    expect(script).toContain("issues.create(");
+    expect(script).toContain("issues.update(");
+    expect(script).toContain(`state: "closed"`);
+  });
+});
