@@ -18,7 +18,11 @@ export function parse<T extends OptionSpec>(command: string, argv: string[], opt
     parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
   } catch (err) {
     const message = err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/s, "") : String(err);
-    throw new UsageError(`${command}: ${message}. Run 'alert-rule-users ${command} --help' for the flags it takes.`);
+    // The token is never a flag value (it would show in process lists): say where it goes instead.
+    const hint = /Unknown option '--token'/.test(message)
+      ? " The token is never taken on the command line: set ALERTS_API_TOKEN, or pass --token-file FILE."
+      : "";
+    throw new UsageError(`${command}: ${message}.${hint} Run 'alert-rule-users ${command} --help' for the flags it takes.`);
   }
   if (!allowPositionals && parsed.positionals.length > 0) {
     throw new UsageError(`${command}: unexpected argument '${parsed.positionals[0] ?? ""}'. Run 'alert-rule-users ${command} --help' for usage.`);
