@@ -26,10 +26,10 @@ describe("apply report", () => {
   });
 
   it.each([
-    ["a mass-removal refusal", new MassRemovalError("guard"), "refused", "MASS_REMOVAL"],
-    ["a usage error", new UsageError("usage"), "error", "USAGE"],
-    ["an unexpected error", new Error("boom"), "error", "INTERNAL"],
-  ] as const)("%s is reported as %s (%s)", (_label, error, status, code) => {
+    ["a mass-removal refusal", "refused", "MASS_REMOVAL", new MassRemovalError("guard")],
+    ["a usage error", "error", "USAGE", new UsageError("usage")],
+    ["an unexpected error", "error", "INTERNAL", new Error("boom")],
+  ] as const)("%s is reported as %s (%s)", (_label, status, code, error) => {
     const report = new ApplyReportRecorder(START, { kind: "declaration" }).fail(error, END);
     expect(report.status).toBe(status);
     expect(report.refusal?.code).toBe(code);
