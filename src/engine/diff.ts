@@ -133,20 +133,59 @@ interface Computed {
   readonly warnings: string[];
 }
 
-/** Groups observed entries by user ID (merging any repeats) and sets aside the entries without one. */
-function indexEntries(list: ObservedList): { byId: Map<string, string[]>; withoutId: ObservedEntry[] } {
-  const byId = new Map<string, string[]>();
+/*
+ * indexEntries and userDiff run once per observed entry and once per declared user: a million
+ * times for a million-alias plan. They are plain loops that allocate only for what changes, and
+ * compare alias keys by scanning the few aliases a user has (a Set only beyond SCAN_LIMIT).
+ */
+
+/** Above this many aliases, membership tests use a Set instead of a scan. */
+const SCAN_LIMIT = 16;
+
+/** Whether some alias of `aliases` has the alias key `key`. */
+function containsKey(aliases: readonly string[], key: string): boolean {
+  for (const alias of aliases) if (aliasKey(alias) === key) return true;
+  return false;
+}
+
+/** Membership of alias keys in `aliases`: a scan for a few aliases, a Set beyond SCAN_LIMIT. */
+function keyLookup(aliases: readonly string[]): (key: string) => boolean {
+  if (aliases.length <= SCAN_LIMIT) return (key) => containsKey(aliases, key);
+  const keys = new Set(aliases.map(aliasKey));
+  return (key) => keys.has(key);
+}
+
+/** Adds to `into` the aliases of `aliases` whose key it does not have yet (first spelling wins). */
+function mergeAliases(into: string[], aliases: readonly string[]): void {
+  const has = into.length + aliases.length <= SCAN_LIMIT ? null : new Set(into.map(aliasKey));
+  for (const alias of aliases) {
+    const key = aliasKey(alias);
+    if (has !== null ? has.has(key) : containsKey(into, key)) continue;
+    into.push(alias);
+    has?.add(key);
+  }
+}
+
+/**
+ * Groups observed entries by user ID (merging any repeats, first spelling of each alias key kept)
+ * and sets aside the entries without one. An entry seen once with distinct aliases is used as is.
+ */
+function indexEntries(list: ObservedList): { byId: Map<string, readonly string[]>; withoutId: ObservedEntry[] } {
+  const byId = new Map<string, readonly string[]>();
   const withoutId: ObservedEntry[] = [];
   for (const entry of list.entries) {
     if (entry.userId === null) {
       withoutId.push(entry);
       continue;
     }
-    const aliases = byId.get(entry.userId) ?? [];
-    for (const alias of entry.aliases) {
-      if (!aliases.some((a) => aliasKey(a) === aliasKey(alias))) aliases.push(alias);
+    const existing = byId.get(entry.userId);
+    if (existing === undefined && entry.aliases.length < 2) {
+      byId.set(entry.userId, entry.aliases);
+      continue;
     }
-    byId.set(entry.userId, aliases);
+    const merged = existing === undefined ? [] : [...existing];
+    mergeAliases(merged, entry.aliases);
+    byId.set(entry.userId, merged);
   }
   return { byId, withoutId };
 }
@@ -164,12 +203,14 @@ function userDiff(users: readonly PlannedUser[], byId: ReadonlyMap<string, reado
       addUsers.push(user);
       continue;
     }
-    const presentKeys = new Set(present.map(aliasKey));
-    const wantedKeys = new Set(user.aliases.map(aliasKey));
-    const missing = user.aliases.filter((a) => !presentKeys.has(aliasKey(a)));
-    const extra = present.filter((a) => !wantedKeys.has(aliasKey(a))).sort(compareAliases);
-    if (missing.length > 0) addAliases.push({ userId: user.userId, aliases: missing });
-    if (extra.length > 0) removeAliases.push({ userId: user.userId, aliases: extra });
+    const presentHas = keyLookup(present);
+    const wantedHas = keyLookup(user.aliases);
+    let missing: string[] | null = null;
+    for (const alias of user.aliases) if (!presentHas(aliasKey(alias))) (missing ??= []).push(alias);
+    let extra: string[] | null = null;
+    for (const alias of present) if (!wantedHas(aliasKey(alias))) (extra ??= []).push(alias);
+    if (missing !== null) addAliases.push({ userId: user.userId, aliases: missing });
+    if (extra !== null) removeAliases.push({ userId: user.userId, aliases: extra.sort(compareAliases) });
   }
   const removeUsers: PlannedUser[] = [...byId.entries()]
     .filter(([userId]) => !declared.has(userId))
@@ -261,7 +302,8 @@ function mergeAdds(changes: RuleChanges): PlannedUser[] {
 }
 
 function massRemovalCheck(users: readonly PlannedUser[], list: ObservedList): MassRemovalCheck {
-  const remaining = new Set(users.flatMap((u) => u.aliases.map(aliasKey)));
+  const remaining = new Set<string>();
+  for (const user of users) for (const alias of user.aliases) remaining.add(aliasKey(alias));
   const entries = list.entries.length;
   const lost = list.entries.filter((e) => !e.aliases.some((a) => remaining.has(aliasKey(a)))).length;
   const triggered = entries > 0 && (lost === entries || (entries >= 10 && lost * 2 > entries));

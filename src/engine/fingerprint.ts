@@ -1,15 +1,20 @@
 import { createHash } from "node:crypto";
-import { compareStrings } from "./aliases";
 import type { ObservedList } from "./observation";
 
 /**
  * A stable digest of an observed list: the same list in any order gives the same fingerprint;
  * any change of list type, user ID or alias spelling gives another.
+ *
+ * The digest is of `JSON.stringify({ t: listType, e: entries })` with each entry `{ u, a }`
+ * (aliases sorted) and the entries sorted by their own JSON text. Each entry is serialized once
+ * and the document is assembled from those texts (the same bytes as stringifying the whole), so a
+ * list of n entries costs n serializations, not one per comparison of the sort. The default sort
+ * order of strings is by UTF-16 code units, the order of `compareStrings`.
  */
 export function fingerprintList(list: ObservedList): string {
   const entries = list.entries
-    .map((e) => ({ u: e.userId, a: [...e.aliases].sort(compareStrings) }))
-    .sort((x, y) => compareStrings(JSON.stringify(x), JSON.stringify(y)));
-  const canonical = JSON.stringify({ t: list.usersToAlertOn, e: entries });
+    .map((e) => `{"u":${JSON.stringify(e.userId)},"a":${JSON.stringify(e.aliases.length < 2 ? e.aliases : [...e.aliases].sort())}}`)
+    .sort();
+  const canonical = `{"t":${JSON.stringify(list.usersToAlertOn)},"e":[${entries.join(",")}]}`;
   return "sha256:" + createHash("sha256").update(canonical).digest("hex");
 }
