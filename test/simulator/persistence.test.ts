@@ -34,7 +34,8 @@ describe("data file", () => {
     const data = readData(file);
     expect(data.tenantId).toBe(sim.tenantId);
     expect(data.rules).toHaveLength(9);
-    expect(data.alerts).toEqual([]);
+    expect(data.alerts).toEqual(sim.alerts());
+    expect(data.alerts).toHaveLength(8);
   });
 
   it("holds each change before the response is sent", async () => {
