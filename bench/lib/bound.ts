@@ -1,0 +1,86 @@
+/**
+ * The call bound of design.md §4 and the wall-time lower bound, computed from the plan's changes
+ * (not from its calls, so the bound checks the planner too).
+ *
+ * Calls:  ceil(declared rules / page size)  query-rule-metadata
+ *       + one query-users per rule whose list is read (found, not a system rule)
+ *       + per changed rule, per write operation it needs, ceil(users / batch size) calls
+ *       + one query-users per changed rule to verify.
+ *
+ * Wall time, with p calls in flight at most and every call taking at least the latency L:
+ *   L × ( searchPages                                   the pages are read one after another
+ *       + ceil(readRules / p)                            the observe reads, p at a time
+ *       + max( ceil(Σ_changed (writes_r + 1) / p),       the writes and verify reads, p at a time
+ *              max_changed (writes_r + 1) ) )            a rule's own calls are sequential
+ * The plan can only be built once every list is read, so the three terms add up.
+ */
+import type { Plan, RulePlan } from "../../src/engine/model";
+
+export type OperationCounts = Record<string, number>;
+
+export interface CallBound {
+  readonly byOperation: OperationCounts;
+  readonly total: number;
+  /** Rounds of the wall-time lower bound, and what they are made of. */
+  readonly rounds: { readonly search: number; readonly observe: number; readonly apply: number; readonly total: number };
+  readonly readRules: number;
+  readonly changedRules: number;
+  /** Σ over changed rules of (write calls + 1 verify read). */
+  readonly applyCalls: number;
+}
+
+/** Write calls a changed rule needs, by operation, from its changes. */
+export function writesNeeded(rule: RulePlan, batchSize: number): OperationCounts {
+  const c = rule.changes;
+  const batches = (n: number) => Math.ceil(n / Math.max(1, batchSize));
+  const out: OperationCounts = {};
+  const add = (op: string, n: number) => {
+    if (n > 0) out[op] = (out[op] ?? 0) + n;
+  };
+  if (c.removeAll) {
+    add("remove-all-users", 1);
+    if (c.rebuild) add("add-users", batches(rule.desired.length));
+    return out;
+  }
+  add("add-users", batches(c.addUsers.length + c.addAliases.length));
+  add("remove-user-aliases", batches(c.removeAliases.length));
+  add("remove-users", batches(c.removeUsers.length));
+  return out;
+}
+
+const sum = (counts: OperationCounts) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+export function callBound(plan: Plan, options: { readonly pageSize: number; readonly parallelism: number }): CallBound {
+  const declaredRules = new Set(plan.rules.map((r) => (r.declaredBy === "ruleId" ? `id:${r.ruleId ?? ""}` : `name:${r.ruleName ?? ""}`))).size;
+  const searchPages = declaredRules === 0 ? 0 : Math.max(1, Math.ceil(declaredRules / options.pageSize));
+  // A rule's list was read exactly when the plan carries its fingerprint.
+  const readRules = plan.rules.filter((r) => r.fingerprint !== null).length;
+  const changed = plan.rules.filter((r) => r.action === "update");
+  const byOperation: OperationCounts = { "query-rule-metadata": searchPages, "query-users": readRules + changed.length };
+  let applyCalls = 0;
+  let longestRule = 0;
+  for (const rule of changed) {
+    const writes = writesNeeded(rule, plan.options.batchSize);
+    for (const [op, n] of Object.entries(writes)) byOperation[op] = (byOperation[op] ?? 0) + n;
+    applyCalls += sum(writes) + 1;
+    longestRule = Math.max(longestRule, sum(writes) + 1);
+  }
+  const p = Math.max(1, options.parallelism);
+  const search = searchPages;
+  const observe = Math.ceil(readRules / p);
+  const apply = Math.max(Math.ceil(applyCalls / p), longestRule);
+  return {
+    byOperation,
+    total: sum(byOperation),
+    rounds: { search, observe, apply, total: search + observe + apply },
+    readRules,
+    changedRules: changed.length,
+    applyCalls,
+  };
+}
+
+/** True when the measured counts equal the bound for every operation (and no other operation was called). */
+export function equalsBound(measured: OperationCounts, bound: OperationCounts): boolean {
+  const ops = new Set([...Object.keys(measured), ...Object.keys(bound)]);
+  return [...ops].every((op) => (measured[op] ?? 0) === (bound[op] ?? 0));
+}

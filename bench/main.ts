@@ -1,0 +1,114 @@
+/**
+ * `npm run bench`: the benchmark of issue 7. Starts the simulator in-process with a fixed latency
+ * per request, runs the scenarios, prints their tables and the targets (PASS/FAIL), and writes
+ * bench/results.json. Exits 0 whatever the targets say (it is a measurement); 1 only when the
+ * benchmark itself could not run. See docs/performance.md.
+ */
+import { renameSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { machine, repoRoot } from "./lib/machine";
+import { renderTable, type Check, type Scenario, type ScenarioResult } from "./lib/report";
+import { bulkOnboarding } from "./scenarios/bulk-onboarding";
+import { mixedChange } from "./scenarios/mixed-change";
+import { noOp } from "./scenarios/no-op";
+import { perUserBaseline } from "./scenarios/per-user-baseline";
+import { planAtScale } from "./scenarios/plan-at-scale";
+
+export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp];
+export const DEFAULT_LATENCY_MS = 20;
+export const RESULTS_FORMAT_VERSION = 1;
+
+const HELP = `Usage: npm run bench -- [--scenario NAME]... [--quick] [--latency-ms MS] [--out FILE]
+
+Runs the benchmark scenarios against the in-process simulator and writes the results as JSON.
+
+  --scenario NAME   run only this scenario (repeatable): ${SCENARIOS.map((s) => s.name).join(", ")}
+  --quick           smaller sizes, for a smoke run
+  --latency-ms MS   latency the simulator adds to every request (default ${DEFAULT_LATENCY_MS})
+  --out FILE        where to write the results (default bench/results.json)
+  -h, --help
+
+Exit code 0 even when a target fails (the FAIL lines say so); 1 when the benchmark could not run.
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      scenario: { type: "string", multiple: true },
+      quick: { type: "boolean" },
+      "latency-ms": { type: "string" },
+      out: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const names = values.scenario ?? [];
+  const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
+  if (unknown.length > 0) {
+    process.stderr.write(`Unknown scenario ${unknown.join(", ")}; known: ${SCENARIOS.map((s) => s.name).join(", ")}.\n`);
+    return 1;
+  }
+  const latencyMs = values["latency-ms"] === undefined ? DEFAULT_LATENCY_MS : Number(values["latency-ms"]);
+  if (!Number.isFinite(latencyMs) || latencyMs <= 0) {
+    process.stderr.write("--latency-ms must be a positive number (the lower bounds are in units of it).\n");
+    return 1;
+  }
+  const quick = values.quick === true;
+  const root = repoRoot();
+  const out = values.out === undefined ? join(root, "bench", "results.json") : isAbsolute(values.out) ? values.out : resolve(values.out);
+  const selected = names.length === 0 ? SCENARIOS : SCENARIOS.filter((s) => names.includes(s.name));
+  const host = machine();
+
+  process.stdout.write(
+    `alert-rule-users benchmark${quick ? " (--quick sizes)" : ""}: simulator in-process, ${latencyMs} ms latency per request\n` +
+      `machine: ${host.nproc} CPUs (${host.cpuModel}), ${host.totalMemoryMB} MB, node ${host.node}, ${host.platform}\n\n`,
+  );
+  const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+  const results: ScenarioResult[] = [];
+  const started = Date.now();
+  for (const scenario of selected) {
+    const t0 = Date.now();
+    const result = await scenario.run({ quick, latencyMs, log });
+    log(`${scenario.name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    results.push(result);
+    process.stdout.write(`## ${result.title}\n\n${result.tables.map(renderTable).join("\n\n")}\n\n`);
+  }
+
+  const checks: Check[] = results.flatMap((r) => r.checks);
+  process.stdout.write("## Targets\n\n");
+  for (const c of checks) process.stdout.write(`${c.pass ? "PASS" : "FAIL"}  ${c.name}: ${c.detail}\n`);
+  const failed = checks.filter((c) => !c.pass).length;
+  process.stdout.write(`\n${checks.length - failed} passed, ${failed} failed${failed > 0 ? "  <-- FAIL" : ""}\n`);
+
+  const document = {
+    formatVersion: RESULTS_FORMAT_VERSION,
+    generatedAt: new Date().toISOString(),
+    quick,
+    latencyMs,
+    machine: host,
+    durationSeconds: Math.round((Date.now() - started) / 100) / 10,
+    passed: checks.length - failed,
+    failed,
+    checks,
+    scenarios: results,
+  };
+  writeFileSync(`${out}.tmp`, JSON.stringify(document, null, 2) + "\n");
+  renameSync(`${out}.tmp`, out);
+  process.stdout.write(`Results written to ${out}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
