@@ -4,10 +4,12 @@
  * rate limits every 7th request with Retry-After, and adds latency. The apply still converges
  * every list and verifies it, and planning again finds nothing to do.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { RunningSimulator } from "../../src/simulator";
 import { startSimulator } from "../../src/simulator";
 import { runCli, workspace, writesOf } from "../support/cli";
-import { SecretScan, TOKEN, chaosCase, env, listKey } from "./support";
+import { REPORTS, SecretScan, TOKEN, chaosCase, env, listKey } from "./support";
 
 const scan = new SecretScan();
 
@@ -32,13 +34,15 @@ describe("apply under injected faults", () => {
       sim.setFaults({ failRate: 0.2, lostResponseRate: 0.1, rateLimitEvery: 7, retryAfterSeconds: 1, latencyMs: 3, seed: faultSeed });
 
       // when the declaration is applied
-      const applied = await runCli(["apply", "--auto-approve"], { cwd: ws.dir, env: env(sim.url), timeoutMs: 150_000 });
+      const applied = await runCli(["apply", "--auto-approve", ...REPORTS], { cwd: ws.dir, env: env(sim.url), timeoutMs: 150_000 });
       scan.add(`apply (seed ${faultSeed})`, applied.stdout, applied.stderr);
 
       // then it exits 0, having met the faults it was given
       expect({ code: applied.code, failures: failuresIn(applied.stdout) }).toEqual({ code: 0, failures: [] });
       const counts = sim.requestCounts();
       expect(Object.keys(writesOf(counts)).length).toBeGreaterThanOrEqual(3);
+
+      expect(existsSync(join(ws.dir, "report.json")) && existsSync(join(ws.dir, "report.md"))).toBe(true);
 
       // and every list on the service equals the declaration
       for (const [ruleId, expected] of chaos.expected) {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { AlertsClient } from "../../src/api";
 import { startSimulator } from "../../src/simulator";
 import { runCli, workspace, writesOf } from "../support/cli";
-import { SecretScan, TENANT, TOKEN, chaosCase, env, kill, listKey, spawnCli, startSimulatorProcess, waitFor, writesLogged, type SimulatorProcess } from "./support";
+import { REPORTS, SecretScan, TENANT, TOKEN, chaosCase, env, kill, listKey, spawnCli, startSimulatorProcess, waitFor, writesLogged, type SimulatorProcess } from "./support";
 
 const scan = new SecretScan();
 
@@ -41,7 +41,7 @@ describe("the CLI killed in the middle of an apply", () => {
 
       // then running apply again converges every rule, and verifies it
       sim.setFaults({});
-      const again = await runCli(["apply", "--auto-approve"], { cwd: ws.dir, env: env(sim.url) });
+      const again = await runCli(["apply", "--auto-approve", ...REPORTS], { cwd: ws.dir, env: env(sim.url) });
       scan.add("apply again", again.stdout, again.stderr);
       expect(again.code).toBe(0);
       expect(again.stdout).toMatch(/Apply complete: \d+ rules applied and verified, 0 failed/);
@@ -164,7 +164,7 @@ describe("the simulator killed and restarted in the middle of a run", () => {
       expect([0, 1]).toContain(first.code);
 
       // then apply again exits 0 and every list is as declared, on disk too
-      const again = await runCli(["apply", "--auto-approve"], { cwd: ws.dir, env: env(server.url) });
+      const again = await runCli(["apply", "--auto-approve", ...REPORTS], { cwd: ws.dir, env: env(server.url) });
       scan.add("apply again", again.stdout, again.stderr);
       expect(again.code).toBe(0);
       const data = JSON.parse(readFileSync(dataFile, "utf8")) as DataFile;

@@ -4,11 +4,13 @@
  * rule fails with a message naming the operation and the rule, nothing is written to it, the
  * other rules still converge, and apply exits 1.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { MisbehaviourKind, RunningSimulator } from "../../src/simulator";
 import { startSimulator } from "../../src/simulator";
 import type { CliResult, Workspace } from "../support/cli";
 import { runCli, workspace, writesOf } from "../support/cli";
-import { SecretScan, TOKEN, chaosCase, env, listKey, type ChaosCase } from "./support";
+import { REPORTS, SecretScan, TOKEN, chaosCase, env, listKey, type ChaosCase } from "./support";
 
 const scan = new SecretScan();
 
@@ -55,7 +57,7 @@ describe("apply against a service that misbehaves on some rules", () => {
       ],
     });
     // when the declaration is applied with a short request timeout
-    applied = await runCli(["apply", "--auto-approve", "--timeout", "1"], { cwd: ws.dir, env: env(sim.url), timeoutMs: 90_000 });
+    applied = await runCli(["apply", "--auto-approve", "--timeout", "1", ...REPORTS], { cwd: ws.dir, env: env(sim.url), timeoutMs: 90_000 });
     scan.add("apply", applied.stdout, applied.stderr);
   }, 120_000);
 
@@ -68,8 +70,9 @@ describe("apply against a service that misbehaves on some rules", () => {
   const output = (): string => `${applied.stdout}\n${applied.stderr}`;
   const linesAbout = (id: string): string[] => output().split("\n").filter((line) => line.includes(id));
 
-  it("exits 1", () => {
+  it("exits 1, and reports the run", () => {
     expect(applied.code).toBe(1);
+    expect(existsSync(join(ws.dir, "report.json"))).toBe(true);
   });
 
   it.each(READS)("$kind on query-users: a clear error naming the operation and the rule, and nothing written to it", ({ rule, says }) => {

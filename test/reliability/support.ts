@@ -12,6 +12,8 @@ import { CLI, REPO, type CliResult, type StackDecl } from "../support/cli";
 
 /** A token no test output could contain by chance. */
 export const TOKEN = "rel-TOKEN-7c1f0e9a4b2d8e6f3a5c";
+/** Apply flags that write both reports into the working directory, where the secret scan reads them. */
+export const REPORTS = ["--report-json", "report.json", "--report-markdown", "report.md"];
 export const TENANT = "3f6b1c2e-0d4a-4b8e-9c7d-5e2f1a0b9c8d";
 
 type Mode = "authoritative" | "additive";
