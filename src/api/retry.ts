@@ -20,6 +20,11 @@ export interface RetryPolicy {
    * retrying (rather than come back earlier than asked) and reports the failure. @default 30000
    */
   readonly maxRetryAfterMs: number;
+  /**
+   * 429 answers waited out, counted apart from `maxAttempts`: being asked to slow down is not a
+   * failure, so it does not spend the budget of attempts meant for errors. @default 20
+   */
+  readonly maxRateLimitRetries: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
@@ -27,6 +32,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   baseDelayMs: 200,
   maxDelayMs: 5000,
   maxRetryAfterMs: 30000,
+  maxRateLimitRetries: 20,
 });
 
 /** Waits `ms` milliseconds. Injectable so tests need not wait. */
@@ -45,6 +51,9 @@ export function resolveRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryP
   const problems: string[] = [];
   if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) {
     problems.push(`maxAttempts must be a whole number of at least 1 (got ${policy.maxAttempts})`);
+  }
+  if (!Number.isInteger(policy.maxRateLimitRetries) || policy.maxRateLimitRetries < 0) {
+    problems.push(`maxRateLimitRetries must be a whole number of at least 0 (got ${policy.maxRateLimitRetries})`);
   }
   for (const key of ["baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const) {
     if (!Number.isFinite(policy[key]) || policy[key] < 0) problems.push(`${key} must be 0 or more (got ${policy[key]})`);
@@ -94,14 +103,16 @@ export type RetryDecision =
 /**
  * Decides whether to make another attempt after `attempt` (1-based) failed in a retryable way,
  * and how long to wait first. `retryAfterMs` is the parsed header, if the status honours it.
+ * `budget` is how many such attempts may be made in all (the 429 budget for rate limiting).
  */
 export function nextRetry(
   policy: RetryPolicy,
   attempt: number,
   retryAfterMs: number | undefined,
   random: Random = Math.random,
+  budget: number = policy.maxAttempts,
 ): RetryDecision {
-  if (attempt >= policy.maxAttempts) return { retry: false };
+  if (attempt >= budget) return { retry: false };
   if (retryAfterMs !== undefined) {
     if (retryAfterMs > policy.maxRetryAfterMs) {
       return {

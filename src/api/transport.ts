@@ -125,6 +125,9 @@ export class HttpTransport {
     const data = JSON.stringify(body);
     const ruleId = options.ruleId;
     this.counter.recordCall(operation);
+    // 429s are counted apart from failures: each has its own budget (src/api/retry.ts).
+    let failures = 0;
+    let rateLimited = 0;
     for (let attempt = 1; ; attempt += 1) {
       this.counter.recordAttempt(operation);
       const started = this.#now();
@@ -146,7 +149,10 @@ export class HttpTransport {
         return value;
       }
 
-      const decision = this.#decide(result, attempt, options.idempotent);
+      const limited = result.type === "response" && result.status === 429;
+      if (limited) rateLimited += 1;
+      else failures += 1;
+      const decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
       if (decision.retry) {
         report("retry");
         await this.#sleep(decision.delayMs);
@@ -210,15 +216,17 @@ export class HttpTransport {
     return { type: "failure", kind: "network", code: cause ?? code, message };
   }
 
-  #decide(result: AttemptResult, attempt: number, idempotent: boolean): RetryDecision {
+  /** `count` is how many attempts failed this way so far: 429s, or every other failure. */
+  #decide(result: AttemptResult, count: number, idempotent: boolean): RetryDecision {
     if (result.type === "failure") {
       const neverSent = result.kind === "network" && result.code !== undefined && NOT_SENT_CODES.has(result.code);
       if (!idempotent && !neverSent) return { retry: false };
-      return nextRetry(this.retryPolicy, attempt, undefined, this.#random);
+      return nextRetry(this.retryPolicy, count, undefined, this.#random);
     }
     if (!isRetryableStatus(result.status) || !idempotent) return { retry: false };
     const retryAfterMs = honoursRetryAfter(result.status) ? parseRetryAfter(result.retryAfter, this.#now()) : undefined;
-    return nextRetry(this.retryPolicy, attempt, retryAfterMs, this.#random);
+    const budget = result.status === 429 ? this.retryPolicy.maxRateLimitRetries + 1 : this.retryPolicy.maxAttempts;
+    return nextRetry(this.retryPolicy, count, retryAfterMs, this.#random, budget);
   }
 
   #error(operation: string, ruleId: string | undefined, result: AttemptResult, attempts: number, note: string | undefined): ApiError {

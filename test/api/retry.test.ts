@@ -10,8 +10,8 @@ import {
 } from "../../src/api/retry";
 
 describe("retry policy", () => {
-  it("defaults to 10 attempts, 200 ms base, 5 s cap and Retry-After up to 30 s", () => {
-    expect(resolveRetryPolicy()).toEqual({ maxAttempts: 10, baseDelayMs: 200, maxDelayMs: 5000, maxRetryAfterMs: 30000 });
+  it("defaults to 10 attempts, 200 ms base, 5 s cap, Retry-After up to 30 s and 20 rate-limit waits", () => {
+    expect(resolveRetryPolicy()).toEqual({ maxAttempts: 10, baseDelayMs: 200, maxDelayMs: 5000, maxRetryAfterMs: 30000, maxRateLimitRetries: 20 });
     expect(resolveRetryPolicy({ maxAttempts: 2 })).toEqual({ ...DEFAULT_RETRY_POLICY, maxAttempts: 2 });
   });
 

@@ -157,4 +157,26 @@ describe("Retry-After", () => {
     await client.queryUsers("r1");
     expect(delays).toEqual([100]);
   });
+
+  it("waits out 429s without spending the attempts meant for failures", async () => {
+    // given a client allowed 2 attempts, and a service that rate-limits three times, fails once, then answers
+    const { client, recorder } = await clientReplying(
+      (i) => (i < 3 ? { status: 429, headers: { "Retry-After": "0" }, body: "" } : i === 3 ? { status: 503, body: "" } : json(usersBody)),
+      { retry: { maxAttempts: 2 } },
+    );
+    // when
+    await client.queryUsers("r1");
+    // then all five requests were made
+    expect(recorder.requests).toHaveLength(5);
+  });
+
+  it("gives up after maxRateLimitRetries 429s", async () => {
+    const { client, recorder } = await clientReplying(() => ({ status: 429, headers: { "Retry-After": "0" }, body: "" }), {
+      retry: { maxRateLimitRetries: 3 },
+    });
+    const error = await client.queryUsers("r1").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(429);
+    expect(recorder.requests).toHaveLength(4);
+  });
 });
