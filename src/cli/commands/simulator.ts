@@ -29,9 +29,9 @@ const OPTIONS = {
 
 const HELP = `Usage: alert-rule-users simulator [flags]
 
-Serves a local simulator of the alert service (rule metadata search and rule user lists) on
-127.0.0.1 until interrupted (Ctrl+C). Every request needs the bearer token; the tenant is seeded
-from the sample tenant, a --seed-file, or the --data file when it exists.
+Serves a local simulator of the whole alert service (rules and their user lists, alerts, cases,
+file events) on 127.0.0.1 until interrupted (Ctrl+C). Every request needs the bearer token; the
+tenant is seeded from the sample tenant, a --seed-file, or the --data file when it exists.
 
 Flags:
   --port N                  port to listen on (default: 0, a free port)
