@@ -5,7 +5,7 @@
  * Pure in-memory state with no HTTP and no I/O: write methods return an outcome value, and the
  * route handlers map refusals to status codes. Nothing handed out aliases the internal state.
  */
-import { NULL_USER_ID_SENTENCE, isMissingUserId, type UsersInRuleResponse } from "../api/schemas";
+import { NULL_USER_ID_SENTENCE, isMissingUserId, type RuleMetadata, type UsersInRuleResponse } from "../api/schemas";
 import type { ParsedTenantSeed, SimRule, SimUser } from "./seed";
 import type { SimAlert, SimCase, SimFileEvent } from "./triage-seed";
 import { formatTimestamp } from "./timestamp";
@@ -115,6 +115,11 @@ export class TenantStore {
     return [...this.rulesById.values()].map(copyRule);
   }
 
+  /** The metadata of all rules, in seed order (copies), without copying their user lists. */
+  ruleMetadata(): RuleMetadata[] {
+    return [...this.rulesById.values()].map((rule) => ({ ...rule.metadata }));
+  }
+
   /** One rule by its observerRuleId (a deep copy), or undefined. */
   rule(ruleId: string): SimRule | undefined {
     const rule = this.rulesById.get(ruleId);
@@ -143,16 +148,27 @@ export class TenantStore {
    */
   addUsers(ruleId: string, entries: ReadonlyArray<{ userIdFromAuthority: string | null; userAliasList: readonly string[] }>, actor = SIMULATOR_API_USER): WriteOutcome {
     return this.write(ruleId, actor, (rule) => {
+      // The first bag of each user ID, indexed once per call (a search per entry made adding a
+      // thousand users to a thousand-user list quadratic).
+      const byId = new Map<string, SimUser>();
+      const index = (user: SimUser): void => {
+        const userId = user.userIdFromAuthority;
+        if (userId !== null && !isMissingUserId(userId) && !byId.has(userId)) byId.set(userId, user);
+      };
+      rule.users.forEach(index);
       for (const entry of entries) {
         const id = entry.userIdFromAuthority;
-        const existing = isMissingUserId(id) ? undefined : rule.users.find((user) => user.userIdFromAuthority === id);
+        const existing = id === null || isMissingUserId(id) ? undefined : byId.get(id);
         if (existing !== undefined) {
           mergeAliases(existing.userAliasList, entry.userAliasList);
           continue;
         }
         const bag: SimUser = { userIdFromAuthority: isMissingUserId(id) ? NULL_USER_ID_SENTENCE : id, userAliasList: [] };
         mergeAliases(bag.userAliasList, entry.userAliasList);
-        if (bag.userAliasList.length > 0) rule.users.push(bag);
+        if (bag.userAliasList.length > 0) {
+          rule.users.push(bag);
+          index(bag);
+        }
       }
     });
   }
