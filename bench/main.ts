@@ -8,6 +8,7 @@ import { renameSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { machine, repoRoot } from "./lib/machine";
+import { setSimulatorMode, simulatorMode } from "./lib/simulator-host";
 import { renderTable, type Check, type Scenario, type ScenarioResult } from "./lib/report";
 import { bulkOnboarding } from "./scenarios/bulk-onboarding";
 import { mixedChange } from "./scenarios/mixed-change";
@@ -19,13 +20,16 @@ export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perU
 export const DEFAULT_LATENCY_MS = 20;
 export const RESULTS_FORMAT_VERSION = 1;
 
-const HELP = `Usage: npm run bench -- [--scenario NAME]... [--quick] [--latency-ms MS] [--out FILE]
+const HELP = `Usage: npm run bench -- [--scenario NAME]... [--quick] [--latency-ms MS] [--same-thread-simulator] [--out FILE]
 
 Runs the benchmark scenarios against the in-process simulator and writes the results as JSON.
 
   --scenario NAME   run only this scenario (repeatable): ${SCENARIOS.map((s) => s.name).join(", ")}
   --quick           smaller sizes, for a smoke run
   --latency-ms MS   latency the simulator adds to every request (default ${DEFAULT_LATENCY_MS})
+  --same-thread-simulator
+                    run the simulator on the main thread, sharing the event loop with the client
+                    (default: on a worker thread of this process, like a service elsewhere)
   --out FILE        where to write the results (default bench/results.json)
   -h, --help
 
@@ -39,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
       scenario: { type: "string", multiple: true },
       quick: { type: "boolean" },
       "latency-ms": { type: "string" },
+      "same-thread-simulator": { type: "boolean" },
       out: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -59,13 +64,14 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const quick = values.quick === true;
+  if (values["same-thread-simulator"] === true) setSimulatorMode("same-thread");
   const root = repoRoot();
   const out = values.out === undefined ? join(root, "bench", "results.json") : isAbsolute(values.out) ? values.out : resolve(values.out);
   const selected = names.length === 0 ? SCENARIOS : SCENARIOS.filter((s) => names.includes(s.name));
   const host = machine();
 
   process.stdout.write(
-    `alert-rule-users benchmark${quick ? " (--quick sizes)" : ""}: simulator in-process, ${latencyMs} ms latency per request\n` +
+    `alert-rule-users benchmark${quick ? " (--quick sizes)" : ""}: simulator in-process (${simulatorMode() === "thread" ? "on a worker thread" : "on the main thread"}), ${latencyMs} ms latency per request\n` +
       `machine: ${host.nproc} CPUs (${host.cpuModel}), ${host.totalMemoryMB} MB, node ${host.node}, ${host.platform}\n\n`,
   );
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -90,6 +96,7 @@ async function main(argv: string[]): Promise<number> {
     generatedAt: new Date().toISOString(),
     quick,
     latencyMs,
+    simulator: simulatorMode(),
     machine: host,
     durationSeconds: Math.round((Date.now() - started) / 100) / 10,
     passed: checks.length - failed,

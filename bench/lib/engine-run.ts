@@ -9,9 +9,10 @@ import { aliasKey } from "../../src/engine/aliases";
 import type { Plan } from "../../src/engine/model";
 import { observe } from "../../src/engine/observe";
 import { buildPlan } from "../../src/engine/plan";
-import { startSimulator, type RunningSimulator, type SimRule } from "../../src/simulator";
+import type { SimRule } from "../../src/simulator";
 import { callBound, equalsBound, type CallBound, type OperationCounts } from "./bound";
 import type { ExpectedChanges, GeneratedTenant } from "./tenant";
+import { hostSimulator, type HostedSimulator, type SimulatorMode } from "./simulator-host";
 import { timed, timedSync } from "./timing";
 
 export interface EngineRunOptions {
@@ -26,6 +27,7 @@ export interface EngineRunOptions {
 export interface EngineRun {
   readonly parallelism: number;
   readonly latencyMs: number;
+  readonly simulator: SimulatorMode;
   /** Logical calls by operation, as the client counted them. */
   readonly calls: OperationCounts;
   /** HTTP attempts by operation (calls plus retries). */
@@ -45,8 +47,9 @@ export interface EngineRun {
   readonly planSummary: Plan["summary"];
 }
 
-export async function withSimulator<T>(tenant: GeneratedTenant, latencyMs: number, fn: (sim: RunningSimulator) => Promise<T>): Promise<T> {
-  const sim = await startSimulator({ port: 0, seed: tenant.seed, faults: { latencyMs } });
+/** Runs `fn` against a fresh simulator seeded with the tenant (see simulator-host.ts for where it runs). */
+export async function withSimulator<T>(tenant: GeneratedTenant, latencyMs: number, fn: (sim: HostedSimulator) => Promise<T>): Promise<T> {
+  const sim = await hostSimulator(tenant.seed, latencyMs);
   try {
     return await fn(sim);
   } finally {
@@ -85,11 +88,12 @@ export async function runEngine(tenant: GeneratedTenant, options: EngineRunOptio
       attempts[op] = count.attempts;
     }
     const bound = callBound(plan, { pageSize, parallelism: options.parallelism });
-    const serverRequests = sim.requestCounts();
-    const stateOk = mismatchedRules(sim.rules(), tenant) === 0;
+    const serverRequests = await sim.requestCounts();
+    const stateOk = mismatchedRules(await sim.rules(), tenant) === 0;
     return {
       parallelism: options.parallelism,
       latencyMs: options.latencyMs,
+      simulator: sim.mode,
       calls,
       attempts,
       serverRequests,

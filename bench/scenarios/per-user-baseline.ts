@@ -35,7 +35,7 @@ export async function compare(label: string, tenant: GeneratedTenant, latencyMs:
   const ours = await runEngine(tenant, { parallelism: BASELINE_WORKERS, latencyMs });
   const { perUser, mismatched } = await withSimulator(tenant, latencyMs, async (sim) => {
     const run = await runPerUserScript(tenant.rows, { url: sim.url, token: sim.token, tenantId: sim.tenantId }, BASELINE_WORKERS);
-    return { perUser: run, mismatched: mismatchedRules(sim.rules(), tenant) };
+    return { perUser: run, mismatched: mismatchedRules(await sim.rules(), tenant) };
   });
   return {
     label,
