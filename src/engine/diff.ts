@@ -33,9 +33,14 @@ export const NO_CHANGES: RuleChanges = {
 export const NO_MASS_REMOVAL: MassRemovalCheck = { entries: 0, lost: 0, triggered: false };
 
 /** The declared list in canonical order: users by ID, aliases by key then spelling. */
-export function canonicalUsers(users: readonly PlannedUser[]): PlannedUser[] {
+export function canonicalUsers(users: readonly PlannedUser[]): readonly PlannedUser[] {
+  // Lists read from the synthesized JSON are canonical already (the construct writes them so):
+  // share them instead of copying, which at a million aliases saves a copy of every list.
+  const sortedAliases = (aliases: readonly string[]) => aliases.every((a, i) => i === 0 || compareAliases(aliases[i - 1]!, a) <= 0);
+  const usersInOrder = users.every((u, i) => i === 0 || compareStrings(users[i - 1]!.userId, u.userId) <= 0);
+  if (usersInOrder && users.every((u) => sortedAliases(u.aliases))) return users;
   return users
-    .map((u) => ({ userId: u.userId, aliases: [...u.aliases].sort(compareAliases) }))
+    .map((u) => (sortedAliases(u.aliases) ? u : { userId: u.userId, aliases: [...u.aliases].sort(compareAliases) }))
     .sort((a, b) => compareStrings(a.userId, b.userId));
 }
 
@@ -148,11 +153,14 @@ function containsKey(aliases: readonly string[], key: string): boolean {
   return false;
 }
 
-/** Membership of alias keys in `aliases`: a scan for a few aliases, a Set beyond SCAN_LIMIT. */
-function keyLookup(aliases: readonly string[]): (key: string) => boolean {
-  if (aliases.length <= SCAN_LIMIT) return (key) => containsKey(aliases, key);
-  const keys = new Set(aliases.map(aliasKey));
-  return (key) => keys.has(key);
+/** The alias keys of `aliases` as a Set when there are more than SCAN_LIMIT, else null (scan them). */
+function keySet(aliases: readonly string[]): Set<string> | null {
+  return aliases.length <= SCAN_LIMIT ? null : new Set(aliases.map(aliasKey));
+}
+
+/** Whether `aliases` (with its keySet) has an alias of key `key`; allocation-free for small lists. */
+function hasKey(aliases: readonly string[], keys: Set<string> | null, key: string): boolean {
+  return keys !== null ? keys.has(key) : containsKey(aliases, key);
 }
 
 /** Adds to `into` the aliases of `aliases` whose key it does not have yet (first spelling wins). */
@@ -203,12 +211,12 @@ function userDiff(users: readonly PlannedUser[], byId: ReadonlyMap<string, reado
       addUsers.push(user);
       continue;
     }
-    const presentHas = keyLookup(present);
-    const wantedHas = keyLookup(user.aliases);
+    const presentKeys = keySet(present);
+    const wantedKeys = keySet(user.aliases);
     let missing: string[] | null = null;
-    for (const alias of user.aliases) if (!presentHas(aliasKey(alias))) (missing ??= []).push(alias);
+    for (const alias of user.aliases) if (!hasKey(present, presentKeys, aliasKey(alias))) (missing ??= []).push(alias);
     let extra: string[] | null = null;
-    for (const alias of present) if (!wantedHas(aliasKey(alias))) (extra ??= []).push(alias);
+    for (const alias of present) if (!hasKey(user.aliases, wantedKeys, aliasKey(alias))) (extra ??= []).push(alias);
     if (missing !== null) addAliases.push({ userId: user.userId, aliases: missing });
     if (extra !== null) removeAliases.push({ userId: user.userId, aliases: extra.sort(compareAliases) });
   }
