@@ -1,3 +1,5 @@
+import { redactString } from "../api/redact";
+
 /** What a command may touch: its streams, environment and working directory (injectable in tests). */
 export interface OutputStream {
   write(chunk: string): boolean;
@@ -25,18 +27,14 @@ export function useColor(stream: { isTTY?: boolean | undefined }, env: NodeJS.Pr
 }
 
 /**
- * A stream that replaces every secret with *** before writing: the last line of defence that keeps
+ * A stream that redacts every secret (src/api/redact.ts) before writing: the last line of defence that keeps
  * a token out of anything the CLI prints, whatever printed it.
  */
 export function redactingStream(target: NodeJS.WritableStream & { isTTY?: boolean }, secrets: () => readonly string[]): OutputStream {
   return {
     isTTY: target.isTTY === true,
     write(chunk: string): boolean {
-      let text = chunk;
-      for (const secret of secrets()) {
-        if (secret.length >= 4) text = text.split(secret).join("***");
-      }
-      return target.write(text);
+      return target.write(redactString(chunk, secrets()));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { AlertsClient, ConnectionConfig } from "../../api";
 import { declarationFromEnv } from "../../declaration";
+import { redactString } from "../../api/redact";
 import { UsageError } from "../../errors";
 import { ENV_TOKEN } from "../../api/config";
 import type { ApplyOptions, ApplyResult } from "../../engine/apply";
@@ -156,7 +157,7 @@ async function writeReports(
   io: Io,
   completed: boolean,
 ): Promise<boolean> {
-  const mask = (text: string) => [...secrets].filter((s) => s.length >= 4).reduce((t, s) => t.split(s).join("***"), text);
+  const mask = (text: string) => redactString(text, [...secrets]);
   const outputs: [string | undefined, () => string][] = [
     [files.json, () => JSON.stringify(report, null, 2) + "\n"],
     [files.markdown, () => renderApplyReportMarkdown(report)],
