@@ -8,7 +8,7 @@ export { RuleUserList } from "./constructs";
 export type { RuleUserListProps, RuleUserListUser } from "./constructs";
 export * from "./errors";
 export * as api from "./api";
-export { AlertsClient, resolveConnection } from "./api";
+export { RuleListClient, resolveConnection } from "./api";
 export type { ClientOptions, ConnectionConfig } from "./api";
 export { observe } from "./engine/observe";
 export { buildPlan, hasChanges } from "./engine/plan";

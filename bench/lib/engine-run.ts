@@ -1,9 +1,9 @@
 /**
  * Runs our engine against a fresh in-process simulator exactly as `alert-rule-users apply
  * --auto-approve` does: observe → buildPlan → the applicability checks → applyPlan, with a real
- * AlertsClient over HTTP. Counts calls on both sides and checks the tenant converged.
+ * RuleListClient over HTTP. Counts calls on both sides and checks the tenant converged.
  */
-import { AlertsClient } from "../../src/api";
+import { RuleListClient } from "../../src/api";
 import { applyPlan, checkPlanIsApplicable } from "../../src/engine/apply";
 import { aliasKey } from "../../src/engine/aliases";
 import type { Plan } from "../../src/engine/model";
@@ -61,7 +61,7 @@ export async function runEngine(tenant: GeneratedTenant, options: EngineRunOptio
   const pageSize = options.pageSize ?? 100;
   const batchSize = options.batchSize ?? 100;
   return withSimulator(tenant, options.latencyMs, async (sim) => {
-    const client = new AlertsClient({ baseUrl: sim.url, token: sim.token, tenantId: sim.tenantId });
+    const client = new RuleListClient({ baseUrl: sim.url, token: sim.token, tenantId: sim.tenantId });
     const connection = { baseUrl: client.baseUrl, tenantId: client.tenantId };
 
     const started = performance.now();

@@ -34,7 +34,7 @@ import {
   type ObservationData,
   type UpdateStateRequest,
 } from "./alert-schemas";
-import type { AlertsClient } from "./client";
+import type { RuleListClient } from "./client";
 import { ApiError } from "./errors";
 import { filter as buildFilter, group, searchRequest, type Clause } from "./filters";
 import { ALERT_TERMS, operatorToken } from "./operators";
@@ -243,9 +243,9 @@ function checkAlertGroups(groups: readonly FilterGroup[]): FilterGroup[] {
 
 /**
  * The alert triage operations of one tenant. Build it from a rule client
- * (`AlertsTriageClient.from(client)`) to share its transport, counter and settings.
+ * (`TriageClient.from(client)`) to share its transport, counter and settings.
  */
-export class AlertsTriageClient {
+export class TriageClient {
   readonly transport: HttpTransport;
   readonly tenantId: string;
 
@@ -254,8 +254,8 @@ export class AlertsTriageClient {
     this.tenantId = tenantId;
   }
 
-  static from(client: AlertsClient): AlertsTriageClient {
-    return new AlertsTriageClient(client.transport, client.tenantId);
+  static from(client: RuleListClient): TriageClient {
+    return new TriageClient(client.transport, client.tenantId);
   }
 
   /**

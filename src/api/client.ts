@@ -60,7 +60,7 @@ export interface RuleMetadataSearchOptions {
   readonly pageSize?: number | undefined;
 }
 
-export class AlertsClient {
+export class RuleListClient {
   readonly tenantId: string;
   readonly baseUrl: string;
   readonly counter: RequestCounter;

@@ -4,10 +4,10 @@
  */
 export * from "./schemas";
 export * from "./operators";
-export { AlertsClient } from "./client";
+export { RuleListClient } from "./client";
 export * from "./alert-schemas";
 export {
-  AlertsTriageClient,
+  TriageClient,
   alertFilter,
   parseAlertFilter,
   alertCriteriaGroups,

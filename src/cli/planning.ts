@@ -3,7 +3,7 @@
  * already synthesized), read the declarations, observe and build the plan.
  */
 import { isAbsolute, resolve } from "node:path";
-import { AlertsClient, resolveConnection } from "../api";
+import { RuleListClient, resolveConnection } from "../api";
 import type { ConnectionConfig } from "../api";
 import { readDeclarations, toDesiredList } from "../engine/desired";
 import type { Plan } from "../engine/model";
@@ -69,7 +69,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 30;
 export function connect(
   flags: ConnectionFlags & { readonly timeout?: string | undefined },
   io: Io,
-): { connection: ConnectionConfig; client: AlertsClient } {
+): { connection: ConnectionConfig; client: RuleListClient } {
   const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
   const connection = resolveConnection({
     env: io.env,
@@ -77,7 +77,7 @@ export function connect(
     tenantId: flags["tenant-id"],
     tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
   });
-  return { connection, client: new AlertsClient({ ...connection, timeoutMs: timeoutSeconds * 1000 }) };
+  return { connection, client: new RuleListClient({ ...connection, timeoutMs: timeoutSeconds * 1000 }) };
 }
 
 /** Synthesizes (unless --skip-synth) and reads the declared lists. */
@@ -95,7 +95,7 @@ export async function declarations(flags: SynthFlags, io: Io): Promise<DesiredLi
 /** Observes the declared rules and builds the plan. */
 export async function planFor(
   desired: readonly DesiredList[],
-  client: AlertsClient,
+  client: RuleListClient,
   connection: ConnectionConfig,
   settings: EngineSettings,
   io: Io,

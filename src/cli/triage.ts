@@ -4,7 +4,7 @@
  * alerts, cases and attach outcomes are turned into output.
  */
 import {
-  AlertsTriageClient,
+  TriageClient,
   observationDataJson,
   type AlertDetails,
   type AlertDetailsAggregate,
@@ -40,8 +40,8 @@ export function writeJson(io: Io, document: unknown): void {
   io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }
 
-export function triageClient(flags: ConnectionFlags, io: Io): AlertsTriageClient {
-  return AlertsTriageClient.from(connect(flags, io).client);
+export function triageClient(flags: ConnectionFlags, io: Io): TriageClient {
+  return TriageClient.from(connect(flags, io).client);
 }
 
 export interface Subcommand {
@@ -110,7 +110,7 @@ export interface FileEventOutcome {
 }
 
 /** Attaches each event to the case in turn, recording each outcome (a failure does not stop the others). */
-export async function attachAll(client: AlertsTriageClient, caseNumber: number, eventIds: readonly string[], io: Io): Promise<FileEventOutcome[]> {
+export async function attachAll(client: TriageClient, caseNumber: number, eventIds: readonly string[], io: Io): Promise<FileEventOutcome[]> {
   const outcomes: FileEventOutcome[] = [];
   for (const eventId of eventIds) {
     try {

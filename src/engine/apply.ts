@@ -4,7 +4,7 @@
  * then sends each changed rule's calls in order, reads every changed rule back and verifies it.
  * One rule failing never stops the others; every rule's outcome is reported.
  */
-import type { AlertsClient } from "../api";
+import type { RuleListClient } from "../api";
 import { AlertRuleUsersError } from "../errors";
 import { mapPool } from "../util/pool";
 import { diffRule } from "./diff";
@@ -85,7 +85,7 @@ export function checkPlanIsApplicable(plan: Plan, options: ApplyOptions): void {
 }
 
 /** Re-reads every rule the plan would change and refuses the plan when any list differs from what was planned. */
-export async function checkNotStale(plan: Plan, client: AlertsClient, parallelism: number): Promise<void> {
+export async function checkNotStale(plan: Plan, client: RuleListClient, parallelism: number): Promise<void> {
   const changing = plan.rules.filter((r) => r.action === "update");
   const stale = await mapPool(changing, parallelism, async (rule) => {
     const read = await readList(client, facts(rule));
@@ -103,7 +103,7 @@ export async function checkNotStale(plan: Plan, client: AlertsClient, parallelis
   }
 }
 
-export async function applyPlan(plan: Plan, client: AlertsClient, options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyPlan(plan: Plan, client: RuleListClient, options: ApplyOptions = {}): Promise<ApplyResult> {
   const parallelism = options.parallelism ?? 4;
   checkPlanIsApplicable(plan, options);
   if (options.checkStale === true) await checkNotStale(plan, client, parallelism);
@@ -147,7 +147,7 @@ export function remainingCalls(rule: RulePlan, list: ObservedList): number {
   return diffRule(desired, { kind: "found", rule: facts(rule), list }, { batchSize: Number.MAX_SAFE_INTEGER }).calls.length;
 }
 
-async function send(client: AlertsClient, ruleId: string, call: PlannedCall): Promise<void> {
+async function send(client: RuleListClient, ruleId: string, call: PlannedCall): Promise<void> {
   switch (call.operation) {
     case "add-users":
       return client.addUsers(ruleId, call.userList.map(toEntry));
@@ -169,7 +169,7 @@ function callSize(call: PlannedCall): number {
   return call.operation === "remove-users" ? call.userIdList.length : call.userList.length;
 }
 
-async function applyRule(rule: RulePlan, client: AlertsClient): Promise<RuleResult> {
+async function applyRule(rule: RulePlan, client: RuleListClient): Promise<RuleResult> {
   const ruleId = rule.ruleId ?? "";
   const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action };
   const calls: CallRecord[] = [];

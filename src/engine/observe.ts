@@ -3,7 +3,7 @@
  * in one OR-ed search (one group per rule, every page read), then one query-users per editable rule,
  * with bounded parallelism. A failure reading one rule's list is recorded for that rule only.
  */
-import type { AlertsClient } from "../api";
+import type { RuleListClient } from "../api";
 import { filter, group } from "../api";
 import type { RuleMetadata, UsersInRuleResponse } from "../api/schemas";
 import { isMissingUserId } from "../api/schemas";
@@ -22,7 +22,7 @@ export interface ObserveOptions {
 }
 
 export async function observe(
-  client: AlertsClient,
+  client: RuleListClient,
   declarations: readonly DesiredList[],
   options: ObserveOptions = {},
 ): Promise<RuleObservation[]> {
@@ -51,7 +51,7 @@ function ruleGroup(d: DesiredList) {
 }
 
 async function searchDeclaredRules(
-  client: AlertsClient,
+  client: RuleListClient,
   declarations: readonly DesiredList[],
   pageSize: number,
 ): Promise<RuleMetadata[]> {
@@ -95,7 +95,7 @@ export function toObservedList(response: UsersInRuleResponse): ObservedList {
 type ReadResult = { ok: true; list: ObservedList } | { ok: false; message: string };
 
 /** Reads one rule's list; an error of the tool's own kinds (HTTP, bad response) is a value, anything else throws. */
-export async function readList(client: AlertsClient, rule: RuleFacts): Promise<ReadResult> {
+export async function readList(client: RuleListClient, rule: RuleFacts): Promise<ReadResult> {
   try {
     return { ok: true, list: toObservedList(await client.queryUsers(rule.observerRuleId)) };
   } catch (err) {

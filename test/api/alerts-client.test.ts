@@ -1,9 +1,9 @@
 /**
- * Contract: the alert, case and file-event operations of AlertsTriageClient, against the
+ * Contract: the alert, case and file-event operations of TriageClient, against the
  * simulator (and a recording server for what only the wire shows).
  */
 import {
-  AlertsTriageClient,
+  TriageClient,
   ApiError,
   ResponseShapeError,
   alertCriteriaGroups,
@@ -32,7 +32,7 @@ beforeEach(() => {
 
 function triage(target: { url: string; token: string; tenantId: string } = sim, overrides = {}) {
   const { client, events } = clientFor(target, overrides);
-  return { triage: AlertsTriageClient.from(client), client, events };
+  return { triage: TriageClient.from(client), client, events };
 }
 
 async function ids(groups: FilterGroup[], options = {}): Promise<string[]> {

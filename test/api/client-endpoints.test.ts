@@ -13,7 +13,7 @@ afterAll(async () => {
   await sim.stop();
 });
 
-describe("AlertsClient against the simulator", () => {
+describe("RuleListClient against the simulator", () => {
   it("exposes its tenant and base URL", () => {
     const { client } = clientFor({ ...sim, url: `${sim.url}/` });
     expect(client.tenantId).toBe(sim.tenantId);

@@ -4,7 +4,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AlertsClient, type ClientOptions } from "../../src/api";
+import { RuleListClient, type ClientOptions } from "../../src/api";
 import type { RequestEvent } from "../../src/api/counter";
 import type { RunningSimulator } from "../../src/simulator";
 
@@ -21,7 +21,7 @@ export function fastSleep(): { sleep: (ms: number) => Promise<void>; delays: num
 }
 
 export interface TestClient {
-  client: AlertsClient;
+  client: RuleListClient;
   events: RequestEvent[];
   delays: number[];
 }
@@ -33,7 +33,7 @@ export function clientFor(
 ): TestClient {
   const events: RequestEvent[] = [];
   const { sleep, delays } = fastSleep();
-  const client = new AlertsClient({
+  const client = new RuleListClient({
     baseUrl: target.url,
     token: target.token,
     tenantId: target.tenantId,

@@ -4,7 +4,7 @@
  * nothing logged, and not in the client object itself (design.md §5 "Secrets").
  */
 import { inspect } from "node:util";
-import { AlertsClient, HttpTransport, resolveConnection, type RequestEvent } from "../../src/api";
+import { RuleListClient, HttpTransport, resolveConnection, type RequestEvent } from "../../src/api";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
 import { closedPortUrl, fastSleep, json, startRecorder, type Recorder } from "./helpers";
 
@@ -80,7 +80,7 @@ describe("the token never leaks", () => {
     const events: RequestEvent[] = [];
     const { sleep } = fastSleep();
     const options = { token: TOKEN, tenantId: sim.tenantId, sleep, onRequest: (e: RequestEvent) => events.push(e), timeoutMs: 150 };
-    const client = new AlertsClient({ ...options, baseUrl: sim.url, retry: { maxAttempts: 2 } });
+    const client = new RuleListClient({ ...options, baseUrl: sim.url, retry: { maxAttempts: 2 } });
     const rules = sim.rules();
     const system = rules.find((r) => r.metadata.isSystem)!.metadata.observerRuleId;
     const allUsers = rules.find((r) => r.usersToAlertOn === "ALL_USERS")!.metadata.observerRuleId;
@@ -92,8 +92,8 @@ describe("the token never leaks", () => {
     errors.push(await failureOf(() => client.addUsers(system, user))); // 400 RULE_IS_SYSTEM
     errors.push(await failureOf(() => client.removeUsers(allUsers, ["u"]))); // 400 RULE_MONITORS_ALL_USERS
     errors.push(await failureOf(() => client.queryUsers("unknown-rule"))); // 404
-    errors.push(await failureOf(() => new AlertsClient({ ...options, baseUrl: sim.url, tenantId: "other" }).queryUsers(someRule))); // 403
-    errors.push(await failureOf(() => new AlertsClient({ ...options, baseUrl: sim.url, token: WRONG_TOKEN }).queryUsers(someRule))); // 401
+    errors.push(await failureOf(() => new RuleListClient({ ...options, baseUrl: sim.url, tenantId: "other" }).queryUsers(someRule))); // 403
+    errors.push(await failureOf(() => new RuleListClient({ ...options, baseUrl: sim.url, token: WRONG_TOKEN }).queryUsers(someRule))); // 401
     sim.setFaults({ failRate: 1 });
     errors.push(await failureOf(() => client.queryUsers(someRule))); // 503, retries exhausted
     sim.setFaults({ rateLimitEvery: 1, retryAfterSeconds: 120 });
@@ -112,9 +112,9 @@ describe("the token never leaks", () => {
       errors.push(await failureOf(() => client.queryUsers(someRule)));
     }
     sim.setFaults({});
-    errors.push(await failureOf(() => new AlertsClient({ ...options, baseUrl: echo.url }).queryUsers(someRule))); // echoed header in error body
-    errors.push(await failureOf(() => new AlertsClient({ ...options, baseUrl: echo.url }).queryUsers(someRule))); // echoed header in HTML 200
-    errors.push(await failureOf(async () => new AlertsClient({ ...options, baseUrl: await closedPortUrl() }).queryUsers(someRule))); // network
+    errors.push(await failureOf(() => new RuleListClient({ ...options, baseUrl: echo.url }).queryUsers(someRule))); // echoed header in error body
+    errors.push(await failureOf(() => new RuleListClient({ ...options, baseUrl: echo.url }).queryUsers(someRule))); // echoed header in HTML 200
+    errors.push(await failureOf(async () => new RuleListClient({ ...options, baseUrl: await closedPortUrl() }).queryUsers(someRule))); // network
     // and configuration errors that involve the token
     errors.push(await failureOf(() => resolveConnection({ env: { ALERTS_API_URL: `https://user:${TOKEN}@alerts.example.com`, ALERTS_API_TOKEN: TOKEN } })));
     errors.push(await failureOf(() => resolveConnection({ env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: `${TOKEN} ${TOKEN}`, ALERTS_TENANT_ID: "t" } })));

@@ -2,7 +2,7 @@
  * Contract of the transport on the wire, against a tiny recording server on 127.0.0.1 (for what
  * the simulator cannot be made to do: headers as received, odd bodies, dates in Retry-After).
  */
-import { AlertsClient, ApiError, ResponseShapeError } from "../../src/api";
+import { RuleListClient, ApiError, ResponseShapeError } from "../../src/api";
 import { clientFor, json, rejectionOf, startRecorder, type Recorder, type Reply } from "./helpers";
 
 const TOKEN = "recorder-token-0123456789";
@@ -69,7 +69,7 @@ describe("requests on the wire", () => {
 
   it("keeps a path prefix of the base URL", async () => {
     recorder = await startRecorder(() => json(usersBody));
-    const client = new AlertsClient({ baseUrl: `${recorder.url}/api/`, token: TOKEN, tenantId: TENANT });
+    const client = new RuleListClient({ baseUrl: `${recorder.url}/api/`, token: TOKEN, tenantId: TENANT });
     await client.queryUsers("r1");
     expect(recorder.requests[0]?.path).toBe("/api/v1/alert-rules/query-users");
   });

@@ -2,7 +2,7 @@
  * Property: for random declared and live lists, applying the plan to the simulator and planning
  * again yields no changes, and the calls sent never exceed the bound of design.md §4.
  */
-import { AlertsClient } from "../../src/api";
+import { RuleListClient } from "../../src/api";
 import { applyPlan } from "../../src/engine/apply";
 import type { Plan, PlannedUser } from "../../src/engine/model";
 import type { DesiredList } from "../../src/engine/observation";
@@ -64,7 +64,7 @@ function declarations(rand: () => number): DesiredList[] {
   }));
 }
 
-async function planWith(client: AlertsClient, desired: DesiredList[], batchSize: number): Promise<Plan> {
+async function planWith(client: RuleListClient, desired: DesiredList[], batchSize: number): Promise<Plan> {
   const observations = await observe(client, desired, { parallelism: 3, pageSize: 100 });
   return buildPlan({
     declarations: desired,
@@ -82,7 +82,7 @@ describe("apply then plan again", () => {
     seedLive(rand);
     const desired = declarations(rand);
     const batchSize = rand() < 0.3 ? 2 : 100;
-    const client = new AlertsClient({ baseUrl: sim.url, token: sim.token, tenantId: sim.tenantId });
+    const client = new RuleListClient({ baseUrl: sim.url, token: sim.token, tenantId: sim.tenantId });
 
     // when the plan is applied
     const plan = await planWith(client, desired, batchSize);

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AlertsClient } from "../../src/api";
+import { RuleListClient } from "../../src/api";
 import { startSimulator } from "../../src/simulator";
 import { runCli, workspace, writesOf } from "../support/cli";
 import { REPORTS, SecretScan, TENANT, TOKEN, chaosCase, env, kill, listKey, spawnCli, startSimulatorProcess, waitFor, writesLogged, type SimulatorProcess } from "./support";
@@ -101,7 +101,7 @@ describe("the simulator killed and restarted in the middle of a run", () => {
     const failed = new Set<string>();
     let stop = false;
     const writer = async (k: number): Promise<void> => {
-      const client = new AlertsClient({ baseUrl: url, token: TOKEN, tenantId: TENANT });
+      const client = new RuleListClient({ baseUrl: url, token: TOKEN, tenantId: TENANT });
       for (let n = 0; n < 40 && !stop; n++) {
         const ruleId = rules[n % rules.length]!;
         const userId = `w${k}-${n}`;
@@ -134,7 +134,7 @@ describe("the simulator killed and restarted in the middle of a run", () => {
     // and every acknowledged write, before and after the restart, is on disk and served
     const finalDisk = usersInDataFile(dataFile);
     expect([...acknowledged].filter((w) => !finalDisk.has(w))).toEqual([]);
-    const reader = new AlertsClient({ baseUrl: server.url, token: TOKEN, tenantId: TENANT });
+    const reader = new RuleListClient({ baseUrl: server.url, token: TOKEN, tenantId: TENANT });
     const served = new Set<string>();
     for (const ruleId of rules) {
       for (const u of (await reader.queryUsers(ruleId)).users) served.add(`${ruleId}/${u.userIdFromAuthority ?? "-"}`);

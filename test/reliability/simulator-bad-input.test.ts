@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import * as net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AlertsClient, ApiError } from "../../src/api";
+import { RuleListClient, ApiError } from "../../src/api";
 import { RULE_OPERATIONS } from "../../src/api/schemas";
 import type { RunningSimulator } from "../../src/simulator";
 import { startSimulator } from "../../src/simulator";
@@ -37,7 +37,7 @@ afterAll(() => {
   expect(found).toEqual([]);
 });
 
-const client = (): AlertsClient => new AlertsClient({ baseUrl: sim.url, token: TOKEN, tenantId: TENANT });
+const client = (): RuleListClient => new RuleListClient({ baseUrl: sim.url, token: TOKEN, tenantId: TENANT });
 
 async function post(path: string, body: string, contentType = "application/json"): Promise<{ status: number; json: { code?: string; message?: string } }> {
   const response = await fetch(`${sim.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": contentType }, body });

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { AlertsClient, ConnectionConfig } from "../../api";
+import type { RuleListClient, ConnectionConfig } from "../../api";
 import { declarationFromEnv } from "../../declaration";
 import { redactString } from "../../api/redact";
 import { UsageError } from "../../errors";
@@ -186,7 +186,7 @@ function checkSameConnection(plan: Plan, connection: ConnectionConfig): void {
   );
 }
 
-async function applyWithProgress(plan: Plan, client: AlertsClient, options: ApplyOptions, io: Io): Promise<ApplyResult> {
+async function applyWithProgress(plan: Plan, client: RuleListClient, options: ApplyOptions, io: Io): Promise<ApplyResult> {
   const bar = progress(io.stderr, "Applying");
   try {
     return await applyPlan(plan, client, { ...options, onProgress: (done, total) => bar.update(done, total) });

@@ -3,7 +3,7 @@
  * declarations that plan with no changes (the generator is src/engine/import-code.ts).
  */
 import { resolve } from "node:path";
-import type { AlertsClient } from "../../api";
+import type { RuleListClient } from "../../api";
 import { filter, group } from "../../api";
 import type { RuleMetadata } from "../../api/schemas";
 import { AlertRuleUsersError, UsageError } from "../../errors";
@@ -114,7 +114,7 @@ Examples:
 };
 
 /** One search: every rule of the tenant, or one OR-ed group per requested ID; every page read. */
-async function searchRules(client: AlertsClient, ruleIds: readonly string[] | null, tenantId: string, pageSize: number): Promise<RuleMetadata[]> {
+async function searchRules(client: RuleListClient, ruleIds: readonly string[] | null, tenantId: string, pageSize: number): Promise<RuleMetadata[]> {
   const groups = ruleIds === null ? [group([filter("TenantId", "Is", tenantId)])] : ruleIds.map((id) => group([filter("ObserverRuleId", "Is", id)]));
   const found = await client.searchRuleMetadata(groups, { groupClause: "OR", pageSize });
   // Once per rule, whatever the paging returned.
@@ -134,7 +134,7 @@ function sortRules(rules: readonly RuleMetadata[]): RuleMetadata[] {
 }
 
 /** One query-users per rule that has an editable list (system rules are not read). */
-async function readLists(client: AlertsClient, rules: readonly RuleMetadata[], parallelism: number, io: Io): Promise<ImportedRule[]> {
+async function readLists(client: RuleListClient, rules: readonly RuleMetadata[], parallelism: number, io: Io): Promise<ImportedRule[]> {
   const bar = progress(io.stderr, "Reading rule lists");
   const toRead = rules.filter((m) => !isSystemRule(m)).length;
   let done = 0;
