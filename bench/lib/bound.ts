@@ -14,7 +14,7 @@
  *              max_changed (writes_r + 1) ) )            a rule's own calls are sequential
  * The plan can only be built once every list is read, so the three terms add up.
  */
-import type { Plan, RulePlan } from "../../src/engine/model";
+import type { Plan, RulePlan } from "../../src/core/plan-schema";
 
 export type OperationCounts = Record<string, number>;
 

@@ -4,11 +4,11 @@
  * RuleListClient over HTTP. Counts calls on both sides and checks the tenant converged.
  */
 import { RuleListClient } from "../../src/api";
-import { applyPlan, checkPlanIsApplicable } from "../../src/engine/apply";
-import { aliasKey } from "../../src/engine/aliases";
-import type { Plan } from "../../src/engine/model";
-import { observe } from "../../src/engine/observe";
-import { buildPlan } from "../../src/engine/plan";
+import { applyPlan, checkPlanIsApplicable } from "../../src/io/execute";
+import { aliasKey } from "../../src/core/aliases";
+import type { Plan } from "../../src/core/plan-schema";
+import { observe } from "../../src/io/observe";
+import { buildPlan } from "../../src/core/build-plan";
 import type { SimRule } from "../../src/simulator";
 import { callBound, equalsBound, type CallBound, type OperationCounts } from "./bound";
 import type { ExpectedChanges, GeneratedTenant } from "./tenant";

@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readDeclarations, toDesiredList } from "../../src/engine/desired";
-import { runSynth } from "../../src/engine/synth";
+import { readDeclarations, toDesiredList } from "../../src/io/read-synth-output";
+import { runSynth } from "../../src/io/synth";
 import { person } from "./people";
 import { procStatusBytes, resetPeakRss, timed, timedSync } from "./timing";
 

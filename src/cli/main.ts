@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ENV_TOKEN } from "../api/config";
 import { AlertRuleUsersError } from "../errors";
-import { TOOL_VERSION } from "../engine/version";
+import { TOOL_VERSION } from "../io/version";
 import { COMMANDS } from "./commands";
 import type { Io } from "./io";
 import { redactingStream } from "./io";

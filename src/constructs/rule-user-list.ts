@@ -12,8 +12,8 @@ import {
   provisionerCommand,
   provisionerEnvironment,
   validateDeclaration,
-} from "../declaration";
-import type { DeclaredUser, ListMode } from "../declaration";
+} from "../core/declaration";
+import type { DeclaredUser, ListMode } from "../core/declaration";
 
 /** One user of a {@link RuleUserList}. */
 export interface RuleUserListUser {

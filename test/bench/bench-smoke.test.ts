@@ -7,8 +7,8 @@ import { compare } from "../../bench/scenarios/per-user-baseline";
 import { runBulkOnboarding } from "../../bench/scenarios/bulk-onboarding";
 import { mixedTenant, runMixedChange } from "../../bench/scenarios/mixed-change";
 import { runNoOp } from "../../bench/scenarios/no-op";
-import { buildPlan } from "../../src/engine/plan";
-import type { RuleObservation } from "../../src/engine/observation";
+import { buildPlan } from "../../src/core/build-plan";
+import type { RuleObservation } from "../../src/core/observation";
 
 const LATENCY_MS = 1;
 

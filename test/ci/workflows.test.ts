@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { PLAN_COMMENT_MARKER } from "../../src/engine/render";
+import { PLAN_COMMENT_MARKER } from "../../src/core/render";
 import { REPO, runCli } from "../support/cli";
 
 const DIR = join(REPO, "examples", "github-actions");

@@ -5,9 +5,9 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DeclarationError, SynthError } from "../../src/declaration";
-import { readDeclarations } from "../../src/engine/desired";
-import { readAppCommand, runSynth } from "../../src/engine/synth";
+import { DeclarationError, SynthError } from "../../src/core/declaration";
+import { readDeclarations } from "../../src/io/read-synth-output";
+import { readAppCommand, runSynth } from "../../src/io/synth";
 import { ConfigError } from "../../src/errors";
 
 const repo = path.resolve(__dirname, "../..");

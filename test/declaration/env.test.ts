@@ -6,8 +6,8 @@ import {
   encodeTriggers,
   provisionerEnvironment,
   unescapeTemplate,
-} from "../../src/declaration";
-import type { ListDeclaration, Triggers } from "../../src/declaration";
+} from "../../src/core/declaration";
+import type { ListDeclaration, Triggers } from "../../src/core/declaration";
 import { ConfigError } from "../../src/errors";
 
 /** What Terraform does to the provisioner environment: interpolate self.triggers, unescape literals. */

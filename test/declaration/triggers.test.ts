@@ -4,8 +4,8 @@ import {
   decodeTriggers,
   encodeTriggers,
   unescapeTemplate,
-} from "../../src/declaration";
-import type { ListDeclaration } from "../../src/declaration";
+} from "../../src/core/declaration";
+import type { ListDeclaration } from "../../src/core/declaration";
 
 function list(overrides: Partial<ListDeclaration> = {}): ListDeclaration {
   return {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ApplyReport } from "../../src/engine/apply-report";
+import type { ApplyReport } from "../../src/core/apply-report";
 import type { RunningSimulator } from "../../src/simulator";
 import { startSimulator } from "../../src/simulator";
 import { connectionEnv, runCli, workspace, writesOf } from "../support/cli";

@@ -3,11 +3,11 @@
  * again yields no changes, and the calls sent never exceed the bound of design.md §4.
  */
 import { RuleListClient } from "../../src/api";
-import { applyPlan } from "../../src/engine/apply";
-import type { Plan, PlannedUser } from "../../src/engine/model";
-import type { DesiredList } from "../../src/engine/observation";
-import { observe } from "../../src/engine/observe";
-import { buildPlan } from "../../src/engine/plan";
+import { applyPlan } from "../../src/io/execute";
+import type { Plan, PlannedUser } from "../../src/core/plan-schema";
+import type { DesiredList } from "../../src/core/observation";
+import { observe } from "../../src/io/observe";
+import { buildPlan } from "../../src/core/build-plan";
 import type { RunningSimulator } from "../../src/simulator";
 import { startSimulator } from "../../src/simulator";
 import { prng } from "../support/builders";

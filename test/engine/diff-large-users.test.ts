@@ -3,7 +3,7 @@
  * that (src/engine/diff.ts, SCAN_LIMIT = 16). Both must give the same changes; so must merging
  * repeated entries of one user ID, whichever path merges them.
  */
-import { diffRule } from "../../src/engine/diff";
+import { diffRule } from "../../src/core/diff";
 import { declared, entry, found, listOf, user } from "../support/builders";
 
 const BATCH = { batchSize: 100 };

@@ -3,10 +3,10 @@
  * calls (and only those calls) the plan must send.
  */
 import { NULL_USER_ID_SENTENCE, isMissingUserId } from "../../src/api/schemas";
-import { diffRule } from "../../src/engine/diff";
-import { fingerprintList } from "../../src/engine/fingerprint";
-import type { PlannedCall } from "../../src/engine/model";
-import { buildPlan } from "../../src/engine/plan";
+import { diffRule } from "../../src/core/diff";
+import { fingerprintList } from "../../src/core/fingerprint";
+import type { PlannedCall } from "../../src/core/plan-schema";
+import { buildPlan } from "../../src/core/build-plan";
 import { declared, entry, found, listOf, user } from "../support/builders";
 
 const BATCH = { batchSize: 100 };

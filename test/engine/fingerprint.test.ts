@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { compareStrings } from "../../src/engine/aliases";
-import { fingerprintList } from "../../src/engine/fingerprint";
-import type { ObservedList } from "../../src/engine/observation";
+import { compareStrings } from "../../src/core/aliases";
+import { fingerprintList } from "../../src/core/fingerprint";
+import type { ObservedList } from "../../src/core/observation";
 
 /** The first implementation, kept as the specification: saved plans carry fingerprints made by it. */
 function referenceFingerprint(list: ObservedList): string {

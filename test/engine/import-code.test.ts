@@ -5,8 +5,8 @@
  */
 import { runInNewContext } from "node:vm";
 import ts from "typescript";
-import type { ImportedRule } from "../../src/engine/import-code";
-import { commentText, constructIdFor, generateImportCode, tsString, uniqueIds } from "../../src/engine/import-code";
+import type { ImportedRule } from "../../src/core/import-code";
+import { commentText, constructIdFor, generateImportCode, tsString, uniqueIds } from "../../src/core/import-code";
 
 interface Declared {
   id: string;

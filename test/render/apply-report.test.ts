@@ -1,8 +1,8 @@
 /** The apply report recorder and its markdown: statuses, refusals, escaping, no connection details. */
-import { ApplyReportRecorder } from "../../src/engine/apply-report";
-import { MassRemovalError, StalePlanError } from "../../src/engine/errors";
+import { ApplyReportRecorder } from "../../src/core/apply-report";
+import { MassRemovalError, StalePlanError } from "../../src/core/errors";
 import { UsageError } from "../../src/errors";
-import { renderApplyReportMarkdown } from "../../src/engine/render/apply-report";
+import { renderApplyReportMarkdown } from "../../src/core/render/apply-report";
 
 const START = "2026-03-02T09:00:00.000Z";
 const END = "2026-03-02T09:00:02.000Z";

@@ -1,8 +1,8 @@
 /** Tiny builders of plans for the renderer tests: a declaration, what was observed, and the plan. */
-import type { ApplyResult, CallRecord, RuleResult } from "../../src/engine/apply";
-import type { ObservedEntry, Plan, PlannedUser } from "../../src/engine/model";
-import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "../../src/engine/observation";
-import { buildPlan } from "../../src/engine/plan";
+import type { ApplyResult, CallRecord, RuleResult } from "../../src/io/execute";
+import type { ObservedEntry, Plan, PlannedUser } from "../../src/core/plan-schema";
+import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "../../src/core/observation";
+import { buildPlan } from "../../src/core/build-plan";
 
 export const TENANT_ID = "tenant-7f3a9c2e-secret-looking";
 export const BASE_URL = "https://alerts.internal.example.net/api";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parsePlan, planSchema, serializePlan } from "../../src/engine/plan-file";
-import { renderPlanText } from "../../src/engine/render";
+import { parsePlan, planSchema, serializePlan } from "../../src/io/plan-file";
+import { renderPlanText } from "../../src/core/render";
 import { examplePlan } from "./plan-format-example";
 
 const doc = readFileSync(join(__dirname, "../../docs/plan-format.md"), "utf8");

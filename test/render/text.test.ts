@@ -1,4 +1,4 @@
-import { renderPlanText } from "../../src/engine/render";
+import { renderPlanText } from "../../src/core/render";
 import {
   ANSI,
   declared,

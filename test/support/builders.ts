@@ -1,7 +1,7 @@
 /** Tiny builders for engine fixtures: declarations, observed lists and rule facts. */
 import type { UsersToAlertOn } from "../../src/api/schemas";
-import type { ListMode, ObservedEntry, PlannedUser } from "../../src/engine/model";
-import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "../../src/engine/observation";
+import type { ListMode, ObservedEntry, PlannedUser } from "../../src/core/plan-schema";
+import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "../../src/core/observation";
 
 export function user(userId: string, ...aliases: string[]): PlannedUser {
   return { userId, aliases };

@@ -7,16 +7,16 @@ import type { RuleListClient } from "../../api";
 import { filter, group } from "../../api";
 import type { RuleMetadata } from "../../api/schemas";
 import { AlertRuleUsersError, UsageError } from "../../errors";
-import { isSystemRule } from "../../engine/diff";
-import type { ImportedRule } from "../../engine/import-code";
-import { generateImportCode } from "../../engine/import-code";
-import { readList } from "../../engine/observe";
-import { TOOL_VERSION } from "../../engine/version";
+import { isSystemRule } from "../../core/diff";
+import type { ImportedRule } from "../../core/import-code";
+import { generateImportCode } from "../../core/import-code";
+import { readList } from "../../io/observe";
+import { TOOL_VERSION } from "../../io/version";
 import { writeFileAtomic } from "../../util/atomic-write";
-import { mapPool } from "../../util/pool";
+import { mapPool } from "../../io/pool";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
-import { connect } from "../planning";
+import { connect } from "../../io/workflow";
 import { progress } from "../progress";
 
 /** Rules asked for by ID that the service does not have. */

@@ -1,11 +1,11 @@
 import { resolve } from "node:path";
-import { writePlanFile, serializePlan } from "../../engine/plan-file";
-import { hasChanges } from "../../engine/plan";
-import { renderPlanMarkdown, renderPlanText } from "../../engine/render";
+import { writePlanFile, serializePlan } from "../../io/plan-file";
+import { hasChanges } from "../../core/build-plan";
+import { renderPlanMarkdown, renderPlanText } from "../../core/render";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
-import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, declarations, engineSettings, planFor } from "../planning";
+import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, declarations, engineSettings, planFor } from "../../io/workflow";
 
 const FORMATS = ["text", "markdown", "json"] as const;
 
