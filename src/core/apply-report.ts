@@ -6,11 +6,11 @@
  */
 import type { ErrorCode } from "../errors";
 import { AlertRuleUsersError } from "../errors";
-import type { ApplyResult, RuleResult } from "./apply";
+import type { ApplyResult, RuleResult } from "../io/execute";
 import { StalePlanError } from "./errors";
-import type { Plan } from "./model";
-import { planChecksum } from "./plan-file";
-import { TOOL_VERSION } from "./version";
+import type { Plan } from "./plan-schema";
+import { planChecksum } from "../io/plan-file";
+import { TOOL_VERSION } from "../io/version";
 
 export const APPLY_REPORT_VERSION = 1 as const;
 

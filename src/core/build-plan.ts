@@ -3,10 +3,10 @@
  * are passed in), so it can be tested without a service and gives the same plan for the same input.
  */
 import { NO_CHANGES, NO_MASS_REMOVAL, diffRule } from "./diff";
-import type { Plan, PlanSummary, RulePlan } from "./model";
-import { DEFAULT_BATCH_SIZE, PLAN_FORMAT_VERSION } from "./model";
+import type { Plan, PlanSummary, RulePlan } from "./plan-schema";
+import { DEFAULT_BATCH_SIZE, PLAN_FORMAT_VERSION } from "./plan-schema";
 import type { DesiredList, RuleObservation } from "./observation";
-import { TOOL_VERSION } from "./version";
+import { TOOL_VERSION } from "../io/version";
 
 export interface PlanInput {
   /** One observation per declaration, in the same order. */

@@ -11,7 +11,7 @@ import type {
   PlannedUser,
   RuleChanges,
   RulePlan,
-} from "./model";
+} from "./plan-schema";
 import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "./observation";
 
 export interface DiffOptions {

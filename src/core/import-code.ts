@@ -14,9 +14,9 @@
  *   whole, with the validation failures, so the generated file always synthesizes.
  */
 import type { UsersToAlertOn } from "../api/schemas";
-import { canonicalUsers, validateDeclaration } from "../declaration";
+import { canonicalUsers, validateDeclaration } from "./declaration";
 import { isSystemRule } from "./diff";
-import type { ObservedEntry } from "./model";
+import type { ObservedEntry } from "./plan-schema";
 import type { ObservedList, RuleFacts } from "./observation";
 
 /** One live rule: its metadata and, unless it was not read (system rules), its list. */

@@ -1,6 +1,6 @@
 /** What observe() learned about one declared list: the input of the pure diff, with the declaration. */
 import type { UsersToAlertOn } from "../api/schemas";
-import type { ListMode, ObservedEntry, PlannedUser } from "./model";
+import type { ListMode, ObservedEntry, PlannedUser } from "./plan-schema";
 
 /** A declared list as the engine needs it (read from the synthesized JSON or from the environment). */
 export interface DesiredList {

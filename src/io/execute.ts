@@ -6,14 +6,14 @@
  */
 import type { RuleListClient } from "../api";
 import { AlertRuleUsersError } from "../errors";
-import { mapPool } from "../util/pool";
-import { diffRule } from "./diff";
-import { MassRemovalError, StalePlanError, UnresolvedRulesError } from "./errors";
-import { fingerprintList } from "./fingerprint";
-import type { Plan, PlannedCall, RulePlan } from "./model";
-import type { ObservedList } from "./observation";
+import { mapPool } from "./pool";
+import { diffRule } from "../core/diff";
+import { MassRemovalError, StalePlanError, UnresolvedRulesError } from "../core/errors";
+import { fingerprintList } from "../core/fingerprint";
+import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
+import type { ObservedList } from "../core/observation";
 import { readList } from "./observe";
-import { blockingErrors } from "./plan";
+import { blockingErrors } from "../core/build-plan";
 
 export interface ApplyOptions {
   /** Most rules applied at once. @default 4 */

@@ -8,9 +8,9 @@ import { filter, group } from "../api";
 import type { RuleMetadata, UsersInRuleResponse } from "../api/schemas";
 import { isMissingUserId } from "../api/schemas";
 import { AlertRuleUsersError } from "../errors";
-import { mapPool } from "../util/pool";
-import { isSystemRule } from "./diff";
-import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "./observation";
+import { mapPool } from "./pool";
+import { isSystemRule } from "../core/diff";
+import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "../core/observation";
 
 export interface ObserveOptions {
   /** Most query-users calls in flight. @default 4 */

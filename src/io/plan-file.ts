@@ -7,10 +7,10 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { USERS_TO_ALERT_ON } from "../api/schemas";
 import { writeFileAtomic } from "../util/atomic-write";
-import { canonicalJson } from "../util/canonical-json";
-import { PlanFileError } from "./errors";
-import type { Plan } from "./model";
-import { PLAN_FORMAT_VERSION } from "./model";
+import { canonicalJson } from "../core/canonical-json";
+import { PlanFileError } from "../core/errors";
+import type { Plan } from "../core/plan-schema";
+import { PLAN_FORMAT_VERSION } from "../core/plan-schema";
 
 const plannedUser = z.object({ userId: z.string().min(1), aliases: z.array(z.string()) });
 const observedEntry = z.object({ userId: z.string().nullable(), aliases: z.array(z.string()) });

@@ -6,13 +6,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { compareCodeUnits } from "../declaration/canonical";
-import { DeclarationError } from "../declaration/errors";
-import type { DeclarationFailure } from "../declaration/errors";
-import { RESOURCE_CHILD_ID, decodeTriggers, isRuleUserListTriggers } from "../declaration/triggers";
-import type { DeclaredList } from "../declaration/types";
+import { compareCodeUnits } from "../core/declaration/canonical";
+import { DeclarationError } from "../core/declaration/errors";
+import type { DeclarationFailure } from "../core/declaration/errors";
+import { RESOURCE_CHILD_ID, decodeTriggers, isRuleUserListTriggers } from "../core/declaration/triggers";
+import type { DeclaredList } from "../core/declaration/types";
 import { ConfigError } from "../errors";
-import type { DesiredList } from "./observation";
+import type { DesiredList } from "../core/observation";
 
 export interface ReadDeclarationsOptions {
   /** Only these stacks (by name); each must exist. @default - every stack of the manifest */

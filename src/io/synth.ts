@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { SynthError } from "../declaration/errors";
+import { SynthError } from "../core/declaration/errors";
 import { ConfigError } from "../errors";
 
 export interface RunSynthOptions {

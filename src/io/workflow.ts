@@ -5,15 +5,15 @@
 import { isAbsolute, resolve } from "node:path";
 import { RuleListClient, resolveConnection } from "../api";
 import type { ConnectionConfig } from "../api";
-import { readDeclarations, toDesiredList } from "../engine/desired";
-import type { Plan } from "../engine/model";
-import type { DesiredList } from "../engine/observation";
-import { observe } from "../engine/observe";
-import { buildPlan } from "../engine/plan";
-import { readAppCommand, runSynth } from "../engine/synth";
-import { intFlag } from "./args";
-import type { Io } from "./io";
-import { progress } from "./progress";
+import { readDeclarations, toDesiredList } from "./read-synth-output";
+import type { Plan } from "../core/plan-schema";
+import type { DesiredList } from "../core/observation";
+import { observe } from "./observe";
+import { buildPlan } from "../core/build-plan";
+import { readAppCommand, runSynth } from "./synth";
+import { intFlag } from "../cli/args";
+import type { Io } from "../cli/io";
+import { progress } from "../cli/progress";
 
 export const SYNTH_OPTIONS = {
   app: { type: "string" },

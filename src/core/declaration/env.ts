@@ -8,7 +8,7 @@
  * and stack name are literals (for messages only): they are not triggers, so moving a construct
  * does not re-apply its rule.
  */
-import { ConfigError } from "../errors";
+import { ConfigError } from "../../errors";
 import { escapeTemplate, TRIGGERS, decodeDeclarationValues } from "./triggers";
 import type { TriggerField } from "./triggers";
 import type { DeclaredList } from "./types";

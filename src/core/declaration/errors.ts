@@ -1,4 +1,4 @@
-import { AlertRuleUsersError } from "../errors";
+import { AlertRuleUsersError } from "../../errors";
 
 /** One failure of a declaration: the construct path (or file location) and what is wrong. */
 export interface DeclarationFailure {

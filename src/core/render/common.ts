@@ -5,7 +5,7 @@
 import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/schemas";
 import { compareStrings } from "../aliases";
-import type { ListMode, PlannedCall, RulePlan } from "../model";
+import type { ListMode, PlannedCall, RulePlan } from "../plan-schema";
 
 export type Style = "bold" | "dim" | "red" | "green" | "yellow";
 

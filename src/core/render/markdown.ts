@@ -5,8 +5,8 @@
  * may be public). Stays under `maxLength` characters by shortening, then dropping, per-rule
  * sections; the summary, warnings and errors are kept. Pure: returns a string.
  */
-import type { Plan, RulePlan } from "../model";
-import { blockingErrors } from "../plan";
+import type { Plan, RulePlan } from "../plan-schema";
+import { blockingErrors } from "../build-plan";
 import type { ChangeRow } from "./common";
 import {
   callSize,

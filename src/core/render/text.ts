@@ -2,8 +2,8 @@
  * The plan as text for a terminal or a CI log, in the manner of `terraform plan` (design.md §6):
  * `+` add, `-` remove, `~` change, a fixed summary line. Pure: returns a string.
  */
-import type { Plan, RulePlan } from "../model";
-import { blockingErrors } from "../plan";
+import type { Plan, RulePlan } from "../plan-schema";
+import { blockingErrors } from "../build-plan";
 import type { ChangeRow, Paint } from "./common";
 import {
   callSize,
