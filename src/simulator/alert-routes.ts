@@ -17,7 +17,7 @@ import { searchRequestSchema, type SearchRequest } from "../api/schemas";
 import { SimHttpError } from "./http-error";
 import { defineRoute, type RouteResponse, type RouteTable } from "./routes";
 import { search, type SearchSpec } from "./search";
-import { triageOf, type Outcome } from "./triage-state";
+import type { Outcome } from "./triage-state";
 import type { SimAlert } from "./triage-seed";
 
 export const ALERT_NOTE_ADDED = "ALERT_NOTE_ADDED";
@@ -64,7 +64,7 @@ export const alertRoutes: RouteTable = {
     write: false,
     body: searchRequestSchema,
     handle: ({ body, store }) => {
-      const triage = triageOf(store);
+      const { triage } = store;
       const valueProblems = checkValues(body);
       const result = search(triage.alerts(), body, ALERT_SEARCH);
       if (!result.ok || valueProblems.length > 0) {
@@ -83,20 +83,20 @@ export const alertRoutes: RouteTable = {
     path: TRIAGE_OPERATIONS["query-details"],
     write: false,
     body: queryDetailsRequestSchema,
-    handle: ({ body, store }) => answer(triageOf(store).details(body.alertIds), (alerts) => ({ type$: "ALERT_DETAILS_RESPONSE", alerts })),
+    handle: ({ body, store }) => answer(store.triage.details(body.alertIds), (alerts) => ({ type$: "ALERT_DETAILS_RESPONSE", alerts })),
   }),
   "query-details-aggregate": defineRoute({
     path: TRIAGE_OPERATIONS["query-details-aggregate"],
     write: false,
     body: queryDetailsAggregateRequestSchema,
-    handle: ({ body, store }) => answer(triageOf(store).aggregate(body.alertId), (alert) => ({ type$: "ALERT_DETAILS_IN_AGGREGATE_RESPONSE", alert })),
+    handle: ({ body, store }) => answer(store.triage.aggregate(body.alertId), (alert) => ({ type$: "ALERT_DETAILS_IN_AGGREGATE_RESPONSE", alert })),
   }),
   "add-note": defineRoute({
     path: TRIAGE_OPERATIONS["add-note"],
     write: true,
     responseType: ALERT_NOTE_ADDED,
     body: addNoteRequestSchema,
-    handle: ({ body, store }) => answer(triageOf(store).setNote(body.alertId, body.note), (alert) => ({ type$: ALERT_NOTE_ADDED, alertId: alert.id })),
+    handle: ({ body, store }) => answer(store.triage.setNote(body.alertId, body.note), (alert) => ({ type$: ALERT_NOTE_ADDED, alertId: alert.id })),
   }),
   "update-state": defineRoute({
     path: TRIAGE_OPERATIONS["update-state"],
@@ -104,6 +104,6 @@ export const alertRoutes: RouteTable = {
     responseType: ALERT_STATE_UPDATED,
     body: updateStateRequestSchema,
     handle: ({ body, store }) =>
-      answer(triageOf(store).setState(body.alertIds, body.state, body.note), (alertIds) => ({ type$: ALERT_STATE_UPDATED, alertIds, state: body.state })),
+      answer(store.triage.setState(body.alertIds, body.state, body.note), (alertIds) => ({ type$: ALERT_STATE_UPDATED, alertIds, state: body.state })),
   }),
 };

@@ -4,7 +4,6 @@
 import { TRIAGE_OPERATIONS, createCaseRequestSchema } from "../api/alert-schemas";
 import { SimHttpError } from "./http-error";
 import { defineRoute, type RouteTable } from "./routes";
-import { triageOf } from "./triage-state";
 
 export const CASE_FILE_EVENT_ADDED = "CASE_FILE_EVENT_ADDED";
 
@@ -14,7 +13,7 @@ export const caseRoutes: RouteTable = {
     write: true,
     responseType: "CASE",
     body: createCaseRequestSchema,
-    handle: ({ body, store }) => ({ body: triageOf(store).createCase(body) }),
+    handle: ({ body, store }) => ({ body: store.triage.createCase(body) }),
   }),
   "add-case-file-event": defineRoute({
     path: TRIAGE_OPERATIONS["add-case-file-event"],
@@ -28,7 +27,7 @@ export const caseRoutes: RouteTable = {
         throw new SimHttpError(400, "INVALID_REQUEST", `Invalid case number "${rawNumber}": a case number is a whole number of 1 or more.`);
       }
       const eventId = params["eventId"] ?? "";
-      const outcome = triageOf(store).attach(caseNumber, eventId);
+      const outcome = store.triage.attach(caseNumber, eventId);
       if (!outcome.ok) throw new SimHttpError(outcome.reason === "NOT_FOUND" ? 404 : 400, outcome.reason, outcome.message);
       return { body: { type$: CASE_FILE_EVENT_ADDED, ...outcome.value } };
     },

@@ -4,10 +4,10 @@
  * src/api/alert-schemas.ts).
  */
 import { TRIAGE_OPERATIONS, fileEventSearchRequestSchema, type FileEventFilter, type FileEventSearchRequest } from "../api/alert-schemas";
+import { compareStrings } from "../core/canonical";
 import { SimHttpError } from "./http-error";
 import { defineRoute, type RouteTable } from "./routes";
 import { MAX_PAGE_SIZE } from "./search";
-import { triageOf } from "./triage-state";
 import type { SimFileEvent } from "./triage-seed";
 
 type Predicate = (event: SimFileEvent) => boolean;
@@ -63,9 +63,7 @@ export function searchFileEvents(events: readonly SimFileEvent[], request: FileE
   });
   if (problems.length > 0) throw new SimHttpError(400, "INVALID_FILTER", problems.join("; "));
   const matches = events.filter(combine(groups, request.groupClause));
-  const sorted = [...matches].sort((a, b) =>
-    a.eventTimestamp !== b.eventTimestamp ? (a.eventTimestamp < b.eventTimestamp ? 1 : -1) : a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0,
-  );
+  const sorted = [...matches].sort((a, b) => compareStrings(b.eventTimestamp, a.eventTimestamp) || compareStrings(a.eventId, b.eventId));
   const size = Math.min(request.pgSize, MAX_PAGE_SIZE);
   const start = (request.pgNum - 1) * size;
   return { page: sorted.slice(start, start + size), totalCount: matches.length };
@@ -77,7 +75,7 @@ export const fileEventRoutes: RouteTable = {
     write: false,
     body: fileEventSearchRequestSchema,
     handle: ({ body, store }) => {
-      const { page, totalCount } = searchFileEvents(triageOf(store).searchableEvents(), body);
+      const { page, totalCount } = searchFileEvents(store.triage.searchableEvents(), body);
       return {
         body: {
           type$: "FILE_EVENT_SEARCH_RESPONSE",

@@ -11,10 +11,10 @@ import { ruleRoutes } from "./rule-routes";
 import { alertRoutes } from "./alert-routes";
 import { caseRoutes } from "./case-routes";
 import { fileEventRoutes } from "./file-event-routes";
-import { triageOf } from "./triage-state";
 import type { SimAlert, SimCase, SimFileEvent } from "./triage-seed";
 import { TenantStore } from "./state";
-import { SerializedFileWriter, renderState, writeFileAtomic } from "./persistence";
+import { writeFileAtomic } from "../io/atomic-write";
+import { SerializedFileWriter, renderState } from "./persistence";
 import { loadSeedFile, parseSeed, parseSeedFile, sampleTenantPath, tenantSeedSchema, type ParsedTenantSeed, type SimRule, type TenantSeed } from "./seed";
 
 export { tenantSeedSchema, loadSeedFile, sampleTenantPath, type TenantSeed, type SimRule };
@@ -140,10 +140,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     resetCounts: () => server.resetCounts(),
     rules: () => store.rules(),
     rule: (ruleId) => store.rule(ruleId),
-    alerts: () => triageOf(store).alerts(),
-    alert: (alertId) => triageOf(store).alert(alertId),
-    cases: () => triageOf(store).cases(),
-    fileEvents: () => triageOf(store).fileEvents(),
+    alerts: () => store.triage.alerts(),
+    alert: (alertId) => store.triage.alert(alertId),
+    cases: () => store.triage.cases(),
+    fileEvents: () => store.triage.fileEvents(),
     setUsers: (ruleId, users) => {
       const outcome = store.setUsers(ruleId, users);
       if (!outcome.ok) throw new RangeError(outcome.message);

@@ -7,6 +7,7 @@
 import type { OperatorToken } from "../api/operators";
 import { RULE_METADATA_TERMS } from "../api/operators";
 import type { Filter, RuleMetadata, SearchRequest } from "../api/schemas";
+import { compareStrings } from "../core/canonical";
 import { datePart } from "./timestamp";
 
 /** How a term's value is compared: text (case-insensitive), date (yyyy-MM-dd part), boolean (True/False). */
@@ -116,17 +117,16 @@ export function search<T>(items: readonly T[], request: SearchRequest, spec: Sea
   const sortValue = sortEntry[1];
   const direction = request.srtDirection === "ASC" ? 1 : -1;
   const sorted = [...matches].sort((a, b) => {
-    const primary = compareStrings(sortValue(a), sortValue(b));
-    return (primary !== 0 ? primary : compareStrings(spec.tieBreak(a), spec.tieBreak(b))) * direction;
+    const primary = compareIgnoringCase(sortValue(a), sortValue(b));
+    return (primary !== 0 ? primary : compareIgnoringCase(spec.tieBreak(a), spec.tieBreak(b))) * direction;
   });
   const size = Math.min(pgSize, MAX_PAGE_SIZE);
   return { ok: true, page: sorted.slice(pgNum * size, pgNum * size + size), totalCount: matches.length };
 }
 
-function compareStrings(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return x < y ? -1 : x > y ? 1 : 0;
+/** Sort keys compare case-insensitively (lower case, then UTF-16 code units). */
+function compareIgnoringCase(a: string, b: string): number {
+  return compareStrings(a.toLowerCase(), b.toLowerCase());
 }
 
 const text = (value: (rule: RuleMetadata) => string): TermDefinition<RuleMetadata>["value"] => value;

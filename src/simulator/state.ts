@@ -1,13 +1,15 @@
 /**
  * The tenant store: the rules of one simulated tenant (metadata, whom they monitor, user bags),
- * plus the alert, case and file-event records kept for other route tables.
+ * plus its alerts, cases and file events (`triage`, src/simulator/triage-state.ts).
  *
  * Pure in-memory state with no HTTP and no I/O: write methods return an outcome value, and the
  * route handlers map refusals to status codes. Nothing handed out aliases the internal state.
  */
 import { NULL_USER_ID_SENTENCE, isMissingUserId, type RuleMetadata, type UsersInRuleResponse } from "../api/schemas";
+import { aliasKey } from "../core/canonical";
 import type { ParsedTenantSeed, SimRule, SimUser } from "./seed";
-import type { SimAlert, SimCase, SimFileEvent } from "./triage-seed";
+import { SIMULATOR_API_USER } from "./api-user";
+import { TriageState } from "./triage-state";
 import { formatTimestamp } from "./timestamp";
 
 /** Why a write was refused. */
@@ -19,22 +21,12 @@ export type WriteOutcome =
 
 export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; reason: "RULE_NOT_FOUND"; message: string };
 
-/** The records other route tables (alerts, cases, file events) work on; persisted as they are. */
-export interface TenantExtras {
-  alerts?: SimAlert[];
-  cases?: SimCase[];
-  fileEvents?: SimFileEvent[];
-}
-
 export interface TenantStoreOptions {
   /** @default - the seed's tenantId */
   tenantId?: string;
   /** @default - the system clock */
   now?: () => Date;
 }
-
-/** The user name written to modifiedBy by writes through the API. */
-export const SIMULATOR_API_USER = "api-client@example.com";
 
 const SYSTEM_SOURCES: ReadonlySet<string> = new Set(["Departing Employee", "High Risk Employee"]);
 
@@ -54,13 +46,11 @@ function copyUser(user: SimUser): SimUser {
   return { userIdFromAuthority: user.userIdFromAuthority, userAliasList: [...user.userAliasList] };
 }
 
-const fold = (alias: string): string => alias.trim().toLowerCase();
-
 /** Adds aliases to a list, skipping those already present (case-insensitively; first spelling wins). */
 function mergeAliases(into: string[], aliases: readonly string[]): void {
-  const present = new Set(into.map(fold));
+  const present = new Set(into.map(aliasKey));
   for (const alias of aliases) {
-    const key = fold(alias);
+    const key = aliasKey(alias);
     if (key === "" || present.has(key)) continue;
     present.add(key);
     into.push(alias);
@@ -89,7 +79,8 @@ export function groupByUserId(users: readonly SimUser[]): SimUser[] {
 
 export class TenantStore {
   readonly tenantId: string;
-  readonly extras: TenantExtras;
+  /** The alerts, cases and file events the triage route tables work on. */
+  readonly triage: TriageState;
   private readonly rulesById = new Map<string, SimRule>();
   private readonly now: () => Date;
 
@@ -103,11 +94,10 @@ export class TenantStore {
         users: groupByUserId(rule.users),
       });
     }
-    this.extras = structuredClone({
-      ...(seed.alerts === undefined ? {} : { alerts: seed.alerts }),
-      ...(seed.cases === undefined ? {} : { cases: seed.cases }),
-      ...(seed.fileEvents === undefined ? {} : { fileEvents: seed.fileEvents }),
-    });
+    this.triage = new TriageState(
+      { alerts: seed.alerts, cases: seed.cases, fileEvents: seed.fileEvents },
+      { tenantId: this.tenantId, now: this.now, usernameOf: (uid) => this.firstAliasOf(uid) },
+    );
   }
 
   /** All rules, in seed order (deep copies). */
@@ -188,8 +178,8 @@ export class TenantStore {
         if (isMissingUserId(entry.userIdFromAuthority)) continue;
         const bag = rule.users.find((user) => user.userIdFromAuthority === entry.userIdFromAuthority);
         if (bag === undefined) continue;
-        const drop = new Set(entry.userAliasList.map(fold));
-        bag.userAliasList = bag.userAliasList.filter((alias) => !drop.has(fold(alias)));
+        const drop = new Set(entry.userAliasList.map(aliasKey));
+        bag.userAliasList = bag.userAliasList.filter((alias) => !drop.has(aliasKey(alias)));
       }
       rule.users = rule.users.filter((user) => user.userAliasList.length > 0);
     });
@@ -219,8 +209,17 @@ export class TenantStore {
     return {
       tenantId: this.tenantId,
       rules: this.rules(),
-      ...structuredClone(this.extras),
+      ...this.triage.snapshot(),
     };
+  }
+
+  /** The first alias of the first bag with this user ID, in seed order of the rules, or null. */
+  private firstAliasOf(userId: string): string | null {
+    for (const rule of this.rulesById.values()) {
+      const alias = rule.users.find((user) => user.userIdFromAuthority === userId)?.userAliasList[0];
+      if (alias !== undefined) return alias;
+    }
+    return null;
   }
 
   private write(ruleId: string, actor: string, change: (rule: SimRule) => void): WriteOutcome {

@@ -1,7 +1,7 @@
 /**
- * The simulator's alerts, cases and file events: pure in-memory state kept in the tenant store's
- * `extras` (so it is persisted and reloaded with the rules), with no HTTP. Write methods return
- * an outcome value; the route tables map refusals to status codes. Nothing handed out aliases the
+ * The simulator's alerts, cases and file events: pure in-memory state with no HTTP, owned by the
+ * tenant store (`store.triage`), persisted and reloaded with the rules. Write methods return an
+ * outcome value; the route tables map refusals to status codes. Nothing handed out aliases the
  * internal state.
  */
 import type {
@@ -14,11 +14,20 @@ import type {
   ObservedFileCategory,
 } from "../api/alert-schemas";
 import { ENDPOINT_OBSERVATION_TYPE } from "../api/alert-schemas";
-import { SIMULATOR_API_USER, type TenantStore } from "./state";
+import { SIMULATOR_API_USER, SIMULATOR_API_USER_UID } from "./api-user";
+import type { ParsedTenantSeed } from "./seed";
 import type { SimAlert, SimCase, SimFileEvent, SimObservation } from "./triage-seed";
 
-/** The user UID written as creator and last modifier of cases created through the API. */
-export const SIMULATOR_API_USER_UID = "904000000000000001";
+/** The alert, case and file-event lists of a tenant seed (and of the data file); each may be absent. */
+export type TriageRecords = Pick<ParsedTenantSeed, "alerts" | "cases" | "fileEvents">;
+
+/** What the triage state needs from the tenant it belongs to. */
+export interface TriageContext {
+  readonly tenantId: string;
+  readonly now: () => Date;
+  /** The first alias of the user bag with this UID in any rule, or null. */
+  readonly usernameOf: (uid: string) => string | null;
+}
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; reason: "NOT_FOUND" | "INVALID_REQUEST"; message: string };
 
@@ -59,21 +68,35 @@ export function caseObject(record: SimCase): Case {
 }
 
 export class TriageState {
+  private readonly alertList: SimAlert[];
+  private readonly caseList: SimCase[];
+  private readonly eventList: SimFileEvent[];
+  /** The lists the seed had: written back even when empty (see `snapshot`). */
+  private readonly seeded: ReadonlySet<keyof TriageRecords>;
+
+  /** Keeps deep copies of the records. */
   constructor(
-    private readonly store: TenantStore,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
-
-  private get alertList(): SimAlert[] {
-    return (this.store.extras.alerts ??= []);
+    records: TriageRecords,
+    private readonly context: TriageContext,
+  ) {
+    this.alertList = structuredClone(records.alerts ?? []);
+    this.caseList = structuredClone(records.cases ?? []);
+    this.eventList = structuredClone(records.fileEvents ?? []);
+    this.seeded = new Set((["alerts", "cases", "fileEvents"] as const).filter((key) => records[key] !== undefined));
   }
 
-  private get caseList(): SimCase[] {
-    return (this.store.extras.cases ??= []);
-  }
-
-  private get eventList(): SimFileEvent[] {
-    return (this.store.extras.fileEvents ??= []);
+  /**
+   * The records in the seed format (deep copies), for persistence: each list the seed had, and
+   * each list that has records now.
+   */
+  snapshot(): TriageRecords {
+    const lists = { alerts: this.alertList, cases: this.caseList, fileEvents: this.eventList };
+    const written = (key: keyof TriageRecords): boolean => this.seeded.has(key) || lists[key].length > 0;
+    return structuredClone({
+      ...(written("alerts") ? { alerts: lists.alerts } : {}),
+      ...(written("cases") ? { cases: lists.cases } : {}),
+      ...(written("fileEvents") ? { fileEvents: lists.fileEvents } : {}),
+    });
   }
 
   /** Every alert (deep copies), in seed order. */
@@ -97,7 +120,7 @@ export class TriageState {
   summary(alert: SimAlert): AlertSummary {
     return {
       type$: "ALERT_SUMMARY",
-      tenantId: this.store.tenantId,
+      tenantId: this.context.tenantId,
       type: alert.type,
       name: alert.name,
       description: alert.description,
@@ -170,7 +193,7 @@ export class TriageState {
   /** Creates a case, status OPEN, numbered one above the highest number so far. */
   createCase(input: { name: string; description?: string | null | undefined; findings?: string | null | undefined; subject?: string | null | undefined; assignee?: string | null | undefined }): Case {
     const number = this.caseList.reduce((max, c) => Math.max(max, c.number), 0) + 1;
-    const at = formatCaseTimestamp(this.now());
+    const at = formatCaseTimestamp(this.context.now());
     const subject = input.subject ?? null;
     const assignee = input.assignee ?? null;
     const record: SimCase = {
@@ -179,9 +202,9 @@ export class TriageState {
       description: input.description ?? null,
       findings: input.findings ?? null,
       subject,
-      subjectUsername: subject === null ? null : this.usernameOf(subject),
+      subjectUsername: subject === null ? null : this.context.usernameOf(subject),
       assignee,
-      assigneeUsername: assignee === null ? null : this.usernameOf(assignee),
+      assigneeUsername: assignee === null ? null : this.context.usernameOf(assignee),
       status: "OPEN",
       createdAt: at,
       updatedAt: at,
@@ -205,7 +228,7 @@ export class TriageState {
     if (!this.eventList.some((e) => e.eventId === eventId)) return notFound(`No file event with ID "${eventId}" in this tenant.`);
     if (record.fileEvents.includes(eventId)) return { ok: true, value: { caseNumber, eventId, added: false } };
     record.fileEvents.push(eventId);
-    record.updatedAt = formatCaseTimestamp(this.now());
+    record.updatedAt = formatCaseTimestamp(this.context.now());
     record.lastModifiedByUserUid = SIMULATOR_API_USER_UID;
     record.lastModifiedByUsername = SIMULATOR_API_USER;
     return { ok: true, value: { caseNumber, eventId, added: true } };
@@ -215,27 +238,6 @@ export class TriageState {
   searchableEvents(): readonly SimFileEvent[] {
     return this.eventList;
   }
-
-  /** The first alias of the user bag with this UID in any rule, or null. */
-  private usernameOf(uid: string): string | null {
-    for (const rule of this.store.rules()) {
-      const user = rule.users.find((u) => u.userIdFromAuthority === uid);
-      if (user?.userAliasList[0] !== undefined) return user.userAliasList[0];
-    }
-    return null;
-  }
-}
-
-const states = new WeakMap<TenantStore, TriageState>();
-
-/** The triage state of a tenant store (one per store). */
-export function triageOf(store: TenantStore): TriageState {
-  let state = states.get(store);
-  if (state === undefined) {
-    state = new TriageState(store);
-    states.set(store, state);
-  }
-  return state;
 }
 
 function notFound(message: string): { ok: false; reason: "NOT_FOUND"; message: string } {
