@@ -1,5 +1,6 @@
 /**
- * The error hierarchy of alert-rule-users.
+ * The error hierarchy of alert-rule-users: every error of the tool's own, in one module (the
+ * client's HTTP errors sit beside the client, in src/api/errors.ts).
  *
  * Every error the tool raises on purpose is an {@link AlertRuleUsersError}: it carries a stable
  * `code` and a message that says what happened and how to fix it. The CLI has one top-level
@@ -20,7 +21,9 @@ export type ErrorCode =
   | "API"
   | "RESPONSE_SHAPE"
   | "APPLY_FAILED"
-  | "INVALID_ARGUMENT";
+  | "INVALID_ARGUMENT"
+  | "CONNECTION_MISMATCH"
+  | "IMPORT";
 
 export class AlertRuleUsersError extends Error {
   readonly code: ErrorCode;
@@ -55,5 +58,90 @@ export class ConfigError extends AlertRuleUsersError {
 export class InvalidArgumentError extends AlertRuleUsersError {
   constructor(message: string) {
     super("INVALID_ARGUMENT", message);
+  }
+}
+
+/** One failure of a declaration: the construct path (or file location) and what is wrong. */
+export interface DeclarationFailure {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * One or more invalid rule-list declarations. The message lists every failure, one per line,
+ * each prefixed with the construct path, so a user can fix them all in one go.
+ */
+export class DeclarationError extends AlertRuleUsersError {
+  readonly failures: readonly DeclarationFailure[];
+
+  constructor(failures: readonly DeclarationFailure[], heading = "Invalid RuleUserList declaration") {
+    super("DECLARATION", `${heading}:\n${failures.map((f) => `  [${f.path}] ${f.message}`).join("\n")}`);
+    this.failures = [...failures];
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), failures: this.failures.map((f) => ({ path: f.path, message: f.message })) };
+  }
+}
+
+/** Details of a failed synth: the command run, its exit code (or signal) and the end of its stderr. */
+export interface SynthFailure {
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stderrTail: string;
+}
+
+/** The cdktf app could not be run or did not synthesize. */
+export class SynthError extends AlertRuleUsersError {
+  readonly details: SynthFailure | undefined;
+
+  constructor(message: string, details?: SynthFailure, options?: { cause?: unknown }) {
+    super("SYNTH", message, options);
+    this.details = details;
+  }
+}
+
+/** A plan file that cannot be read, is not a plan, is of another format version, or was modified. */
+export class PlanFileError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("PLAN_FILE", message);
+  }
+}
+
+/** A saved plan whose observed lists no longer match: nothing was sent. */
+export class StalePlanError extends AlertRuleUsersError {
+  readonly staleRules: readonly string[];
+  constructor(message: string, staleRules: readonly string[]) {
+    super("STALE_PLAN", message);
+    this.staleRules = staleRules;
+  }
+}
+
+/** A saved plan made against another service or tenant than this run's: nothing was sent. */
+export class ConnectionMismatchError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("CONNECTION_MISMATCH", message);
+  }
+}
+
+/** The mass-removal guard refused the plan: nothing was sent. */
+export class MassRemovalError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("MASS_REMOVAL", message);
+  }
+}
+
+/** Unknown, ambiguous or duplicated rules in the declaration: nothing was sent. */
+export class UnresolvedRulesError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("UNRESOLVED_RULES", message);
+  }
+}
+
+/** `import` cannot write what was asked: a rule asked for by ID does not exist, a list cannot be read. */
+export class ImportError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("IMPORT", message);
   }
 }

@@ -5,9 +5,10 @@
  * buildPlan alone and reads the peak RSS of the diff. Prints one JSON document on stdout.
  */
 import { buildPlan } from "../../src/core/build-plan";
-import type { DesiredList, RuleObservation } from "../../src/core/observation";
+import type { DesiredList, RuleObservation } from "../../src/core";
 import { generateTenant } from "./tenant";
 import { collectGarbage, lifetimeMaxRss, procStatusBytes, resetPeakRss, timedSync } from "./timing";
+import { TOOL_VERSION } from "../../src/io/version";
 
 export interface DiffChildInput {
   readonly rules: number;
@@ -77,7 +78,7 @@ function main(): void {
 
   const cpuBefore = process.cpuUsage();
   const { value: plan, ms: diffMs } = timedSync(() =>
-    buildPlan({
+    buildPlan({ toolVersion: TOOL_VERSION,
       declarations,
       observations,
       connection: { baseUrl: "http://127.0.0.1:1", tenantId: "bench" },

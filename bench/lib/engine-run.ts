@@ -4,8 +4,8 @@
  * RuleListClient over HTTP. Counts calls on both sides and checks the tenant converged.
  */
 import { RuleListClient } from "../../src/api";
-import { applyPlan, checkPlanIsApplicable } from "../../src/io/execute";
-import { aliasKey } from "../../src/core/aliases";
+import { applyPlan } from "../../src/io/execute";
+import { aliasKey, checkPlanIsApplicable } from "../../src/core";
 import type { Plan } from "../../src/core/plan-schema";
 import { observe } from "../../src/io/observe";
 import { buildPlan } from "../../src/core/build-plan";
@@ -14,6 +14,7 @@ import { callBound, equalsBound, type CallBound, type OperationCounts } from "./
 import type { ExpectedChanges, GeneratedTenant } from "./tenant";
 import { hostSimulator, type HostedSimulator, type SimulatorMode } from "./simulator-host";
 import { timed, timedSync } from "./timing";
+import { TOOL_VERSION } from "../../src/io/version";
 
 export interface EngineRunOptions {
   readonly parallelism: number;
@@ -67,7 +68,7 @@ export async function runEngine(tenant: GeneratedTenant, options: EngineRunOptio
     const started = performance.now();
     const observed = await timed(() => observe(client, tenant.declarations, { parallelism: options.parallelism, pageSize }));
     const planned = timedSync(() =>
-      buildPlan({
+      buildPlan({ toolVersion: TOOL_VERSION,
         declarations: tenant.declarations,
         observations: observed.value,
         connection,

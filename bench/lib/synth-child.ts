@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readDeclarations, toDesiredList } from "../../src/io/read-synth-output";
+import { readDeclarations } from "../../src/io/read-synth-output";
 import { runSynth } from "../../src/io/synth";
 import { person } from "./people";
 import { procStatusBytes, resetPeakRss, timed, timedSync } from "./timing";
@@ -68,7 +68,7 @@ process.stderr.write(${JSON.stringify(MARK)} + process.resourceUsage().maxRSS + 
 
     const rssBeforeRead = procStatusBytes("VmRSS");
     const reset = resetPeakRss();
-    const read = timedSync(() => readDeclarations(outdir).map(toDesiredList));
+    const read = timedSync(() => readDeclarations(outdir));
     const peakRssDuringRead = reset ? procStatusBytes("VmHWM") : null;
     const result: SynthChildOutput = {
       rules: input.rules,

@@ -3,8 +3,8 @@
  * inclusion and exclusion lists), the declarations of the desired state, and the same change set
  * as the per-user rows a CSV-driven script would send. Deterministic for a given spec.
  */
-import { canonicalUsers } from "../../src/core/declaration";
-import type { DesiredList } from "../../src/core/observation";
+import { canonicalUsers } from "../../src/core";
+import type { DesiredList } from "../../src/core";
 import type { TenantSeed } from "../../src/simulator";
 import { mulberry32, type Random } from "../../src/simulator/prng";
 import { extraAlias, person } from "./people";

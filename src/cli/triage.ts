@@ -13,7 +13,7 @@ import {
 import { AlertRuleUsersError, UsageError } from "../errors";
 import { CONNECTION_OPTIONS, oneOf } from "./args";
 import type { Command, Io } from "./io";
-import { connect, type ConnectionFlags } from "../io/workflow";
+import { connect, type ConnectionFlags } from "./run-flags";
 import { renderFields, renderTable } from "./table";
 
 export const FORMATS = ["table", "json"] as const;

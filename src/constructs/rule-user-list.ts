@@ -7,13 +7,13 @@ import { Resource } from "@cdktf/provider-null/lib/resource";
 import {
   DEFAULT_CLI_COMMAND,
   RESOURCE_CHILD_ID,
-  canonicalUsers,
   encodeTriggerFields,
   provisionerCommand,
   provisionerEnvironment,
   validateDeclaration,
 } from "../core/declaration";
-import type { DeclaredUser, ListMode } from "../core/declaration";
+import { canonicalUsers } from "../core/canonical";
+import type { DesiredUser, ListMode } from "../core/desired";
 
 /** One user of a {@link RuleUserList}. */
 export interface RuleUserListUser {
@@ -158,7 +158,7 @@ export class RuleUserList extends Construct {
   readonly mode: ListMode;
   readonly allowMassRemoval: boolean;
   /** The declared users in canonical order (sorted by userId, aliases sorted). */
-  readonly users: readonly DeclaredUser[];
+  readonly users: readonly DesiredUser[];
   /** The `null_resource` that carries the declaration. */
   readonly resource: Resource;
 

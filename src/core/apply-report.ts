@@ -5,12 +5,11 @@
  * Never carries the token: only the base URL and tenant ID of the connection.
  */
 import type { ErrorCode } from "../errors";
-import { AlertRuleUsersError } from "../errors";
-import type { ApplyResult, RuleResult } from "../io/execute";
-import { StalePlanError } from "./errors";
+import { AlertRuleUsersError, StalePlanError } from "../errors";
+import type { ApplyResult, RuleResult } from "./apply-results";
+import { countOutcomes, notApplied } from "./apply-results";
 import type { Plan } from "./plan-schema";
-import { planChecksum } from "../io/plan-file";
-import { TOOL_VERSION } from "../io/version";
+import { planChecksum } from "./plan-schema";
 
 export const APPLY_REPORT_VERSION = 1 as const;
 
@@ -53,22 +52,11 @@ export interface ApplyReport {
   readonly rules: readonly RuleResult[];
 }
 
-const REFUSALS: ReadonlySet<ErrorCode> = new Set(["STALE_PLAN", "MASS_REMOVAL", "UNRESOLVED_RULES", "PLAN_FILE"]);
+const REFUSALS: ReadonlySet<ErrorCode> = new Set(["STALE_PLAN", "CONNECTION_MISMATCH", "MASS_REMOVAL", "UNRESOLVED_RULES", "PLAN_FILE"]);
 
 /** Rule results of a plan that was not applied (no changes, cancelled, refused after planning). */
 export function resultsWithoutApply(plan: Plan): RuleResult[] {
-  return plan.rules.map((rule): RuleResult => {
-    const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action, calls: [], verified: null };
-    if (rule.action === "skip") return { ...base, outcome: "skipped", message: rule.reason };
-    if (rule.action === "error") return { ...base, outcome: "failed", message: rule.reason };
-    if (rule.action === "update") return { ...base, outcome: "unchanged", message: "not applied: nothing was sent" };
-    return { ...base, outcome: "unchanged", message: null };
-  });
-}
-
-function summarize(rules: readonly RuleResult[]): ApplyResult["summary"] {
-  const count = (o: RuleResult["outcome"]) => rules.filter((r) => r.outcome === o).length;
-  return { applied: count("applied"), unchanged: count("unchanged"), skipped: count("skipped"), failed: count("failed") };
+  return plan.rules.map(notApplied);
 }
 
 /** Collects what an apply run did; `finish`/`fail` return the report. The clock is passed in. */
@@ -81,6 +69,7 @@ export class ApplyReportRecorder {
   constructor(
     private readonly startedAt: string,
     private readonly source: ApplyReportSource,
+    private readonly toolVersion: string,
   ) {}
 
   connected(connection: { readonly baseUrl: string; readonly tenantId: string }): void {
@@ -123,7 +112,7 @@ export class ApplyReportRecorder {
     const rules = this.result?.rules ?? (this.planned === null ? [] : resultsWithoutApply(this.planned));
     return {
       reportVersion: APPLY_REPORT_VERSION,
-      tool: { name: "alert-rule-users", version: TOOL_VERSION },
+      tool: { name: "alert-rule-users", version: this.toolVersion },
       status,
       exitCode,
       startedAt: this.startedAt,
@@ -132,7 +121,7 @@ export class ApplyReportRecorder {
       source: this.source,
       plan: this.planned === null ? null : { checksum: planChecksum(this.planned), createdAt: this.planned.createdAt },
       refusal,
-      summary: this.result?.summary ?? (this.planned === null ? null : summarize(rules)),
+      summary: this.result?.summary ?? (this.planned === null ? null : countOutcomes(rules)),
       rules,
     };
   }

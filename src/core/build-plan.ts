@@ -5,8 +5,8 @@
 import { NO_CHANGES, NO_MASS_REMOVAL, diffRule } from "./diff";
 import type { Plan, PlanSummary, RulePlan } from "./plan-schema";
 import { DEFAULT_BATCH_SIZE, PLAN_FORMAT_VERSION } from "./plan-schema";
-import type { DesiredList, RuleObservation } from "./observation";
-import { TOOL_VERSION } from "../io/version";
+import type { DesiredList } from "./desired";
+import type { RuleObservation } from "./observation";
 
 export interface PlanInput {
   /** One observation per declaration, in the same order. */
@@ -14,6 +14,8 @@ export interface PlanInput {
   readonly observations: readonly RuleObservation[];
   readonly connection: { readonly baseUrl: string; readonly tenantId: string };
   readonly createdAt: string;
+  /** The version of alert-rule-users that made the plan (recorded in it). */
+  readonly toolVersion: string;
   readonly batchSize?: number;
 }
 
@@ -26,7 +28,7 @@ export function buildPlan(input: PlanInput): Plan {
   const rules = markDuplicates(diffed);
   return {
     formatVersion: PLAN_FORMAT_VERSION,
-    tool: { name: "alert-rule-users", version: TOOL_VERSION },
+    tool: { name: "alert-rule-users", version: input.toolVersion },
     createdAt: input.createdAt,
     connection: { baseUrl: input.connection.baseUrl, tenantId: input.connection.tenantId },
     options: { batchSize },

@@ -2,7 +2,8 @@
  * The diff of design.md §4: a pure function of one declared list, what was observed for it,
  * and the batch size. No clock, no network, inputs never mutated.
  */
-import { aliasKey, compareAliases, compareStrings } from "./aliases";
+import { aliasKey, canonicalUsers, compareAliases, compareStrings } from "./canonical";
+import type { DesiredList } from "./desired";
 import { fingerprintList } from "./fingerprint";
 import type {
   MassRemovalCheck,
@@ -12,14 +13,13 @@ import type {
   RuleChanges,
   RulePlan,
 } from "./plan-schema";
-import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "./observation";
+import { isSystemRule } from "./guards";
+import type { ObservedList, RuleObservation } from "./observation";
 
 export interface DiffOptions {
   /** Most users in one write call; larger changes are split into several calls of the same operation. */
   readonly batchSize: number;
 }
-
-const SYSTEM_SOURCES = new Set(["departing employee", "high risk employee"]);
 
 export const NO_CHANGES: RuleChanges = {
   addUsers: [],
@@ -31,22 +31,6 @@ export const NO_CHANGES: RuleChanges = {
   rebuild: false,
 };
 export const NO_MASS_REMOVAL: MassRemovalCheck = { entries: 0, lost: 0, triggered: false };
-
-/** The declared list in canonical order: users by ID, aliases by key then spelling. */
-export function canonicalUsers(users: readonly PlannedUser[]): readonly PlannedUser[] {
-  // Lists read from the synthesized JSON are canonical already (the construct writes them so):
-  // share them instead of copying, which at a million aliases saves a copy of every list.
-  const sortedAliases = (aliases: readonly string[]) => aliases.every((a, i) => i === 0 || compareAliases(aliases[i - 1]!, a) <= 0);
-  const usersInOrder = users.every((u, i) => i === 0 || compareStrings(users[i - 1]!.userId, u.userId) <= 0);
-  if (usersInOrder && users.every((u) => sortedAliases(u.aliases))) return users;
-  return users
-    .map((u) => (sortedAliases(u.aliases) ? u : { userId: u.userId, aliases: [...u.aliases].sort(compareAliases) }))
-    .sort((a, b) => compareStrings(a.userId, b.userId));
-}
-
-export function isSystemRule(rule: RuleFacts): boolean {
-  return rule.isSystem || SYSTEM_SOURCES.has(rule.ruleSource.trim().toLowerCase());
-}
 
 export function diffRule(desired: DesiredList, observation: RuleObservation, options: DiffOptions): RulePlan {
   const users = canonicalUsers(desired.users);

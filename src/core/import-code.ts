@@ -14,8 +14,9 @@
  *   whole, with the validation failures, so the generated file always synthesizes.
  */
 import type { UsersToAlertOn } from "../api/schemas";
-import { canonicalUsers, validateDeclaration } from "./declaration";
-import { isSystemRule } from "./diff";
+import { canonicalUsers } from "./canonical";
+import { validateDeclaration } from "./declaration";
+import { isSystemRule } from "./guards";
 import type { ObservedEntry } from "./plan-schema";
 import type { ObservedList, RuleFacts } from "./observation";
 

@@ -1,17 +1,6 @@
 /** What observe() learned about one declared list: the input of the pure diff, with the declaration. */
 import type { UsersToAlertOn } from "../api/schemas";
-import type { ListMode, ObservedEntry, PlannedUser } from "./plan-schema";
-
-/** A declared list as the engine needs it (read from the synthesized JSON or from the environment). */
-export interface DesiredList {
-  readonly constructPath: string;
-  readonly stack: string;
-  readonly ruleId: string | null;
-  readonly ruleName: string | null;
-  readonly mode: ListMode;
-  readonly allowMassRemoval: boolean;
-  readonly users: readonly PlannedUser[];
-}
+import type { ObservedEntry } from "./plan-schema";
 
 /** The rule metadata facts the diff depends on. */
 export interface RuleFacts {

@@ -1,114 +1,181 @@
 /**
  * The plan: plain, serializable data. Written by `plan`, saved with `--out`, read back by `apply`.
- * The JSON form is documented in docs/plan-format.md; its zod schema is in plan-file.ts.
+ * One declaration: the zod schema below; every plan type is inferred from it. The JSON form is
+ * documented in docs/plan-format.md. A saved plan carries a checksum of its canonical JSON.
  */
-import type { UsersToAlertOn } from "../api/schemas";
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { USERS_TO_ALERT_ON } from "../api/schemas";
+import { PlanFileError } from "../errors";
+import { canonicalJson } from "./canonical-json";
+import { LIST_MODES } from "./desired";
 
-export type ListMode = "authoritative" | "additive";
+export const PLAN_FORMAT_VERSION = 1 as const;
+export const DEFAULT_BATCH_SIZE = 100;
 
-export interface PlannedUser {
-  readonly userId: string;
-  readonly aliases: readonly string[];
-}
+/** Makes an inferred type read-only all the way down: the engine never mutates a plan. */
+export type DeepReadonly<T> = T extends (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+const plannedUser = z.object({ userId: z.string().min(1), aliases: z.array(z.string()) });
+/** An observed entry as the service returned it (userId null when the entry has no usable ID). */
+const observedEntry = z.object({ userId: z.string().nullable(), aliases: z.array(z.string()) });
 
 /** One write call, exactly as it will be sent (minus tenantId and ruleId, which the rule carries). */
-export type PlannedCall =
-  | { readonly operation: "add-users"; readonly userList: readonly PlannedUser[] }
-  | { readonly operation: "remove-user-aliases"; readonly userList: readonly PlannedUser[] }
-  | { readonly operation: "remove-users"; readonly userIdList: readonly string[] }
-  | { readonly operation: "remove-all-users" };
+const plannedCall = z.discriminatedUnion("operation", [
+  z.object({ operation: z.literal("add-users"), userList: z.array(plannedUser) }),
+  z.object({ operation: z.literal("remove-user-aliases"), userList: z.array(plannedUser) }),
+  z.object({ operation: z.literal("remove-users"), userIdList: z.array(z.string()) }),
+  z.object({ operation: z.literal("remove-all-users") }),
+]);
 
-/** An observed entry as the service returned it (userId null when the entry has no usable ID). */
-export interface ObservedEntry {
-  readonly userId: string | null;
-  readonly aliases: readonly string[];
-}
-
-export interface RuleChanges {
+const ruleChanges = z.object({
   /** Users not in the list yet, with all their declared aliases. */
-  readonly addUsers: readonly PlannedUser[];
+  addUsers: z.array(plannedUser),
   /** Users already in the list that gain aliases. */
-  readonly addAliases: readonly PlannedUser[];
+  addAliases: z.array(plannedUser),
   /** Users that stay but lose aliases. */
-  readonly removeAliases: readonly PlannedUser[];
+  removeAliases: z.array(plannedUser),
   /** Users removed with all their aliases. */
-  readonly removeUsers: readonly PlannedUser[];
+  removeUsers: z.array(plannedUser),
   /** Entries without a user ID that a remove-all-users takes away. */
-  readonly removeEntriesWithoutId: readonly ObservedEntry[];
+  removeEntriesWithoutId: z.array(observedEntry),
   /** The whole list is emptied (remove-all-users), alone or as the first step of a rebuild. */
-  readonly removeAll: boolean;
+  removeAll: z.boolean(),
   /** remove-all-users then add-users of the whole declaration (entries without IDs present). */
-  readonly rebuild: boolean;
-}
+  rebuild: z.boolean(),
+});
 
-export interface MassRemovalCheck {
+const massRemovalCheck = z.object({
   /** Entries (user bags) in the observed list. */
-  readonly entries: number;
+  entries: z.number().int(),
   /** Entries none of whose aliases remains after apply. */
-  readonly lost: number;
+  lost: z.number().int(),
   /** True when the guard of design.md §5 refuses this rule without --allow-mass-removal. */
-  readonly triggered: boolean;
-}
+  triggered: z.boolean(),
+});
 
-export type RuleAction = "update" | "no-op" | "skip" | "error";
-
+export const RULE_ACTIONS = ["update", "no-op", "skip", "error"] as const;
 /**
  * Errors that block the whole apply (a declaration that cannot be trusted) versus errors that
  * only keep this rule from being applied (the service failed while observing it).
  */
-export type RuleErrorKind = "unknown-rule" | "ambiguous-rule" | "duplicate-rule" | "observe-failed";
+export const RULE_ERROR_KINDS = ["unknown-rule", "ambiguous-rule", "duplicate-rule", "observe-failed"] as const;
 
-export interface RulePlan {
+const rulePlan = z.object({
   /** The resolved observerRuleId (also for rules declared by name); null when unresolved. */
-  readonly ruleId: string | null;
+  ruleId: z.string().nullable(),
   /** The rule's name as the service reports it, or as declared when unresolved. */
-  readonly ruleName: string | null;
-  readonly declaredBy: "ruleId" | "ruleName";
-  readonly constructPath: string;
-  readonly stack: string;
-  readonly mode: ListMode;
-  readonly action: RuleAction;
+  ruleName: z.string().nullable(),
+  declaredBy: z.enum(["ruleId", "ruleName"]),
+  constructPath: z.string(),
+  stack: z.string(),
+  mode: z.enum(LIST_MODES),
+  action: z.enum(RULE_ACTIONS),
   /** Why a rule is skipped or in error; why it is rebuilt; null otherwise. */
-  readonly reason: string | null;
-  readonly errorKind: RuleErrorKind | null;
-  readonly listType: UsersToAlertOn | null;
-  readonly allowMassRemoval: boolean;
+  reason: z.string().nullable(),
+  errorKind: z.enum(RULE_ERROR_KINDS).nullable(),
+  listType: z.enum(USERS_TO_ALERT_ON).nullable(),
+  allowMassRemoval: z.boolean(),
   /** sha256 of the observed list; apply of a saved plan refuses when it no longer matches. */
-  readonly fingerprint: string | null;
+  fingerprint: z.string().nullable(),
   /** The declared list in canonical order: what verify compares the read-back list with. */
-  readonly desired: readonly PlannedUser[];
-  readonly changes: RuleChanges;
-  readonly calls: readonly PlannedCall[];
-  readonly massRemoval: MassRemovalCheck;
-  readonly warnings: readonly string[];
-}
+  desired: z.array(plannedUser),
+  changes: ruleChanges,
+  calls: z.array(plannedCall),
+  massRemoval: massRemovalCheck,
+  warnings: z.array(z.string()),
+});
 
-export interface PlanSummary {
-  readonly rules: number;
-  readonly toUpdate: number;
-  readonly noOp: number;
-  readonly skipped: number;
-  readonly errors: number;
-  readonly usersToAdd: number;
-  readonly aliasesToAdd: number;
-  readonly aliasesToRemove: number;
-  readonly usersToRemove: number;
-  readonly rebuilds: number;
-  readonly removeAll: number;
-  readonly calls: number;
-  readonly massRemovals: number;
-}
+const count = z.number().int().nonnegative();
 
-export interface Plan {
-  readonly formatVersion: 1;
-  readonly tool: { readonly name: "alert-rule-users"; readonly version: string };
-  readonly createdAt: string;
+const planSummary = z.object({
+  rules: count,
+  toUpdate: count,
+  noOp: count,
+  skipped: count,
+  errors: count,
+  usersToAdd: count,
+  aliasesToAdd: count,
+  aliasesToRemove: count,
+  usersToRemove: count,
+  rebuilds: count,
+  removeAll: count,
+  calls: count,
+  massRemovals: count,
+});
+
+export const planSchema = z.object({
+  formatVersion: z.literal(PLAN_FORMAT_VERSION),
+  tool: z.object({ name: z.literal("alert-rule-users"), version: z.string() }),
+  createdAt: z.string(),
   /** Where the plan was observed: apply refuses a plan for another service or tenant. */
-  readonly connection: { readonly baseUrl: string; readonly tenantId: string };
-  readonly options: { readonly batchSize: number };
-  readonly rules: readonly RulePlan[];
-  readonly summary: PlanSummary;
+  connection: z.object({ baseUrl: z.string(), tenantId: z.string() }),
+  options: z.object({ batchSize: z.number().int().positive() }),
+  rules: z.array(rulePlan),
+  summary: planSummary,
+});
+
+export type Plan = DeepReadonly<z.infer<typeof planSchema>>;
+export type RulePlan = DeepReadonly<z.infer<typeof rulePlan>>;
+export type PlanSummary = DeepReadonly<z.infer<typeof planSummary>>;
+export type PlannedUser = DeepReadonly<z.infer<typeof plannedUser>>;
+export type PlannedCall = DeepReadonly<z.infer<typeof plannedCall>>;
+export type ObservedEntry = DeepReadonly<z.infer<typeof observedEntry>>;
+export type RuleChanges = DeepReadonly<z.infer<typeof ruleChanges>>;
+export type MassRemovalCheck = DeepReadonly<z.infer<typeof massRemovalCheck>>;
+export type RuleAction = RulePlan["action"];
+export type RuleErrorKind = NonNullable<RulePlan["errorKind"]>;
+
+/** The document `--format json` prints and `--out` saves: the plan plus its checksum. */
+export type PlanDocument = Plan & { readonly checksum: string };
+
+/**
+ * sha256 of the plan's canonical JSON (without the checksum field). It proves the file is the
+ * one the plan command wrote, unedited; it is not a signature: anyone can recompute it.
+ */
+export function planChecksum(plan: Plan): string {
+  const { checksum: _ignored, ...rest } = plan as PlanDocument;
+  void _ignored;
+  return "sha256:" + createHash("sha256").update(canonicalJson(rest)).digest("hex");
 }
 
-export const PLAN_FORMAT_VERSION = 1 as const;
-export const DEFAULT_BATCH_SIZE = 100;
+export function toPlanDocument(plan: Plan): PlanDocument {
+  return { ...plan, checksum: planChecksum(plan) };
+}
+
+export function serializePlan(plan: Plan): string {
+  return JSON.stringify(toPlanDocument(plan), null, 2) + "\n";
+}
+
+/** Parses and checks a plan document: JSON, format version, schema, checksum. */
+export function parsePlan(text: string, source: string): Plan {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new PlanFileError(`${source} is not a plan: it is not JSON. Save a plan with 'alert-rule-users plan --out FILE'.`);
+  }
+  if (typeof raw !== "object" || raw === null || !("formatVersion" in raw)) {
+    throw new PlanFileError(`${source} is not a plan (no formatVersion). Save a plan with 'alert-rule-users plan --out FILE'.`);
+  }
+  const version = raw.formatVersion;
+  if (version !== PLAN_FORMAT_VERSION) {
+    throw new PlanFileError(
+      `${source} has plan formatVersion ${JSON.stringify(version)}; this alert-rule-users reads formatVersion ${PLAN_FORMAT_VERSION} only. ` +
+        "Plan again with this version of the tool.",
+    );
+  }
+  const parsed = planSchema.extend({ checksum: z.string() }).safeParse(raw);
+  if (!parsed.success) {
+    throw new PlanFileError(`${source} is not a valid plan:\n${z.prettifyError(parsed.error)}\nPlan again and save with --out.`);
+  }
+  const plan: PlanDocument = parsed.data;
+  if (planChecksum(plan) !== plan.checksum) {
+    throw new PlanFileError(`${source} was modified after it was written (checksum mismatch): plan again and apply the new file unmodified.`);
+  }
+  return plan;
+}

@@ -1,106 +1,37 @@
 /**
- * apply: design.md §5. Refuses the whole plan before sending anything when a declaration is in
- * error, when the mass-removal guard trips, or (saved plans) when a list changed since the plan;
- * then sends each changed rule's calls in order, reads every changed rule back and verifies it.
- * One rule failing never stops the others; every rule's outcome is reported.
+ * Execute a plan (design.md §5): the guards of src/core/guards.ts first (nothing is sent when one
+ * refuses), then, for a saved plan, a fresh read of every rule it changes; then each changed
+ * rule's calls in order, and a read back of every changed rule to verify it. One rule failing
+ * never stops the others; every rule's outcome is reported.
  */
 import type { RuleListClient } from "../api";
 import { AlertRuleUsersError } from "../errors";
-import { mapPool } from "./pool";
-import { diffRule } from "../core/diff";
-import { MassRemovalError, StalePlanError, UnresolvedRulesError } from "../core/errors";
+import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
+import { applyResult, notApplied } from "../core/apply-results";
 import { fingerprintList } from "../core/fingerprint";
+import type { GuardOptions } from "../core/guards";
+import { checkFresh, checkPlanIsApplicable } from "../core/guards";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
-import type { ObservedList } from "../core/observation";
+import { plannedRuleFacts, remainingCalls } from "../core/verify";
 import { readList } from "./observe";
-import { blockingErrors } from "../core/build-plan";
+import { mapPool } from "./pool";
 
-export interface ApplyOptions {
+export interface ApplyOptions extends GuardOptions {
   /** Most rules applied at once. @default 4 */
   readonly parallelism?: number;
-  /** --allow-mass-removal: lets every rule pass the mass-removal guard. */
-  readonly allowMassRemoval?: boolean;
-  /** Honour each rule's own allowMassRemoval (the construct prop; the Terraform path). */
-  readonly honourRuleMassRemovalFlag?: boolean;
   /** A saved plan: re-read every rule to change and refuse the plan if any list changed. */
   readonly checkStale?: boolean;
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-export type RuleOutcome = "applied" | "unchanged" | "skipped" | "failed";
-
-export interface CallRecord {
-  readonly operation: PlannedCall["operation"];
-  /** Users (or user IDs) the call carried; 0 for remove-all-users. */
-  readonly users: number;
-  readonly status: "ok" | "failed";
-  readonly error?: string;
-}
-
-export interface RuleResult {
-  readonly ruleId: string | null;
-  readonly ruleName: string | null;
-  readonly constructPath: string;
-  readonly action: RulePlan["action"];
-  readonly outcome: RuleOutcome;
-  readonly calls: readonly CallRecord[];
-  /** true: read back and matched; false: read back and did not match; null: nothing to verify. */
-  readonly verified: boolean | null;
-  readonly message: string | null;
-}
-
-export interface ApplyResult {
-  readonly ok: boolean;
-  readonly rules: readonly RuleResult[];
-  readonly summary: { readonly applied: number; readonly unchanged: number; readonly skipped: number; readonly failed: number };
-}
-
-/** Checks that need no request: declarations in error and the mass-removal guard. Throws when refused. */
-export function checkPlanIsApplicable(plan: Plan, options: ApplyOptions): void {
-  const blocking = blockingErrors(plan);
-  if (blocking.length > 0) {
-    throw new UnresolvedRulesError(
-      "nothing was applied: the declaration has errors that must be fixed first:\n" +
-        blocking.map((r) => `  ${r.constructPath}: ${r.reason ?? r.errorKind ?? "error"}`).join("\n"),
-    );
-  }
-  const guarded = plan.rules.filter(
-    (r) =>
-      r.action === "update" &&
-      r.massRemoval.triggered &&
-      !(options.allowMassRemoval === true || (options.honourRuleMassRemovalFlag === true && r.allowMassRemoval)),
-  );
-  if (guarded.length > 0) {
-    throw new MassRemovalError(
-      "nothing was applied: the mass-removal guard refused the plan:\n" +
-        guarded
-          .map(
-            (r) =>
-              `  ${r.constructPath} (rule ${r.ruleId ?? "?"}): ${r.massRemoval.lost} of ${r.massRemoval.entries} entries would be removed`,
-          )
-          .join("\n") +
-        "\nIf this is intended, apply again with --allow-mass-removal (on the Terraform path: set allowMassRemoval: true on the RuleUserList).",
-    );
-  }
-}
-
 /** Re-reads every rule the plan would change and refuses the plan when any list differs from what was planned. */
 export async function checkNotStale(plan: Plan, client: RuleListClient, parallelism: number): Promise<void> {
   const changing = plan.rules.filter((r) => r.action === "update");
-  const stale = await mapPool(changing, parallelism, async (rule) => {
-    const read = await readList(client, facts(rule));
-    if (!read.ok) return `${rule.constructPath}: could not be read again (${read.message})`;
-    return fingerprintList(read.list) === rule.fingerprint ? null : `${rule.constructPath} (rule ${rule.ruleId ?? "?"})`;
+  const reads = await mapPool(changing, parallelism, async (rule) => {
+    const read = await readList(client, plannedRuleFacts(rule));
+    return read.ok ? { ok: true as const, fingerprint: fingerprintList(read.list) } : { ok: false as const, message: read.message };
   });
-  const changed = stale.filter((s): s is string => s !== null);
-  if (changed.length > 0) {
-    throw new StalePlanError(
-      "nothing was applied: the saved plan is stale, these lists changed since it was made:\n" +
-        changed.map((s) => `  ${s}`).join("\n") +
-        "\nRun 'alert-rule-users plan --out FILE' again, review it, and apply the new plan.",
-      changed,
-    );
-  }
+  checkFresh(changing, reads);
 }
 
 export async function applyPlan(plan: Plan, client: RuleListClient, options: ApplyOptions = {}): Promise<ApplyResult> {
@@ -116,35 +47,7 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
     return result;
   });
   const byPath = new Map(applied.map((r) => [r.constructPath, r]));
-  const rules = plan.rules.map((rule): RuleResult => byPath.get(rule.constructPath) ?? notApplied(rule));
-  const count = (o: RuleOutcome) => rules.filter((r) => r.outcome === o).length;
-  const summary = { applied: count("applied"), unchanged: count("unchanged"), skipped: count("skipped"), failed: count("failed") };
-  return { ok: summary.failed === 0, rules, summary };
-}
-
-function notApplied(rule: RulePlan): RuleResult {
-  const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action, calls: [], verified: null };
-  if (rule.action === "skip") return { ...base, outcome: "skipped", message: rule.reason };
-  if (rule.action === "error") return { ...base, outcome: "failed", message: rule.reason };
-  return { ...base, outcome: "unchanged", message: null };
-}
-
-function facts(rule: RulePlan) {
-  return { observerRuleId: rule.ruleId ?? "", name: rule.ruleName ?? "", isSystem: false, ruleSource: "Alerting" };
-}
-
-/** Calls still needed to bring `list` to the rule's desired state; none means it converged. */
-export function remainingCalls(rule: RulePlan, list: ObservedList): number {
-  const desired = {
-    constructPath: rule.constructPath,
-    stack: rule.stack,
-    ruleId: rule.ruleId,
-    ruleName: rule.ruleName,
-    mode: rule.mode,
-    allowMassRemoval: rule.allowMassRemoval,
-    users: rule.desired,
-  };
-  return diffRule(desired, { kind: "found", rule: facts(rule), list }, { batchSize: Number.MAX_SAFE_INTEGER }).calls.length;
+  return applyResult(plan.rules.map((rule): RuleResult => byPath.get(rule.constructPath) ?? notApplied(rule)));
 }
 
 async function send(client: RuleListClient, ruleId: string, call: PlannedCall): Promise<void> {
@@ -171,6 +74,7 @@ function callSize(call: PlannedCall): number {
 
 async function applyRule(rule: RulePlan, client: RuleListClient): Promise<RuleResult> {
   const ruleId = rule.ruleId ?? "";
+  const facts = plannedRuleFacts(rule);
   const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action };
   const calls: CallRecord[] = [];
   for (const call of rule.calls) {
@@ -181,7 +85,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient): Promise<RuleRe
       if (!(err instanceof AlertRuleUsersError)) throw err;
       calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });
       // A failed or ambiguous write may still have landed: read back; if the list already matches, it converged.
-      const read = await readList(client, facts(rule));
+      const read = await readList(client, facts);
       if (read.ok && remainingCalls(rule, read.list) === 0) {
         return { ...base, outcome: "applied", calls, verified: true, message: `converged despite a failed ${call.operation} (read back and verified)` };
       }
@@ -194,7 +98,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient): Promise<RuleRe
       };
     }
   }
-  const read = await readList(client, facts(rule));
+  const read = await readList(client, facts);
   if (!read.ok) {
     return { ...base, outcome: "failed", calls, verified: null, message: `the calls were sent but the rule could not be read back to verify: ${read.message}` };
   }

@@ -2,6 +2,7 @@
  * observe: reads what the service has for every declared list. Rule metadata for all declarations
  * in one OR-ed search (one group per rule, every page read), then one query-users per editable rule,
  * with bounded parallelism. A failure reading one rule's list is recorded for that rule only.
+ * Also the reads of `import`: every rule of the tenant (or some by ID) and their lists.
  */
 import type { RuleListClient } from "../api";
 import { filter, group } from "../api";
@@ -9,8 +10,9 @@ import type { RuleMetadata, UsersInRuleResponse } from "../api/schemas";
 import { isMissingUserId } from "../api/schemas";
 import { AlertRuleUsersError } from "../errors";
 import { mapPool } from "./pool";
-import { isSystemRule } from "../core/diff";
-import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "../core/observation";
+import type { DesiredList } from "../core/desired";
+import { isSystemRule } from "../core/guards";
+import type { ObservedList, RuleFacts, RuleObservation } from "../core/observation";
 
 export interface ObserveOptions {
   /** Most query-users calls in flight. @default 4 */
@@ -102,4 +104,40 @@ export async function readList(client: RuleListClient, rule: RuleFacts): Promise
     if (err instanceof AlertRuleUsersError) return { ok: false, message: err.message };
     throw err;
   }
+}
+
+/** One search: every rule of the tenant, or one OR-ed group per requested ID; every page read; each rule once. */
+export async function searchRules(
+  client: RuleListClient,
+  ruleIds: readonly string[] | null,
+  tenantId: string,
+  pageSize: number,
+): Promise<RuleMetadata[]> {
+  const groups = ruleIds === null ? [group([filter("TenantId", "Is", tenantId)])] : ruleIds.map((id) => group([filter("ObserverRuleId", "Is", id)]));
+  const found = await client.searchRuleMetadata(groups, { groupClause: "OR", pageSize });
+  return [...new Map(found.map((m) => [m.observerRuleId, m])).values()];
+}
+
+/** A rule with its list (null for system rules, which are not read) or why the list could not be read. */
+export interface RuleWithList {
+  readonly rule: RuleFacts & { readonly isEnabled: boolean };
+  readonly list: ObservedList | null;
+  readonly failure: string | null;
+}
+
+/** One query-users per rule that has an editable list; system rules are not read. */
+export async function readRuleLists(
+  client: RuleListClient,
+  rules: readonly RuleMetadata[],
+  options: Pick<ObserveOptions, "parallelism" | "onProgress"> = {},
+): Promise<RuleWithList[]> {
+  const toRead = rules.filter((m) => !isSystemRule(m)).length;
+  let done = 0;
+  return mapPool(rules, options.parallelism ?? 4, async (m): Promise<RuleWithList> => {
+    const rule = { observerRuleId: m.observerRuleId, name: m.name, isSystem: m.isSystem, ruleSource: m.ruleSource, isEnabled: m.isEnabled };
+    if (isSystemRule(rule)) return { rule, list: null, failure: null };
+    const result = await readList(client, rule);
+    options.onProgress?.(++done, toRead);
+    return result.ok ? { rule, list: result.list, failure: null } : { rule, list: null, failure: result.message };
+  });
 }

@@ -6,8 +6,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { SynthError } from "../core/declaration/errors";
-import { ConfigError } from "../errors";
+import { ConfigError, SynthError } from "../errors";
 
 export interface RunSynthOptions {
   /** The app command, run through the shell (the `app` of cdktf.json, or `--app`). */

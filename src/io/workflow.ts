@@ -1,120 +1,169 @@
 /**
- * The part plan and apply share: resolve the connection, synthesize the app (or read what is
- * already synthesized), read the declarations, observe and build the plan.
+ * The one place that composes the steps (docs/architecture.md):
+ *
+ *   declaration → synth → decode → observe → plan → (save) → check → execute → verify
+ *
+ * Reads and writes happen here and in the io modules it calls; every decision is made by the pure
+ * core (src/core). The CLI parses flags, asks, prints and maps errors to exit codes; it calls these
+ * functions and nothing below them.
  */
-import { isAbsolute, resolve } from "node:path";
-import { RuleListClient, resolveConnection } from "../api";
-import type { ConnectionConfig } from "../api";
-import { readDeclarations, toDesiredList } from "./read-synth-output";
-import type { Plan } from "../core/plan-schema";
-import type { DesiredList } from "../core/observation";
-import { observe } from "./observe";
+import type { RuleListClient } from "../api";
+import type { ApplyResult } from "../core/apply-results";
+import { hasChanges } from "../core/build-plan";
 import { buildPlan } from "../core/build-plan";
+import type { DesiredList } from "../core/desired";
+import type { GuardOptions } from "../core/guards";
+import { checkPlanIsApplicable, checkSameConnection } from "../core/guards";
+import type { ImportCode } from "../core/import-code";
+import { generateImportCode } from "../core/import-code";
+import type { Plan } from "../core/plan-schema";
+import { ImportError } from "../errors";
+import { applyPlan } from "./execute";
+import { observe, readRuleLists, searchRules } from "./observe";
+import { readPlanFile } from "./plan-file";
+import { readDeclarations } from "./read-synth-output";
 import { readAppCommand, runSynth } from "./synth";
-import { intFlag } from "../cli/args";
-import type { Io } from "../cli/io";
-import { progress } from "../cli/progress";
+import { TOOL_VERSION } from "./version";
 
-export const SYNTH_OPTIONS = {
-  app: { type: "string" },
-  output: { type: "string" },
-  "skip-synth": { type: "boolean" },
-  stack: { type: "string", multiple: true },
-} as const;
-
-export const ENGINE_OPTIONS = {
-  parallelism: { type: "string" },
-  "batch-size": { type: "string" },
-  "page-size": { type: "string" },
-  timeout: { type: "string" },
-} as const;
-
-export interface SynthFlags {
-  readonly app?: string | undefined;
-  readonly output?: string | undefined;
-  readonly "skip-synth"?: boolean | undefined;
-  readonly stack?: string[] | undefined;
+/** How to get the synthesized declaration. */
+export interface SynthSettings {
+  /** The command that synthesizes the app. @default - the `app` of `<cwd>/cdktf.json` */
+  readonly app: string | undefined;
+  /** Where the app writes (CDKTF_OUTDIR) and where the declaration is read from. */
+  readonly outdir: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly skipSynth: boolean;
+  /** Only these stacks; empty for every stack. */
+  readonly stacks: readonly string[];
 }
 
-export interface ConnectionFlags {
-  readonly "base-url"?: string | undefined;
-  readonly "tenant-id"?: string | undefined;
-  readonly "token-file"?: string | undefined;
-}
-
-export interface EngineSettings {
+/** A connected run: the client, where it points, and the engine settings. */
+export interface Session {
+  readonly client: RuleListClient;
+  readonly connection: { readonly baseUrl: string; readonly tenantId: string };
   readonly parallelism: number;
-  readonly batchSize: number;
   readonly pageSize: number;
+  readonly batchSize: number;
+  /** Progress of the long phases (reading lists, applying rules). */
+  readonly onProgress?: (phase: "observe" | "apply", done: number, total: number) => void;
 }
 
-export function engineSettings(
-  command: string,
-  flags: { parallelism?: string | undefined; "batch-size"?: string | undefined; "page-size"?: string | undefined },
-): EngineSettings {
-  return {
-    parallelism: intFlag(command, "parallelism", flags.parallelism, 4, 1, 64),
-    batchSize: intFlag(command, "batch-size", flags["batch-size"], 100, 1, 10_000),
-    pageSize: intFlag(command, "page-size", flags["page-size"], 100, 1, 500),
-  };
+/** Synthesizes (unless skipSynth) and reads the declared lists. */
+export async function readDesired(settings: SynthSettings): Promise<DesiredList[]> {
+  if (!settings.skipSynth) {
+    const app = settings.app ?? readAppCommand(settings.cwd);
+    await runSynth({ app, outdir: settings.outdir, cwd: settings.cwd, env: settings.env });
+  }
+  return readDeclarations(settings.outdir, settings.stacks.length > 0 ? { stacks: settings.stacks } : {});
 }
 
-/** Default of --timeout: how long one HTTP attempt may take, in seconds. */
-export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** Observes the declared rules and builds the plan; `now` is the plan's clock. */
+export async function getPlan(desired: readonly DesiredList[], session: Session, now: Date): Promise<Plan> {
+  const observations = await observe(session.client, desired, {
+    parallelism: session.parallelism,
+    pageSize: session.pageSize,
+    onProgress: (done, total) => session.onProgress?.("observe", done, total),
+  });
+  return buildPlan({
+    declarations: desired,
+    observations,
+    connection: { baseUrl: session.connection.baseUrl, tenantId: session.connection.tenantId },
+    createdAt: now.toISOString(),
+    toolVersion: TOOL_VERSION,
+    batchSize: session.batchSize,
+  });
+}
+
+export interface ApplyHooks {
+  /** The plan that is about to be applied (or checked). */
+  readonly planReady?: (plan: Plan) => void;
+}
+
+/** Reads and checks a saved plan (format version, schema, checksum) before anything connects. */
+export function loadSavedPlan(file: string): Plan {
+  return readPlanFile(file);
+}
 
 /**
- * Resolves the connection and builds the client. `timeout` (--timeout SECONDS) bounds each HTTP
- * attempt; an attempt that takes longer is abandoned and retried like a 5xx.
+ * Applies a saved plan: same connection, guards, every changed list re-read and compared with the
+ * plan's fingerprints (refused, nothing sent, when any differs), then execute and verify.
  */
-export function connect(
-  flags: ConnectionFlags & { readonly timeout?: string | undefined },
-  io: Io,
-): { connection: ConnectionConfig; client: RuleListClient } {
-  const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
-  const connection = resolveConnection({
-    env: io.env,
-    baseUrl: flags["base-url"],
-    tenantId: flags["tenant-id"],
-    tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
-  });
-  return { connection, client: new RuleListClient({ ...connection, timeoutMs: timeoutSeconds * 1000 }) };
+export async function applySavedPlan(plan: Plan, session: Session, options: GuardOptions): Promise<ApplyResult> {
+  checkSameConnection(plan, session.connection);
+  return execute(plan, session, { ...options, checkStale: true });
 }
 
-/** Synthesizes (unless --skip-synth) and reads the declared lists. */
-export async function declarations(flags: SynthFlags, io: Io): Promise<DesiredList[]> {
-  const output = flags.output ?? "cdktf.out";
-  const outdir = isAbsolute(output) ? output : resolve(io.cwd, output);
-  if (flags["skip-synth"] !== true) {
-    const app = flags.app ?? readAppCommand(io.cwd);
-    await runSynth({ app, outdir, cwd: io.cwd, env: io.env });
-  }
-  const stacks = flags.stack ?? [];
-  return readDeclarations(outdir, stacks.length > 0 ? { stacks } : {}).map(toDesiredList);
-}
+export type FreshApply =
+  | { readonly kind: "applied"; readonly plan: Plan; readonly result: ApplyResult }
+  | { readonly kind: "no-changes"; readonly plan: Plan }
+  | { readonly kind: "cancelled"; readonly plan: Plan };
 
-/** Observes the declared rules and builds the plan. */
-export async function planFor(
+/**
+ * Plans the declaration, shows it (hooks.planReady), checks the guards, asks (confirm), then
+ * executes and verifies.
+ */
+export async function applyFresh(
   desired: readonly DesiredList[],
-  client: RuleListClient,
-  connection: ConnectionConfig,
-  settings: EngineSettings,
-  io: Io,
-): Promise<Plan> {
-  const bar = progress(io.stderr, "Reading rule lists");
-  try {
-    const observations = await observe(client, desired, {
-      parallelism: settings.parallelism,
-      pageSize: settings.pageSize,
-      onProgress: (done, total) => bar.update(done, total),
-    });
-    return buildPlan({
-      declarations: desired,
-      observations,
-      connection: { baseUrl: connection.baseUrl, tenantId: connection.tenantId },
-      createdAt: new Date().toISOString(),
-      batchSize: settings.batchSize,
-    });
-  } finally {
-    bar.done();
+  session: Session,
+  options: GuardOptions,
+  now: Date,
+  hooks: ApplyHooks & { readonly confirm: (plan: Plan) => Promise<boolean> },
+): Promise<FreshApply> {
+  const plan = await getPlan(desired, session, now);
+  hooks.planReady?.(plan);
+  checkPlanIsApplicable(plan, options);
+  if (!hasChanges(plan)) return { kind: "no-changes", plan };
+  if (!(await hooks.confirm(plan))) return { kind: "cancelled", plan };
+  return { kind: "applied", plan, result: await execute(plan, session, options) };
+}
+
+function execute(plan: Plan, session: Session, options: GuardOptions & { checkStale?: boolean }): Promise<ApplyResult> {
+  return applyPlan(plan, session.client, {
+    ...options,
+    parallelism: session.parallelism,
+    onProgress: (done, total) => session.onProgress?.("apply", done, total),
+  });
+}
+
+/**
+ * Reads live rules (every rule of the tenant with ruleIds null) and generates their declarations.
+ * Throws an ImportError, writing nothing, when a requested rule does not exist or a list cannot be read.
+ */
+export async function importRules(session: Session, ruleIds: readonly string[] | null, functionName: string): Promise<ImportCode> {
+  const metadata = await searchRules(session.client, ruleIds, session.connection.tenantId, session.pageSize);
+  if (ruleIds !== null) {
+    const found = new Set(metadata.map((m) => m.observerRuleId));
+    const missing = ruleIds.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw new ImportError(`import: no rule with observerRuleId ${missing.join(", ")} in this tenant; nothing was written. Check the IDs (the rule search of the console shows them).`);
+    }
   }
+  const rules = [...metadata].sort(byNameThenId);
+  const read = await readRuleLists(session.client, rules, {
+    parallelism: session.parallelism,
+    onProgress: (done, total) => session.onProgress?.("observe", done, total),
+  });
+  const failed = read.filter((r) => r.failure !== null);
+  if (failed.length > 0) {
+    throw new ImportError(
+      "import: nothing was written: these rule lists could not be read:\n" +
+        failed.map((r) => `  "${r.rule.name}" (${r.rule.observerRuleId}): ${r.failure ?? ""}`).join("\n") +
+        "\nRun import again (the service may have been unavailable).",
+    );
+  }
+  return generateImportCode(
+    read.map(({ rule, list }) => ({ rule, list })),
+    { functionName, toolVersion: TOOL_VERSION },
+  );
+}
+
+function byNameThenId(a: { name: string; observerRuleId: string }, b: { name: string; observerRuleId: string }): number {
+  const ka = [a.name.toLowerCase(), a.name, a.observerRuleId];
+  const kb = [b.name.toLowerCase(), b.name, b.observerRuleId];
+  for (let i = 0; i < ka.length; i += 1) {
+    if (ka[i]! < kb[i]!) return -1;
+    if (ka[i]! > kb[i]!) return 1;
+  }
+  return 0;
 }

@@ -9,6 +9,7 @@ import { mixedTenant, runMixedChange } from "../../bench/scenarios/mixed-change"
 import { runNoOp } from "../../bench/scenarios/no-op";
 import { buildPlan } from "../../src/core/build-plan";
 import type { RuleObservation } from "../../src/core/observation";
+import { TOOL_VERSION } from "../../src/io/version";
 
 const LATENCY_MS = 1;
 
@@ -63,7 +64,7 @@ describe("bench scenarios at tiny sizes", () => {
         },
       }),
     );
-    const plan = buildPlan({ declarations: tenant.declarations, observations, connection: { baseUrl: "http://x", tenantId: "t" }, createdAt: "2026-01-01T00:00:00Z" });
+    const plan = buildPlan({ toolVersion: TOOL_VERSION, declarations: tenant.declarations, observations, connection: { baseUrl: "http://x", tenantId: "t" }, createdAt: "2026-01-01T00:00:00Z" });
     // when
     const bound = callBound(plan, { pageSize: 2, parallelism: 2 });
     // then

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DeclarationError, SynthError } from "../../src/core/declaration";
+import { DeclarationError, SynthError } from "../../src/errors";
 import { readDeclarations } from "../../src/io/read-synth-output";
 import { readAppCommand, runSynth } from "../../src/io/synth";
 import { ConfigError } from "../../src/errors";
@@ -72,12 +72,13 @@ describe("runSynth and readDeclarations", () => {
     const lists = readDeclarations(path.join(cwd, "cdktf.out"));
     // then
     expect(lists).toEqual([
-      { constructPath: "dev/watch", stack: "dev", rule: { kind: "id", ruleId: "d1" }, mode: "authoritative", allowMassRemoval: false, users: [{ userId: "7", aliases: ["bob@example.com"] }] },
-      { constructPath: "prod/by-name", stack: "prod", rule: { kind: "name", ruleName: "File type mismatch" }, mode: "additive", allowMassRemoval: true, users: [] },
+      { constructPath: "dev/watch", stack: "dev", ruleId: "d1", ruleName: null, mode: "authoritative", allowMassRemoval: false, users: [{ userId: "7", aliases: ["bob@example.com"] }] },
+      { constructPath: "prod/by-name", stack: "prod", ruleId: null, ruleName: "File type mismatch", mode: "additive", allowMassRemoval: true, users: [] },
       {
         constructPath: "prod/exfil-watch",
         stack: "prod",
-        rule: { kind: "id", ruleId: "c3e0" },
+        ruleId: "c3e0",
+        ruleName: null,
         mode: "authoritative",
         allowMassRemoval: false,
         users: [{ userId: "9102", aliases: ["Alice@corp.example", "alice@example.com"] }],

@@ -7,7 +7,8 @@ import {
   provisionerEnvironment,
   unescapeTemplate,
 } from "../../src/core/declaration";
-import type { ListDeclaration, Triggers } from "../../src/core/declaration";
+import type { Triggers } from "../../src/core/declaration";
+import type { ListDeclaration } from "../../src/core/desired";
 import { ConfigError } from "../../src/errors";
 
 /** What Terraform does to the provisioner environment: interpolate self.triggers, unescape literals. */
@@ -24,7 +25,8 @@ function terraformEnvironment(environment: Record<string, string>, triggers: Tri
 }
 
 const declared: ListDeclaration = {
-  rule: { kind: "name", ruleName: "Endpoint exfiltration" },
+  ruleId: null,
+  ruleName: "Endpoint exfiltration",
   mode: "additive",
   allowMassRemoval: true,
   users: [{ userId: "9102", aliases: ["alice@example.com", "a${lice}@corp.example"] }],

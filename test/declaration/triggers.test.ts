@@ -1,15 +1,16 @@
 import {
-  DeclarationError,
   TRIGGER_NAMES,
   decodeTriggers,
   encodeTriggers,
   unescapeTemplate,
 } from "../../src/core/declaration";
-import type { ListDeclaration } from "../../src/core/declaration";
+import type { ListDeclaration } from "../../src/core/desired";
+import { DeclarationError } from "../../src/errors";
 
 function list(overrides: Partial<ListDeclaration> = {}): ListDeclaration {
   return {
-    rule: { kind: "id", ruleId: "c3e0" },
+    ruleId: "c3e0",
+    ruleName: null,
     mode: "authoritative",
     allowMassRemoval: false,
     users: [
@@ -59,10 +60,10 @@ describe("trigger map", () => {
   });
 
   it("round-trips through decode, by ID and by name, keeping the declared spelling", () => {
-    const byName = list({ rule: { kind: "name", ruleName: "Endpoint ${exfil} %{x}" }, mode: "additive", allowMassRemoval: true });
+    const byName = list({ ruleId: null, ruleName: "Endpoint ${exfil} %{x}", mode: "additive", allowMassRemoval: true });
     for (const declared of [list(), byName]) {
       const decoded = decodeTriggers(encodeTriggers(declared), "stack/watch");
-      expect(decoded.rule).toEqual(declared.rule);
+      expect({ ruleId: decoded.ruleId, ruleName: decoded.ruleName }).toEqual({ ruleId: declared.ruleId, ruleName: declared.ruleName });
       expect(decoded.mode).toBe(declared.mode);
       expect(decoded.allowMassRemoval).toBe(declared.allowMassRemoval);
       expect(decoded.users).toEqual([

@@ -5,27 +5,21 @@
 import { RuleListClient } from "../../src/api";
 import { applyPlan } from "../../src/io/execute";
 import type { Plan, PlannedUser } from "../../src/core/plan-schema";
-import type { DesiredList } from "../../src/core/observation";
+import type { DesiredList } from "../../src/core/desired";
 import { observe } from "../../src/io/observe";
 import { buildPlan } from "../../src/core/build-plan";
-import type { RunningSimulator } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { prng } from "../support/builders";
 import { RULES } from "../support/sample";
+import { TOOL_VERSION } from "../../src/io/version";
 
 const EDITABLE = [RULES.engineering, RULES.cloudSharing, RULES.finance, RULES.sales, RULES.legal, RULES.research];
 const SKIPPED = [RULES.allUsers, RULES.departing];
 const IDS = Array.from({ length: 10 }, (_, i) => `70${i}`);
 const ALIASES = Array.from({ length: 24 }, (_, i) => `person${i}@example.com`);
 
-let sim: RunningSimulator;
+const sim = useSimulator();
 const exercised = { updates: 0, rebuilds: 0, removeUsers: 0, removeAliases: 0, additive: 0 };
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterAll(async () => {
-  await sim.stop();
-});
 
 /** Random case and spacing variant: the same alias to the service. */
 function variant(rand: () => number, alias: string): string {
@@ -66,7 +60,7 @@ function declarations(rand: () => number): DesiredList[] {
 
 async function planWith(client: RuleListClient, desired: DesiredList[], batchSize: number): Promise<Plan> {
   const observations = await observe(client, desired, { parallelism: 3, pageSize: 100 });
-  return buildPlan({
+  return buildPlan({ toolVersion: TOOL_VERSION,
     declarations: desired,
     observations,
     connection: { baseUrl: client.baseUrl, tenantId: client.tenantId },

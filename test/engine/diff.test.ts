@@ -8,6 +8,7 @@ import { fingerprintList } from "../../src/core/fingerprint";
 import type { PlannedCall } from "../../src/core/plan-schema";
 import { buildPlan } from "../../src/core/build-plan";
 import { declared, entry, found, listOf, user } from "../support/builders";
+import { TOOL_VERSION } from "../../src/io/version";
 
 const BATCH = { batchSize: 100 };
 const ops = (calls: readonly PlannedCall[]) => calls.map((c) => c.operation);
@@ -252,7 +253,7 @@ describe("the whole plan", () => {
   const connection = { baseUrl: "http://127.0.0.1:1", tenantId: "t" };
 
   it("marks every declaration of a rule declared twice as an error", () => {
-    const plan = buildPlan({
+    const plan = buildPlan({ toolVersion: TOOL_VERSION,
       declarations: [declared([], { ruleId: "r1", path: "a/one" }), declared([], { ruleName: "Rule one", path: "b/two" })],
       observations: [found(listOf([]), { observerRuleId: "r1" }), found(listOf([]), { observerRuleId: "r1" })],
       connection,
@@ -268,7 +269,7 @@ describe("the whole plan", () => {
   });
 
   it("summarizes the counts a reviewer reads", () => {
-    const plan = buildPlan({
+    const plan = buildPlan({ toolVersion: TOOL_VERSION,
       declarations: [declared([user("u1", "a@x.com", "a2@x.com"), user("u3", "c@x.com")], { ruleId: "r1" })],
       observations: [found(listOf([entry("u1", "a@x.com", "old@x.com"), entry("u2", "b@x.com")]), { observerRuleId: "r1" })],
       connection,

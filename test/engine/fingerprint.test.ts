@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { compareStrings } from "../../src/core/aliases";
+import { compareStrings } from "../../src/core/canonical";
 import { fingerprintList } from "../../src/core/fingerprint";
 import type { ObservedList } from "../../src/core/observation";
 

@@ -1,6 +1,7 @@
 /** The apply report recorder and its markdown: statuses, refusals, escaping, no connection details. */
 import { ApplyReportRecorder } from "../../src/core/apply-report";
-import { MassRemovalError, StalePlanError } from "../../src/core/errors";
+import { MassRemovalError, StalePlanError } from "../../src/errors";
+import { TOOL_VERSION } from "../../src/io/version";
 import { UsageError } from "../../src/errors";
 import { renderApplyReportMarkdown } from "../../src/core/render/apply-report";
 
@@ -11,7 +12,7 @@ const connection = { baseUrl: "https://alerts.example.com", tenantId: "tenant-se
 describe("apply report", () => {
   it("a stale plan is a refusal with the stale rules; the markdown names the reason, not the connection", () => {
     // given
-    const recorder = new ApplyReportRecorder(START, { kind: "plan-file", path: "plan.json" });
+    const recorder = new ApplyReportRecorder(START, { kind: "plan-file", path: "plan.json" }, TOOL_VERSION);
     recorder.connected(connection);
     // when
     const report = recorder.fail(new StalePlanError("nothing was applied: <b>stale</b> | list", ["rules/x (rule 1)"]), END);
@@ -30,15 +31,15 @@ describe("apply report", () => {
     ["a usage error", "error", "USAGE", new UsageError("usage")],
     ["an unexpected error", "error", "INTERNAL", new Error("boom")],
   ] as const)("%s is reported as %s (%s)", (_label, status, code, error) => {
-    const report = new ApplyReportRecorder(START, { kind: "declaration" }).fail(error, END);
+    const report = new ApplyReportRecorder(START, { kind: "declaration" }, TOOL_VERSION).fail(error, END);
     expect(report.status).toBe(status);
     expect(report.refusal?.code).toBe(code);
   });
 
   it("a cancelled run and a run without changes", () => {
-    const cancelled = new ApplyReportRecorder(START, { kind: "declaration" });
+    const cancelled = new ApplyReportRecorder(START, { kind: "declaration" }, TOOL_VERSION);
     cancelled.cancelled();
     expect(cancelled.finish(1, END)).toMatchObject({ status: "cancelled", refusal: { code: "CANCELLED" } });
-    expect(new ApplyReportRecorder(START, { kind: "declaration" }).finish(0, END)).toMatchObject({ status: "no-changes", refusal: null, summary: null });
+    expect(new ApplyReportRecorder(START, { kind: "declaration" }, TOOL_VERSION).finish(0, END)).toMatchObject({ status: "no-changes", refusal: null, summary: null });
   });
 });

@@ -1,8 +1,10 @@
 /** Tiny builders of plans for the renderer tests: a declaration, what was observed, and the plan. */
-import type { ApplyResult, CallRecord, RuleResult } from "../../src/io/execute";
+import type { ApplyResult, CallRecord, RuleResult } from "../../src/core/apply-results";
 import type { ObservedEntry, Plan, PlannedUser } from "../../src/core/plan-schema";
-import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "../../src/core/observation";
+import type { DesiredList } from "../../src/core/desired";
+import type { ObservedList, RuleFacts, RuleObservation } from "../../src/core/observation";
 import { buildPlan } from "../../src/core/build-plan";
+import { TOOL_VERSION } from "../../src/io/version";
 
 export const TENANT_ID = "tenant-7f3a9c2e-secret-looking";
 export const BASE_URL = "https://alerts.internal.example.net/api";
@@ -37,7 +39,7 @@ export interface Case {
 }
 
 export function planOf(...cases: Case[]): Plan {
-  return buildPlan({
+  return buildPlan({ toolVersion: TOOL_VERSION,
     declarations: cases.map((c) => c.declaration),
     observations: cases.map((c) => c.observation),
     connection: { baseUrl: BASE_URL, tenantId: TENANT_ID },

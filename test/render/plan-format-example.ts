@@ -4,9 +4,10 @@
  */
 import type { Plan } from "../../src/core/plan-schema";
 import { buildPlan } from "../../src/core/build-plan";
+import { TOOL_VERSION } from "../../src/io/version";
 
 export function examplePlan(): Plan {
-  return buildPlan({
+  return buildPlan({ toolVersion: TOOL_VERSION,
     declarations: [
       {
         constructPath: "watch/exfiltration-watch",

@@ -1,7 +1,8 @@
 /** Tiny builders for engine fixtures: declarations, observed lists and rule facts. */
 import type { UsersToAlertOn } from "../../src/api/schemas";
-import type { ListMode, ObservedEntry, PlannedUser } from "../../src/core/plan-schema";
-import type { DesiredList, ObservedList, RuleFacts, RuleObservation } from "../../src/core/observation";
+import type { DesiredList, ListMode } from "../../src/core/desired";
+import type { ObservedEntry, PlannedUser } from "../../src/core/plan-schema";
+import type { ObservedList, RuleFacts, RuleObservation } from "../../src/core/observation";
 
 export function user(userId: string, ...aliases: string[]): PlannedUser {
   return { userId, aliases };

@@ -1,27 +1,22 @@
 import { resolve } from "node:path";
-import type { RuleListClient, ConnectionConfig } from "../../api";
-import { declarationFromEnv } from "../../core/declaration";
-import { redactString } from "../../api/redact";
-import { UsageError } from "../../errors";
 import { ENV_TOKEN } from "../../api/config";
-import type { ApplyOptions, ApplyResult } from "../../io/execute";
-import { applyPlan, checkPlanIsApplicable } from "../../io/execute";
+import { redactString } from "../../api/redact";
+import type { ApplyResult } from "../../core/apply-results";
 import type { ApplyReport, ApplyReportSource } from "../../core/apply-report";
 import { ApplyReportRecorder } from "../../core/apply-report";
-import { toDesiredList } from "../../io/read-synth-output";
-import { StalePlanError } from "../../core/errors";
-import type { Plan } from "../../core/plan-schema";
-import { readPlanFile } from "../../io/plan-file";
-import { hasChanges } from "../../core/build-plan";
+import { declarationFromEnv } from "../../core/declaration";
+import type { GuardOptions } from "../../core/guards";
 import { renderApplyText, renderPlanText } from "../../core/render";
 import { renderApplyReportMarkdown } from "../../core/render/apply-report";
-import { writeFileAtomic } from "../../util/atomic-write";
+import { UsageError } from "../../errors";
+import { writeFileAtomic } from "../../io/atomic-write";
+import { TOOL_VERSION } from "../../io/version";
+import { applyFresh, applySavedPlan, loadSavedPlan, readDesired } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
-import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, declarations, engineSettings, planFor } from "../../io/workflow";
-import { progress } from "../progress";
+import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, engineSettings, session, synthSettings } from "../run-flags";
 
 export const applyCommand: Command = {
   name: "apply",
@@ -70,7 +65,7 @@ Examples:
       positionals[0] !== undefined
         ? { kind: "plan-file", path: positionals[0] }
         : { kind: values["from-env"] === true ? "environment" : "declaration" };
-    const recorder = new ApplyReportRecorder(new Date().toISOString(), source);
+    const recorder = new ApplyReportRecorder(new Date().toISOString(), source, TOOL_VERSION);
     const secrets = new Set<string>([io.env[ENV_TOKEN]?.trim() ?? ""]);
     let code: number;
     try {
@@ -110,40 +105,45 @@ async function execute(values: ApplyValues, positionals: readonly string[], io: 
       "apply: this run has no terminal to confirm in: pass --auto-approve, or apply a reviewed plan file (alert-rule-users apply PLANFILE).",
     );
   }
-  const options: ApplyOptions = {
-    parallelism: settings.parallelism,
+  const options: GuardOptions = {
     allowMassRemoval: values["allow-mass-removal"] === true,
     honourRuleMassRemovalFlag: values["from-env"] === true,
   };
   const color = useColor(io.stdout, io.env);
 
   if (planFile !== undefined) {
-    const plan = readPlanFile(resolve(io.cwd, planFile));
+    const plan = loadSavedPlan(resolve(io.cwd, planFile));
     recorder.planReady(plan);
     const { connection, client } = connect(values, io);
     secrets.add(connection.token);
     recorder.connected(connection);
-    checkSameConnection(plan, connection);
-    return finish(await applyWithProgress(plan, client, { ...options, checkStale: true }, io), io, color, recorder);
+    const run = session(client, connection, settings, io);
+    const result = await applySavedPlan(plan, run, options).finally(() => run.done());
+    return finish(result, io, color, recorder);
   }
 
   // Validate the declaration before any request: --from-env reads it from the environment.
-  const fromEnv = values["from-env"] === true ? [toDesiredList(declarationFromEnv(io.env))] : null;
+  const fromEnv = values["from-env"] === true ? [declarationFromEnv(io.env)] : null;
   const { connection, client } = connect(values, io);
   secrets.add(connection.token);
   recorder.connected(connection);
-  const desired = fromEnv ?? (await declarations(values, io));
-  const plan = await planFor(desired, client, connection, settings, io);
-  recorder.planReady(plan);
-  io.stdout.write(renderPlanText(plan, { color }));
-  checkPlanIsApplicable(plan, options);
-  if (!hasChanges(plan)) return plan.summary.errors > 0 ? 1 : 0;
-  if (!autoApprove && !(await confirm(io))) {
+  const desired = fromEnv ?? (await readDesired(synthSettings(values, io)));
+  const run = session(client, connection, settings, io);
+  const outcome = await applyFresh(desired, run, options, new Date(), {
+    planReady: (plan) => {
+      run.done();
+      recorder.planReady(plan);
+      io.stdout.write(renderPlanText(plan, { color }));
+    },
+    confirm: async () => autoApprove || (await confirm(io)),
+  }).finally(() => run.done());
+  if (outcome.kind === "no-changes") return outcome.plan.summary.errors > 0 ? 1 : 0;
+  if (outcome.kind === "cancelled") {
     recorder.cancelled();
     io.stderr.write("Apply cancelled: nothing was sent.\n");
     return 1;
   }
-  return finish(await applyWithProgress(plan, client, options, io), io, color, recorder);
+  return finish(outcome.result, io, color, recorder);
 }
 
 /**
@@ -174,25 +174,6 @@ async function writeReports(
     }
   }
   return ok;
-}
-
-function checkSameConnection(plan: Plan, connection: ConnectionConfig): void {
-  if (plan.connection.baseUrl === connection.baseUrl && plan.connection.tenantId === connection.tenantId) return;
-  throw new StalePlanError(
-    `nothing was applied: the plan was made against ${plan.connection.baseUrl} (tenant ${plan.connection.tenantId}), ` +
-      `but this run is configured for ${connection.baseUrl} (tenant ${connection.tenantId}). ` +
-      "Plan again against this service and tenant, or point ALERTS_API_URL / ALERTS_TENANT_ID at the planned one.",
-    [],
-  );
-}
-
-async function applyWithProgress(plan: Plan, client: RuleListClient, options: ApplyOptions, io: Io): Promise<ApplyResult> {
-  const bar = progress(io.stderr, "Applying");
-  try {
-    return await applyPlan(plan, client, { ...options, onProgress: (done, total) => bar.update(done, total) });
-  } finally {
-    bar.done();
-  }
 }
 
 function finish(result: ApplyResult, io: Io, color: boolean, recorder: ApplyReportRecorder): number {

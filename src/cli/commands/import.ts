@@ -3,28 +3,12 @@
  * declarations that plan with no changes (the generator is src/engine/import-code.ts).
  */
 import { resolve } from "node:path";
-import type { RuleListClient } from "../../api";
-import { filter, group } from "../../api";
-import type { RuleMetadata } from "../../api/schemas";
-import { AlertRuleUsersError, UsageError } from "../../errors";
-import { isSystemRule } from "../../core/diff";
-import type { ImportedRule } from "../../core/import-code";
-import { generateImportCode } from "../../core/import-code";
-import { readList } from "../../io/observe";
-import { TOOL_VERSION } from "../../io/version";
-import { writeFileAtomic } from "../../util/atomic-write";
-import { mapPool } from "../../io/pool";
+import { UsageError } from "../../errors";
+import { writeFileAtomic } from "../../io/atomic-write";
+import { importRules } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
-import { connect } from "../../io/workflow";
-import { progress } from "../progress";
-
-/** Rules asked for by ID that the service does not have. */
-export class ImportError extends AlertRuleUsersError {
-  constructor(message: string) {
-    super("API", message);
-  }
-}
+import { connect, session } from "../run-flags";
 
 export const importCommand: Command = {
   name: "import",
@@ -86,18 +70,8 @@ Examples:
     const parallelism = intFlag("import", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("import", "page-size", values["page-size"], 100, 1, 500);
     const { connection, client } = connect(values, io);
-
-    const metadata = await searchRules(client, all ? null : ruleIds, connection.tenantId, pageSize);
-    if (!all) {
-      const found = new Set(metadata.map((m) => m.observerRuleId));
-      const missing = ruleIds.filter((id) => !found.has(id));
-      if (missing.length > 0) {
-        throw new ImportError(`import: no rule with observerRuleId ${missing.join(", ")} in this tenant; nothing was written. Check the IDs (the rule search of the console shows them).`);
-      }
-    }
-    const rules = sortRules(metadata);
-    const imported = await readLists(client, rules, parallelism, io);
-    const code = generateImportCode(imported, { functionName, toolVersion: TOOL_VERSION });
+    const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
+    const code = await importRules(run, all ? null : ruleIds, functionName).finally(() => run.done());
 
     for (const warning of code.warnings) io.stderr.write(`${warning}\n`);
     const declared = code.rules.filter((r) => r.constructId !== null).length;
@@ -112,50 +86,3 @@ Examples:
     return 0;
   },
 };
-
-/** One search: every rule of the tenant, or one OR-ed group per requested ID; every page read. */
-async function searchRules(client: RuleListClient, ruleIds: readonly string[] | null, tenantId: string, pageSize: number): Promise<RuleMetadata[]> {
-  const groups = ruleIds === null ? [group([filter("TenantId", "Is", tenantId)])] : ruleIds.map((id) => group([filter("ObserverRuleId", "Is", id)]));
-  const found = await client.searchRuleMetadata(groups, { groupClause: "OR", pageSize });
-  // Once per rule, whatever the paging returned.
-  return [...new Map(found.map((m) => [m.observerRuleId, m])).values()];
-}
-
-function sortRules(rules: readonly RuleMetadata[]): RuleMetadata[] {
-  const key = (m: RuleMetadata) => [m.name.toLowerCase(), m.name, m.observerRuleId] as const;
-  return [...rules].sort((a, b) => {
-    const [ka, kb] = [key(a), key(b)];
-    for (let i = 0; i < ka.length; i += 1) {
-      if (ka[i]! < kb[i]!) return -1;
-      if (ka[i]! > kb[i]!) return 1;
-    }
-    return 0;
-  });
-}
-
-/** One query-users per rule that has an editable list (system rules are not read). */
-async function readLists(client: RuleListClient, rules: readonly RuleMetadata[], parallelism: number, io: Io): Promise<ImportedRule[]> {
-  const bar = progress(io.stderr, "Reading rule lists");
-  const toRead = rules.filter((m) => !isSystemRule(m)).length;
-  let done = 0;
-  try {
-    const read = await mapPool(rules, parallelism, async (m): Promise<ImportedRule & { failure: string | null }> => {
-      const rule = { observerRuleId: m.observerRuleId, name: m.name, isSystem: m.isSystem, ruleSource: m.ruleSource, isEnabled: m.isEnabled };
-      if (isSystemRule(rule)) return { rule, list: null, failure: null };
-      const result = await readList(client, rule);
-      bar.update(++done, toRead);
-      return result.ok ? { rule, list: result.list, failure: null } : { rule, list: null, failure: result.message };
-    });
-    const failed = read.filter((r) => r.failure !== null);
-    if (failed.length > 0) {
-      throw new ImportError(
-        "import: nothing was written: these rule lists could not be read:\n" +
-          failed.map((r) => `  "${r.rule.name}" (${r.rule.observerRuleId}): ${r.failure ?? ""}`).join("\n") +
-          "\nRun import again (the service may have been unavailable).",
-      );
-    }
-    return read.map(({ rule, list }) => ({ rule, list }));
-  } finally {
-    bar.done();
-  }
-}

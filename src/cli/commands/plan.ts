@@ -1,11 +1,13 @@
 import { resolve } from "node:path";
-import { writePlanFile, serializePlan } from "../../io/plan-file";
 import { hasChanges } from "../../core/build-plan";
+import { serializePlan } from "../../core/plan-schema";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
+import { writePlanFile } from "../../io/plan-file";
+import { getPlan, readDesired } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
-import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, declarations, engineSettings, planFor } from "../../io/workflow";
+import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, engineSettings, session, synthSettings } from "../run-flags";
 
 const FORMATS = ["text", "markdown", "json"] as const;
 
@@ -57,9 +59,10 @@ Example:
     const format = oneOf("plan", "format", values.format, FORMATS, "text");
     const settings = engineSettings("plan", values);
     const { connection, client } = connect(values, io);
-    const desired = await declarations(values, io);
+    const desired = await readDesired(synthSettings(values, io));
     if (desired.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
-    const plan = await planFor(desired, client, connection, settings, io);
+    const run = session(client, connection, settings, io);
+    const plan = await getPlan(desired, run, new Date()).finally(() => run.done());
 
     if (format === "json") io.stdout.write(serializePlan(plan));
     else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));

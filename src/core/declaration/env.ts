@@ -1,7 +1,7 @@
 /**
  * The environment contract of the `local-exec` provisioner of a RuleUserList: Terraform runs
  * `alert-rule-users apply --from-env --auto-approve` with these variables set, and the CLI turns
- * them back into a DeclaredList with {@link declarationFromEnv}.
+ * them back into a DesiredList with {@link declarationFromEnv}.
  *
  * Every variable that carries part of the declaration is set to `${self.triggers.<name>}` only, so
  * the provisioner applies exactly what the triggers (the Terraform state) say. The construct path
@@ -11,7 +11,7 @@
 import { ConfigError } from "../../errors";
 import { escapeTemplate, TRIGGERS, decodeDeclarationValues } from "./triggers";
 import type { TriggerField } from "./triggers";
-import type { DeclaredList } from "./types";
+import type { DesiredList } from "../desired";
 
 /** The environment variable of each trigger field. */
 export const ENV_VARS: Readonly<Record<TriggerField, string>> = {
@@ -57,7 +57,7 @@ export function provisionerCommand(cliCommand: string = DEFAULT_CLI_COMMAND): st
  * The declaration the provisioner passed in the environment. Throws a ConfigError naming the
  * variables that are missing, and a DeclarationError naming the variables whose value is invalid.
  */
-export function declarationFromEnv(env: NodeJS.ProcessEnv): DeclaredList {
+export function declarationFromEnv(env: Readonly<Record<string, string | undefined>>): DesiredList {
   const missing = Object.values(ENV_VARS).filter((name) => env[name] === undefined);
   if (missing.length > 0) {
     throw new ConfigError(

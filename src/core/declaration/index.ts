@@ -1,12 +1,10 @@
 /**
- * The declaration of rule user lists, shared by the RuleUserList construct (writer) and the engine
- * and CLI (readers). Plain TypeScript and zod: never imports cdktf.
+ * The declaration of rule user lists as Terraform carries it, shared by the RuleUserList construct
+ * (writer) and plan/apply (readers): validation, the trigger encoding and the provisioner's
+ * environment. Plain TypeScript and zod: never imports cdktf.
  */
-export { LIST_MODES, describeRuleRef } from "./types";
-export type { DeclaredList, DeclaredUser, ListMode, RuleRef } from "./types";
-export { DECLARATION_RULES, aliasKey, validateDeclaration } from "./validate";
+export { DECLARATION_RULES, validateDeclaration } from "./validate";
 export type { DeclarationInput } from "./validate";
-export { canonicalAliases, canonicalUsers, compareCodeUnits } from "./canonical";
 export {
   RESOURCE_CHILD_ID,
   TRIGGERS,
@@ -21,7 +19,7 @@ export {
   unescapeTemplate,
   usersJson,
 } from "./triggers";
-export type { ListDeclaration, TriggerField, TriggerFields, TriggerName, Triggers } from "./triggers";
+export type { TriggerField, TriggerFields, TriggerName, Triggers } from "./triggers";
 export {
   DEFAULT_CLI_COMMAND,
   ENV_CONSTRUCT_PATH,
@@ -32,5 +30,3 @@ export {
   provisionerCommand,
   provisionerEnvironment,
 } from "./env";
-export { DeclarationError, SynthError } from "./errors";
-export type { DeclarationFailure, SynthFailure } from "./errors";

@@ -19,9 +19,9 @@
  * {@link decodeTriggers}, see the declared text.
  */
 import { z } from "zod";
-import { canonicalUsers } from "./canonical";
-import { DeclarationError } from "./errors";
-import type { DeclaredList, DeclaredUser, ListMode, RuleRef } from "./types";
+import { DeclarationError } from "../../errors";
+import { canonicalUsers } from "../canonical";
+import type { DesiredUser, ListDeclaration, ListMode } from "../desired";
 import { validateDeclaration } from "./validate";
 
 /** The id of the RuleUserList's `null_resource` child: its path is `<construct path>/resource`. */
@@ -46,9 +46,6 @@ export type Triggers = Record<TriggerName, string>;
 
 /** Every trigger name, in the order of {@link TRIGGERS}. */
 export const TRIGGER_NAMES: readonly TriggerName[] = Object.values(TRIGGERS);
-
-/** The declaration a trigger map carries: a DeclaredList without its location. */
-export type ListDeclaration = Omit<DeclaredList, "constructPath" | "stack">;
 
 /** The raw fields written into the triggers, before any validation (the construct may be invalid). */
 export interface TriggerFields {
@@ -89,8 +86,8 @@ export function encodeTriggerFields(fields: TriggerFields): Triggers {
 /** The trigger map of a valid declaration. */
 export function encodeTriggers(list: ListDeclaration): Triggers {
   return encodeTriggerFields({
-    ruleId: list.rule.kind === "id" ? list.rule.ruleId : "",
-    ruleName: list.rule.kind === "name" ? list.rule.ruleName : "",
+    ruleId: list.ruleId ?? "",
+    ruleName: list.ruleName ?? "",
     mode: list.mode,
     allowMassRemoval: list.allowMassRemoval,
     users: list.users,
@@ -127,7 +124,7 @@ export function decodeDeclarationValues(
   if (flag !== "true" && flag !== "false") {
     failures.push(`${nameOf("allowMassRemoval")}: must be "true" or "false", got ${JSON.stringify(flag)}`);
   }
-  let users: DeclaredUser[] = [];
+  let users: readonly DesiredUser[] = [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(value("users"));
@@ -153,8 +150,7 @@ export function decodeDeclarationValues(
     );
   }
   if (failures.length > 0) fail(failures);
-  const rule: RuleRef = ruleId !== "" ? { kind: "id", ruleId } : { kind: "name", ruleName };
-  return { rule, mode: value("mode") as ListMode, allowMassRemoval: flag === "true", users: canonicalUsers(users) };
+  return { ruleId: ruleId !== "" ? ruleId : null, ruleName: ruleId !== "" ? null : ruleName, mode: value("mode") as ListMode, allowMassRemoval: flag === "true", users: canonicalUsers(users) };
 }
 
 /**

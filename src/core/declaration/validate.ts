@@ -8,7 +8,8 @@
  * because the construct may be used from plain JavaScript and the JSON may have been edited.
  */
 import { isMissingUserId } from "../../api/schemas";
-import { LIST_MODES } from "./types";
+import { aliasKey } from "../canonical";
+import { LIST_MODES } from "../desired";
 
 /** The fields of a declaration, as given (props of the construct, or decoded triggers). */
 export interface DeclarationInput {
@@ -26,10 +27,6 @@ interface ValidationRule {
 }
 
 /** The key under which aliases compare: trimmed, lower case (design.md §4). */
-export function aliasKey(alias: string): string {
-  return alias.trim().toLowerCase();
-}
-
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";

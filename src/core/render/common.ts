@@ -4,8 +4,9 @@
  */
 import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/schemas";
-import { compareStrings } from "../aliases";
-import type { ListMode, PlannedCall, RulePlan } from "../plan-schema";
+import { compareStrings } from "../canonical";
+import type { ListMode } from "../desired";
+import type { PlannedCall, RulePlan } from "../plan-schema";
 
 export type Style = "bold" | "dim" | "red" | "green" | "yellow";
 

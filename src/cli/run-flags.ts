@@ -1,0 +1,116 @@
+/**
+ * The flags plan, apply and import share, and what they turn into: synth settings, engine
+ * settings and a connected session (src/io/workflow.ts).
+ */
+import { isAbsolute, resolve } from "node:path";
+import { RuleListClient, resolveConnection } from "../api";
+import type { ConnectionConfig } from "../api";
+import type { Session, SynthSettings } from "../io/workflow";
+import { intFlag } from "./args";
+import type { Io } from "./io";
+import { progress } from "./progress";
+
+export const SYNTH_OPTIONS = {
+  app: { type: "string" },
+  output: { type: "string" },
+  "skip-synth": { type: "boolean" },
+  stack: { type: "string", multiple: true },
+} as const;
+
+export const ENGINE_OPTIONS = {
+  parallelism: { type: "string" },
+  "batch-size": { type: "string" },
+  "page-size": { type: "string" },
+  timeout: { type: "string" },
+} as const;
+
+export interface SynthFlags {
+  readonly app?: string | undefined;
+  readonly output?: string | undefined;
+  readonly "skip-synth"?: boolean | undefined;
+  readonly stack?: string[] | undefined;
+}
+
+export interface ConnectionFlags {
+  readonly "base-url"?: string | undefined;
+  readonly "tenant-id"?: string | undefined;
+  readonly "token-file"?: string | undefined;
+}
+
+export interface EngineSettings {
+  readonly parallelism: number;
+  readonly batchSize: number;
+  readonly pageSize: number;
+}
+
+export function engineSettings(
+  command: string,
+  flags: { parallelism?: string | undefined; "batch-size"?: string | undefined; "page-size"?: string | undefined },
+): EngineSettings {
+  return {
+    parallelism: intFlag(command, "parallelism", flags.parallelism, 4, 1, 64),
+    batchSize: intFlag(command, "batch-size", flags["batch-size"], 100, 1, 10_000),
+    pageSize: intFlag(command, "page-size", flags["page-size"], 100, 1, 500),
+  };
+}
+
+/** Default of --timeout: how long one HTTP attempt may take, in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/**
+ * Resolves the connection and builds the client. `timeout` (--timeout SECONDS) bounds each HTTP
+ * attempt; an attempt that takes longer is abandoned and retried like a 5xx.
+ */
+export function connect(
+  flags: ConnectionFlags & { readonly timeout?: string | undefined },
+  io: Io,
+): { connection: ConnectionConfig; client: RuleListClient } {
+  const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
+  const connection = resolveConnection({
+    env: io.env,
+    baseUrl: flags["base-url"],
+    tenantId: flags["tenant-id"],
+    tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
+  });
+  return { connection, client: new RuleListClient({ ...connection, timeoutMs: timeoutSeconds * 1000 }) };
+}
+
+/** Where to synthesize and read the declaration, from the synth flags. */
+export function synthSettings(flags: SynthFlags, io: Io): SynthSettings {
+  const output = flags.output ?? "cdktf.out";
+  return {
+    app: flags.app,
+    outdir: isAbsolute(output) ? output : resolve(io.cwd, output),
+    cwd: io.cwd,
+    env: io.env,
+    skipSynth: flags["skip-synth"] === true,
+    stacks: flags.stack ?? [],
+  };
+}
+
+const PHASE_LABELS = { observe: "Reading rule lists", apply: "Applying" } as const;
+
+/**
+ * A session for the workflow with progress on stderr (on a TTY). Call `done()` when the run is
+ * over to clear the progress line.
+ */
+export function session(client: RuleListClient, connection: ConnectionConfig, settings: EngineSettings, io: Io): Session & { done(): void } {
+  let bar: { phase: keyof typeof PHASE_LABELS; line: ReturnType<typeof progress> } | null = null;
+  const done = () => {
+    bar?.line.done();
+    bar = null;
+  };
+  return {
+    client,
+    connection: { baseUrl: connection.baseUrl, tenantId: connection.tenantId },
+    ...settings,
+    onProgress(phase, doneCount, total) {
+      if (bar?.phase !== phase) {
+        done();
+        bar = { phase, line: progress(io.stderr, PHASE_LABELS[phase]) };
+      }
+      bar.line.update(doneCount, total);
+    },
+    done,
+  };
+}

@@ -1,0 +1,58 @@
+/** The outcome of an apply, per rule and in sum: plain data the renderers and reports read. */
+import type { PlannedCall, RulePlan } from "./plan-schema";
+
+export type RuleOutcome = "applied" | "unchanged" | "skipped" | "failed";
+
+export interface CallRecord {
+  readonly operation: PlannedCall["operation"];
+  /** Users (or user IDs) the call carried; 0 for remove-all-users. */
+  readonly users: number;
+  readonly status: "ok" | "failed";
+  readonly error?: string;
+}
+
+export interface RuleResult {
+  readonly ruleId: string | null;
+  readonly ruleName: string | null;
+  readonly constructPath: string;
+  readonly action: RulePlan["action"];
+  readonly outcome: RuleOutcome;
+  readonly calls: readonly CallRecord[];
+  /** true: read back and matched; false: read back and did not match; null: nothing to verify. */
+  readonly verified: boolean | null;
+  readonly message: string | null;
+}
+
+export interface ApplySummary {
+  readonly applied: number;
+  readonly unchanged: number;
+  readonly skipped: number;
+  readonly failed: number;
+}
+
+export interface ApplyResult {
+  readonly ok: boolean;
+  readonly rules: readonly RuleResult[];
+  readonly summary: ApplySummary;
+}
+
+/** The result of a rule no call was sent for: skipped, in error, unchanged, or an update not applied. */
+export function notApplied(rule: RulePlan): RuleResult {
+  const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action, calls: [], verified: null };
+  if (rule.action === "skip") return { ...base, outcome: "skipped", message: rule.reason };
+  if (rule.action === "error") return { ...base, outcome: "failed", message: rule.reason };
+  if (rule.action === "update") return { ...base, outcome: "unchanged", message: "not applied: nothing was sent" };
+  return { ...base, outcome: "unchanged", message: null };
+}
+
+/** How many rules ended in each outcome. */
+export function countOutcomes(rules: readonly RuleResult[]): ApplySummary {
+  const count = (o: RuleOutcome) => rules.filter((r) => r.outcome === o).length;
+  return { applied: count("applied"), unchanged: count("unchanged"), skipped: count("skipped"), failed: count("failed") };
+}
+
+/** The whole result from the per-rule results, in plan order. */
+export function applyResult(rules: readonly RuleResult[]): ApplyResult {
+  const summary = countOutcomes(rules);
+  return { ok: summary.failed === 0, rules, summary };
+}

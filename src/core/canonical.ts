@@ -1,0 +1,51 @@
+/**
+ * Comparison and canonical order of users and aliases, one copy for the whole tool.
+ *
+ * Aliases compare case-insensitively and trimmed (design.md §4); the declared spelling is kept,
+ * because it is what gets sent. The canonical order makes the same declaration synthesize
+ * byte-identical JSON whatever order it was written in: users by userId, each user's aliases by
+ * key and then by exact spelling. Strings compare by UTF-16 code units (not the locale), so the
+ * order is the same on every machine.
+ */
+
+export interface UserAliases {
+  readonly userId: string;
+  readonly aliases: readonly string[];
+}
+
+/** The comparison key of an alias: trimmed, lower case. */
+export function aliasKey(alias: string): string {
+  return alias.trim().toLowerCase();
+}
+
+/** Compares two strings by UTF-16 code units: locale-independent and total. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sort order of aliases in canonical lists: by key, then by exact spelling. */
+export function compareAliases(a: string, b: string): number {
+  return compareStrings(aliasKey(a), aliasKey(b)) || compareStrings(a, b);
+}
+
+/** A sorted copy of the aliases: by trimmed lower case, then by exact spelling. */
+export function canonicalAliases(aliases: readonly string[]): string[] {
+  return [...aliases].sort(compareAliases);
+}
+
+function aliasesInOrder(aliases: readonly string[]): boolean {
+  return aliases.every((a, i) => i === 0 || compareAliases(aliases[i - 1]!, a) <= 0);
+}
+
+/**
+ * The users in canonical order. Never modifies the input; returns the input itself when it is
+ * canonical already (lists read from the synthesized JSON are: the construct writes them so), which
+ * at a million aliases saves a copy of every list.
+ */
+export function canonicalUsers(users: readonly UserAliases[]): readonly UserAliases[] {
+  const usersInOrder = users.every((u, i) => i === 0 || compareStrings(users[i - 1]!.userId, u.userId) <= 0);
+  if (usersInOrder && users.every((u) => aliasesInOrder(u.aliases))) return users;
+  return users
+    .map((u) => (aliasesInOrder(u.aliases) ? u : { userId: u.userId, aliases: canonicalAliases(u.aliases) }))
+    .sort((a, b) => compareStrings(a.userId, b.userId));
+}

@@ -1,0 +1,61 @@
+/**
+ * decodeStack: one synthesized Terraform JSON stack (`cdk.tf.json`, already parsed) → the rule
+ * lists it declares. Pure: no files, no cdktf. Every `null_resource` carrying alert-rule-users
+ * triggers is decoded; all invalid declarations are reported at once, each with its construct path.
+ */
+import { z } from "zod";
+import { ConfigError, DeclarationError } from "../errors";
+import type { DeclarationFailure } from "../errors";
+import { compareStrings } from "./canonical";
+import { RESOURCE_CHILD_ID, decodeTriggers, isRuleUserListTriggers } from "./declaration/triggers";
+import type { DesiredList } from "./desired";
+
+const stackSchema = z.looseObject({
+  resource: z
+    .looseObject({
+      null_resource: z
+        .record(
+          z.string(),
+          z.looseObject({
+            triggers: z.unknown().optional(),
+            "//": z.looseObject({ metadata: z.looseObject({ path: z.string().optional() }).optional() }).optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+});
+
+/** The path of the RuleUserList that owns a resource: its `//.metadata.path` without the child id. */
+function constructPathOf(metadataPath: string | undefined, stack: string, resourceName: string): string {
+  if (metadataPath === undefined || metadataPath === "") return `${stack}/null_resource.${resourceName}`;
+  const suffix = `/${RESOURCE_CHILD_ID}`;
+  return metadataPath.endsWith(suffix) ? metadataPath.slice(0, -suffix.length) : metadataPath;
+}
+
+/**
+ * The lists declared in one stack, ordered by construct path. `where` names the stack's source in
+ * messages (a file path). Throws a ConfigError when the JSON is not a Terraform JSON stack, and one
+ * DeclarationError listing every invalid declaration.
+ */
+export function decodeStack(stack: string, json: unknown, where = `stack "${stack}"`): DesiredList[] {
+  const parsed = stackSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(`${where} is not a synthesized Terraform JSON stack:\n${z.prettifyError(parsed.error)}`);
+  }
+  const lists: DesiredList[] = [];
+  const failures: DeclarationFailure[] = [];
+  for (const [resourceName, resource] of Object.entries(parsed.data.resource?.null_resource ?? {})) {
+    if (!isRuleUserListTriggers(resource.triggers)) continue;
+    const constructPath = constructPathOf(resource["//"]?.metadata?.path, stack, resourceName);
+    try {
+      const declaration = decodeTriggers(resource.triggers, `${constructPath} (stack ${stack}, null_resource.${resourceName})`);
+      lists.push({ constructPath, stack, ...declaration });
+    } catch (error) {
+      if (!(error instanceof DeclarationError)) throw error;
+      failures.push(...error.failures);
+    }
+  }
+  if (failures.length > 0) throw new DeclarationError(failures, `Invalid rule list declarations in ${where}`);
+  return lists.sort((a, b) => compareStrings(a.constructPath, b.constructPath));
+}

@@ -1,0 +1,84 @@
+/**
+ * The checks that decide whether a plan may be applied at all (design.md §5): no request, no
+ * clock. Each refuses the whole plan by throwing; the caller sends nothing when one throws.
+ */
+import { ConnectionMismatchError, MassRemovalError, StalePlanError, UnresolvedRulesError } from "../errors";
+import { blockingErrors } from "./build-plan";
+import type { RuleFacts } from "./observation";
+import type { Plan, RulePlan } from "./plan-schema";
+
+const SYSTEM_SOURCES = new Set(["departing employee", "high risk employee"]);
+
+/** System rules (Departing Employee, High Risk Employee) cannot be edited: they are skipped. */
+export function isSystemRule(rule: RuleFacts): boolean {
+  return rule.isSystem || SYSTEM_SOURCES.has(rule.ruleSource.trim().toLowerCase());
+}
+
+export interface GuardOptions {
+  /** --allow-mass-removal: lets every rule pass the mass-removal guard. */
+  readonly allowMassRemoval?: boolean;
+  /** Honour each rule's own allowMassRemoval (the construct prop; the Terraform path). */
+  readonly honourRuleMassRemovalFlag?: boolean;
+}
+
+/** Checks that need no request: declarations in error and the mass-removal guard. Throws when refused. */
+export function checkPlanIsApplicable(plan: Plan, options: GuardOptions): void {
+  const blocking = blockingErrors(plan);
+  if (blocking.length > 0) {
+    throw new UnresolvedRulesError(
+      "nothing was applied: the declaration has errors that must be fixed first:\n" +
+        blocking.map((r) => `  ${r.constructPath}: ${r.reason ?? r.errorKind ?? "error"}`).join("\n"),
+    );
+  }
+  const guarded = plan.rules.filter(
+    (r) =>
+      r.action === "update" &&
+      r.massRemoval.triggered &&
+      !(options.allowMassRemoval === true || (options.honourRuleMassRemovalFlag === true && r.allowMassRemoval)),
+  );
+  if (guarded.length > 0) {
+    throw new MassRemovalError(
+      "nothing was applied: the mass-removal guard refused the plan:\n" +
+        guarded
+          .map(
+            (r) =>
+              `  ${r.constructPath} (rule ${r.ruleId ?? "?"}): ${r.massRemoval.lost} of ${r.massRemoval.entries} entries would be removed`,
+          )
+          .join("\n") +
+        "\nIf this is intended, apply again with --allow-mass-removal (on the Terraform path: set allowMassRemoval: true on the RuleUserList).",
+    );
+  }
+}
+
+/** A saved plan applies only to the service and tenant it was made against. */
+export function checkSameConnection(plan: Plan, connection: { readonly baseUrl: string; readonly tenantId: string }): void {
+  if (plan.connection.baseUrl === connection.baseUrl && plan.connection.tenantId === connection.tenantId) return;
+  throw new ConnectionMismatchError(
+    `nothing was applied: the plan was made against ${plan.connection.baseUrl} (tenant ${plan.connection.tenantId}), ` +
+      `but this run is configured for ${connection.baseUrl} (tenant ${connection.tenantId}). ` +
+      "Plan again against this service and tenant, or point ALERTS_API_URL / ALERTS_TENANT_ID at the planned one.",
+  );
+}
+
+/** What a fresh read of a planned rule found: its list's fingerprint, or why it could not be read. */
+export type FreshRead = { readonly ok: true; readonly fingerprint: string } | { readonly ok: false; readonly message: string };
+
+/**
+ * The staleness comparison of a saved plan: each rule it changes against a fresh read of that
+ * rule. Throws a StalePlanError naming every rule whose list differs (or could not be read).
+ */
+export function checkFresh(rules: readonly RulePlan[], reads: readonly FreshRead[]): void {
+  const changed = rules.flatMap((rule, i) => {
+    const read = reads[i];
+    if (read === undefined || !read.ok) return [`${rule.constructPath}: could not be read again (${read?.message ?? "not read"})`];
+    return read.fingerprint === rule.fingerprint ? [] : [`${rule.constructPath} (rule ${rule.ruleId ?? "?"})`];
+  });
+  if (changed.length > 0) {
+    throw new StalePlanError(
+      "nothing was applied: the saved plan is stale, these lists changed since it was made:\n" +
+        changed.map((s) => `  ${s}`).join("\n") +
+        "\nRun 'alert-rule-users plan --out FILE' again, review it, and apply the new plan.",
+      changed,
+    );
+  }
+}

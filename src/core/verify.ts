@@ -1,0 +1,23 @@
+/** Verification after apply: a rule converged when a fresh diff of its read-back list needs no call. */
+import { diffRule } from "./diff";
+import type { ObservedList, RuleFacts } from "./observation";
+import type { RulePlan } from "./plan-schema";
+
+/** The facts of a planned rule, as observe and the diff need them (the rule was editable when planned). */
+export function plannedRuleFacts(rule: RulePlan): RuleFacts {
+  return { observerRuleId: rule.ruleId ?? "", name: rule.ruleName ?? "", isSystem: false, ruleSource: "Alerting" };
+}
+
+/** Calls still needed to bring `list` to the rule's desired state; none means it converged. */
+export function remainingCalls(rule: RulePlan, list: ObservedList): number {
+  const desired = {
+    constructPath: rule.constructPath,
+    stack: rule.stack,
+    ruleId: rule.ruleId,
+    ruleName: rule.ruleName,
+    mode: rule.mode,
+    allowMassRemoval: rule.allowMassRemoval,
+    users: rule.desired,
+  };
+  return diffRule(desired, { kind: "found", rule: plannedRuleFacts(rule), list }, { batchSize: Number.MAX_SAFE_INTEGER }).calls.length;
+}
