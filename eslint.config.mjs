@@ -19,6 +19,33 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   {
+    // src/core is pure: no files, processes, network or clock. Its inputs are plain data and its
+    // outputs are values; src/io reads and writes, src/cli talks to the user (docs/architecture.md).
+    files: ["src/core/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            ...["fs", "fs/promises", "child_process", "http", "https", "http2", "net", "tls", "dgram", "dns", "os", "readline", "worker_threads", "cluster", "process"].flatMap(
+              (name) => [name, `node:${name}`].map((id) => ({ name: id, message: "src/core is pure: do I/O in src/io and pass the data in." })),
+            ),
+            { name: "axios", message: "src/core is pure: the network is src/api and src/io." },
+            { name: "cdktf", message: "cdktf belongs in src/constructs only." },
+            { name: "constructs", message: "cdktf belongs in src/constructs only." },
+          ],
+          patterns: [
+            { group: ["**/io", "**/io/**", "**/cli", "**/cli/**", "**/simulator", "**/simulator/**", "**/constructs", "**/constructs/**"], message: "src/core imports nothing of src/io, src/cli, src/simulator or src/constructs." },
+            { group: ["**/api", "**/api/*", "!**/api/schemas"], message: "src/core may use the service's data shapes (src/api/schemas) only, not the client." },
+          ],
+        },
+      ],
+      "no-restricted-globals": ["error", { name: "process", message: "src/core is pure: pass environment values in." }, { name: "fetch", message: "src/core is pure: no network." }],
+      "no-restricted-properties": ["error", { object: "Date", property: "now", message: "src/core has no clock: take the time as an input." }],
+      "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "src/core has no clock: take the time as an input." }],
+    },
+  },
+  {
     files: ["test/**"],
     rules: {
       "@typescript-eslint/no-unsafe-assignment": "off",
