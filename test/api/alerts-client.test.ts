@@ -14,17 +14,11 @@ import {
   type FilterGroup,
 } from "../../src/api";
 import { InvalidArgumentError } from "../../src/errors";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { useSimulator, withSimulator } from "../support/simulator";
 import { ALERT, activity, extraAlert, extraFileEvent, names, sampleSeed } from "../support/triage";
 import { clientFor, json, rejectionOf, startRecorder } from "./helpers";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterAll(async () => {
-  await sim.stop();
-});
+const sim = useSimulator();
 beforeEach(() => {
   sim.setFaults({});
   sim.resetCounts();
@@ -203,12 +197,11 @@ describe("alert details", () => {
   });
 
   describe("malformed observation data", () => {
-    let bad: RunningSimulator;
-    beforeAll(async () => {
+    const bad = useSimulator(() => {
       const seed = sampleSeed();
       const broken = activity([{ eventId: "e-1", name: "a.txt" }]);
       delete broken["files"];
-      bad = await startSimulator({
+      return {
         seed: {
           ...seed,
           alerts: [
@@ -218,10 +211,7 @@ describe("alert details", () => {
             extraAlert("other-layout", [{ id: "obs-other", data: "[1, 2, 3]", type: "SomethingElse" }]),
           ],
         },
-      });
-    });
-    afterAll(async () => {
-      await bad.stop();
+      };
     });
 
     it("data that is not JSON is a ResponseShapeError naming the observation", async () => {
@@ -387,15 +377,12 @@ describe("path encoding", () => {
     }
     // and against a simulator that has such an event
     const seed = sampleSeed();
-    const special = await startSimulator({ seed: { ...seed, fileEvents: [...(seed.fileEvents ?? []), extraFileEvent("evt:1?x#y%z&w", "odd.txt")] } });
-    try {
+    await withSimulator({ seed: { ...seed, fileEvents: [...(seed.fileEvents ?? []), extraFileEvent("evt:1?x#y%z&w", "odd.txt")] } }, async (special) => {
       const { triage: client } = triage(special);
       const created = await client.createCase({ name: "odd" });
       await client.addFileEventToCase(created.number, "evt:1?x#y%z&w");
       expect(special.cases()[0]!.fileEvents).toEqual(["evt:1?x#y%z&w"]);
-    } finally {
-      await special.stop();
-    }
+    });
   });
 });
 

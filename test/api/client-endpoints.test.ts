@@ -2,16 +2,10 @@
  * Contract: every rule endpoint of interface.md, against the simulator.
  */
 import { ApiError, filter, group } from "../../src/api";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { clientFor, rejectionOf, sampleRules } from "./helpers";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterAll(async () => {
-  await sim.stop();
-});
+const sim = useSimulator();
 
 describe("RuleListClient against the simulator", () => {
   it("exposes its tenant and base URL", () => {

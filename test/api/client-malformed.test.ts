@@ -3,16 +3,11 @@
  * naming the operation and the field; a hanging response becomes a timeout ApiError.
  */
 import { ApiError, ResponseShapeError } from "../../src/api";
-import { startSimulator, type MisbehaviourKind, type RunningSimulator } from "../../src/simulator";
+import type { MisbehaviourKind } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { clientFor, rejectionOf, sampleRules } from "./helpers";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterAll(async () => {
-  await sim.stop();
-});
+const sim = useSimulator();
 afterEach(() => {
   sim.setFaults({});
 });

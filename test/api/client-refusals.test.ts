@@ -2,16 +2,10 @@
  * Contract: refusals of the service become ApiErrors carrying status, service code and rule.
  */
 import { ApiError } from "../../src/api";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { clientFor, rejectionOf, sampleRules } from "./helpers";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterAll(async () => {
-  await sim.stop();
-});
+const sim = useSimulator();
 
 async function apiError(promise: Promise<unknown>): Promise<ApiError> {
   const error = await rejectionOf(promise);

@@ -4,16 +4,10 @@
  * (client counter, hook events, the simulator's request counts) and must agree.
  */
 import { ApiError, HttpTransport, usersInRuleResponseSchema } from "../../src/api";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { clientFor, closedPortUrl, fastSleep, rejectionOf, sampleRules } from "./helpers";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterAll(async () => {
-  await sim.stop();
-});
+const sim = useSimulator();
 beforeEach(() => {
   sim.setFaults({});
   sim.resetCounts();

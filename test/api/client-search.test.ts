@@ -3,17 +3,13 @@
  * and operator reaches the server as its wire token and filters what it should.
  */
 import { RULE_METADATA_TERMS, filter, group, type RuleMetadata } from "../../src/api";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { clientFor } from "./helpers";
 
-let sim: RunningSimulator;
+const sim = useSimulator();
 let rules: RuleMetadata[];
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
+beforeAll(() => {
   rules = sim.rules().map((r) => r.metadata);
-});
-afterAll(async () => {
-  await sim.stop();
 });
 
 const ids = (list: readonly RuleMetadata[]) => list.map((r) => r.id).sort();

@@ -5,21 +5,20 @@
  */
 import { inspect } from "node:util";
 import { RuleListClient, HttpTransport, resolveConnection, type RequestEvent } from "../../src/api";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { closedPortUrl, fastSleep, json, startRecorder, type Recorder } from "./helpers";
 
 const TOKEN = "SeCrEt-TOKEN-9f1c2e7a55b4-do-not-leak";
 const WRONG_TOKEN = "WrOnG-TOKEN-77aa31c0d9e2-do-not-leak";
 const SECRETS = [TOKEN, WRONG_TOKEN, "9f1c2e7a55b4", "77aa31c0d9e2"];
 
-let sim: RunningSimulator;
 let echo: Recorder;
 const simLog: string[] = [];
 const logged: string[] = [];
 const spies: jest.SpyInstance[] = [];
 
+const sim = useSimulator({ token: TOKEN, log: (line) => simLog.push(line) });
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, token: TOKEN, log: (line) => simLog.push(line) });
   // A server that echoes the request headers into its error bodies, as a careless service might.
   echo = await startRecorder((request, index) =>
     index % 2 === 0
@@ -41,7 +40,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();
-  await sim.stop();
   await echo.stop();
 });
 afterEach(() => {

@@ -4,17 +4,12 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call -- parsed CLI output, asserted field by field */
 import { tmpdir } from "node:os";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import type { RunningSimulator } from "../../src/simulator";
 import { connectionEnv, runCli, type CliResult } from "../support/cli";
+import { useSimulator, withSimulator } from "../support/simulator";
 import { ALERT, activity, extraAlert, names, sampleSeed } from "../support/triage";
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterAll(async () => {
-  await sim.stop();
-});
+const sim = useSimulator();
 beforeEach(() => {
   sim.setFaults({});
   sim.resetCounts();
@@ -140,10 +135,8 @@ describe("alerts escalate", () => {
   it("reports a file event that cannot be attached and exits 1", async () => {
     // given an alert naming a file event the tenant does not have
     const seed = sampleSeed();
-    const gap = await startSimulator({
-      seed: { ...seed, alerts: [extraAlert("gap", [{ id: "o", data: activity([{ eventId: seed.fileEvents![0]!.eventId, name: "a" }, { eventId: "missing-event", name: "b" }]) }])] },
-    });
-    try {
+    const gapSeed = { ...seed, alerts: [extraAlert("gap", [{ id: "o", data: activity([{ eventId: seed.fileEvents![0]!.eventId, name: "a" }, { eventId: "missing-event", name: "b" }]) }])] };
+    await withSimulator({ seed: gapSeed }, async (gap) => {
       const result = await cli(["alerts", "escalate", "gap", "--case-name", "gap", "--format", "json"], gap);
       expect(result.code).toBe(1);
       const out = JSON.parse(result.stdout);
@@ -152,9 +145,7 @@ describe("alerts escalate", () => {
         { eventId: "missing-event", status: "failed", error: expect.stringContaining("404") },
       ]);
       expect(gap.cases()[0]!.fileEvents).toEqual([seed.fileEvents![0]!.eventId]);
-    } finally {
-      await gap.stop();
-    }
+    });
   });
 
   it("does not repeat a create-case whose response was lost: one case, exit 1, a warning", async () => {

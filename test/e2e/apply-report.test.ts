@@ -5,14 +5,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApplyReport } from "../../src/core/apply-report";
-import type { RunningSimulator } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { connectionEnv, runCli, workspace, writesOf } from "../support/cli";
 import type { Workspace } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 
 const TOKEN = "report-e2e-token-1q2w3e4r";
-let sim: RunningSimulator;
+const sim = useSimulator({ token: TOKEN }, { perTest: true });
 let ws: Workspace;
 
 const REPORT_FLAGS = ["--report-json", "report.json", "--report-markdown", "report.md"];
@@ -42,13 +41,11 @@ const financeAddition = {
   },
 };
 
-beforeEach(async () => {
-  sim = await startSimulator({ port: 0, token: TOKEN });
+beforeEach(() => {
   ws = workspace([{ name: "rules", lists: [engineeringChange, financeAddition] }]);
 });
 
-afterEach(async () => {
-  await sim.stop();
+afterEach(() => {
   ws.cleanup();
 });
 

@@ -10,14 +10,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApplyReport } from "../../src/core/apply-report";
-import type { RunningSimulator } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { connectionEnv, runCli, workspace, writesOf } from "../support/cli";
 import type { ListDecl, Workspace } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
 
 const TOKEN = "concurrency-e2e-token-0p9o8i7u";
-let sim: RunningSimulator;
+const sim = useSimulator({ token: TOKEN }, { perTest: true });
 const spaces: Workspace[] = [];
 
 function space(lists: ListDecl[]): Workspace {
@@ -48,12 +47,7 @@ const listOf = (ruleId: string) =>
     .sort();
 const declared = (users: readonly { userId: string; aliases: readonly string[] }[]) => users.map((u) => `${u.userId}:${[...u.aliases].sort().join(",")}`).sort();
 
-beforeEach(async () => {
-  sim = await startSimulator({ port: 0, token: TOKEN });
-});
-
-afterEach(async () => {
-  await sim.stop();
+afterEach(() => {
   for (const ws of spaces.splice(0)) ws.cleanup();
 });
 

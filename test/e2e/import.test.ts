@@ -6,13 +6,12 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RunningSimulator } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { REPO, connectionEnv, runCli, writesOf } from "../support/cli";
 import { RULES } from "../support/sample";
 
 const TOKEN = "import-e2e-token-5a4b3c2d";
-let sim: RunningSimulator;
+const sim = useSimulator({ token: TOKEN });
 let dir: string;
 const outputs: string[] = [];
 
@@ -67,13 +66,11 @@ async function cli(args: string[]) {
   return result;
 }
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, token: TOKEN });
+beforeAll(() => {
   dir = tsWorkspace();
 });
 
-afterAll(async () => {
-  await sim.stop();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   for (const text of outputs) expect(text).not.toContain(TOKEN);
 });

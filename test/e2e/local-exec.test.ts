@@ -5,8 +5,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunningSimulator } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { CLI, REPO, connectionEnv, listing, runCli, runCommand, workspace } from "../support/cli";
 import type { StackDecl, Workspace } from "../support/cli";
 import { RULES } from "../support/sample";
@@ -32,7 +31,7 @@ function evaluate(template: string, triggers: Record<string, string>): string {
   });
 }
 
-let sim: RunningSimulator;
+const sim = useSimulator({ token: TOKEN }, { perTest: true });
 let ws: Workspace;
 
 /** The workspace as a project that installed alert-rule-users: node_modules/.bin/alert-rule-users. */
@@ -71,14 +70,12 @@ async function synthAndRunProvisioners(stacks: StackDecl[]) {
 
 const aliasesOf = (ruleId: string) => listing(sim, ruleId);
 
-beforeEach(async () => {
-  sim = await startSimulator({ port: 0, token: TOKEN });
+beforeEach(() => {
   ws = workspace([]);
   installPackage(ws.dir);
 });
 
-afterEach(async () => {
-  await sim.stop();
+afterEach(() => {
   ws.cleanup();
 });
 

@@ -4,15 +4,14 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunningSimulator } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { connectionEnv, listing, runCli, workspace, writesOf } from "../support/cli";
 import type { Workspace } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 
 const TOKEN = "e2e-token-9f8e7d6c5b4a";
 
-let sim: RunningSimulator;
+const sim = useSimulator({ token: TOKEN }, { perTest: true });
 let ws: Workspace;
 const outputs: string[] = [];
 
@@ -24,13 +23,11 @@ async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
 
 const aliasesOf = (ruleId: string) => listing(sim, ruleId);
 
-beforeEach(async () => {
-  sim = await startSimulator({ port: 0, token: TOKEN });
+beforeEach(() => {
   ws = workspace([]);
 });
 
-afterEach(async () => {
-  await sim.stop();
+afterEach(() => {
   ws.cleanup();
 });
 

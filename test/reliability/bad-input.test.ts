@@ -5,10 +5,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunningSimulator } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
 import type { StackDecl, Workspace } from "../support/cli";
 import { runCli, workspace } from "../support/cli";
+import { useSimulator } from "../support/simulator";
 import { SecretScan, TOKEN, chaosCase, env } from "./support";
 
 const scan = new SecretScan();
@@ -16,11 +15,10 @@ const chaos = chaosCase(21, 2, ["add"]);
 const RULE = "00000000-0000-4000-8000-000000000001";
 const someone = { userId: "1001", aliases: ["someone@example.com"] };
 
-let sim: RunningSimulator;
+const sim = useSimulator({ seed: chaos.seed, token: TOKEN });
 let ws: Workspace;
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: chaos.seed, token: TOKEN });
   ws = workspace(chaos.stacks);
   scan.dir(ws.dir);
   // a reviewed plan, saved for the plan-file cases
@@ -34,9 +32,8 @@ beforeEach(() => {
   sim.resetCounts();
 });
 
-afterAll(async () => {
+afterAll(() => {
   scan.collectFiles();
-  await sim.stop();
   ws.cleanup();
   const { scanned, found } = scan.leaks();
   expect(scanned).toBeGreaterThan(0);

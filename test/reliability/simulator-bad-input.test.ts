@@ -9,24 +9,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuleListClient, ApiError } from "../../src/api";
 import { RULE_OPERATIONS } from "../../src/api/schemas";
-import type { RunningSimulator } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { SecretScan, TENANT, TOKEN, chaosCase, listKey } from "./support";
 
 const scan = new SecretScan();
 const chaos = chaosCase(33, 3, ["none"]);
 const RULE = "00000000-0000-4000-8000-000000000001";
-let sim: RunningSimulator;
 let dir: string;
 
-beforeEach(async () => {
+beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "aru-sim-"));
   scan.dir(dir);
-  sim = await startSimulator({ seed: chaos.seed, token: TOKEN, dataFile: join(dir, "state.json"), log: (line) => scan.add("simulator log", line) });
 });
+const sim = useSimulator(() => ({ seed: chaos.seed, token: TOKEN, dataFile: join(dir, "state.json"), log: (line) => scan.add("simulator log", line) }), { perTest: true });
 
-afterEach(async () => {
-  await sim.stop();
+afterEach(() => {
   scan.collectFiles();
   rmSync(dir, { recursive: true, force: true });
 });
