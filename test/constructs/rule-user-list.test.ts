@@ -3,6 +3,7 @@ import { setupJest } from "cdktf/lib/testing/adapters/jest";
 import { NullProvider } from "@cdktf/provider-null/lib/provider";
 import { Resource } from "@cdktf/provider-null/lib/resource";
 import { RuleUserList } from "../../src/constructs";
+import { decodeStack } from "../../src/core/decode-stack";
 import { ENV_VARS, TRIGGER_NAMES } from "../../src/core/declaration";
 
 setupJest();
@@ -131,5 +132,33 @@ describe("RuleUserList", () => {
     new RuleUserList(stack, "watch", { ruleId: rule.stringValue, users: [] });
     // then
     expect(() => app.synth()).toThrow("[prod/watch] ruleId: is an unresolved token");
+  });
+});
+
+describe("RuleUserList → decodeStack (no files, no processes)", () => {
+  it("reads back exactly what was declared, in canonical order", () => {
+    // given a stack with a list by ID and one by name
+    const stack = newStack();
+    new RuleUserList(stack, "exfiltration-watch", { ruleId: "c3e0", users: [alice, bob] });
+    new RuleUserList(stack, "mismatch-watch", { ruleName: "File type mismatch", mode: "additive", allowMassRemoval: true, users: [] });
+    // when the synthesized JSON is decoded
+    const lists = decodeStack("stack", JSON.parse(Testing.synth(stack, true)));
+    // then each list carries its rule, mode, guard flag and canonical users
+    expect(lists.map(({ ruleId, ruleName, mode, allowMassRemoval, users }) => ({ ruleId, ruleName, mode, allowMassRemoval, users }))).toEqual([
+      { ruleId: "c3e0", ruleName: null, mode: "authoritative", allowMassRemoval: false, users: [bob, { userId: "9102", aliases: ["Alice@corp.example", "alice@example.com"] }] },
+      { ruleId: null, ruleName: "File type mismatch", mode: "additive", allowMassRemoval: true, users: [] },
+    ]);
+  });
+
+  it("names each list by its construct path when the JSON carries cdktf's metadata", () => {
+    // given a stack whose JSON keeps the `//` metadata (as `cdktf synth` writes it)
+    const stack = newStack();
+    new RuleUserList(stack, "exfiltration-watch", { ruleId: "c3e0", users: [alice] });
+    Testing.synth(stack);
+    // when decoded
+    const [list] = decodeStack("stack", JSON.parse(JSON.stringify(stack.toTerraform())));
+    // then the construct path is the RuleUserList's own
+    expect(list?.constructPath).toBe("stack/exfiltration-watch");
+    expect(list?.stack).toBe("stack");
   });
 });

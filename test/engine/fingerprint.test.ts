@@ -37,6 +37,24 @@ describe("fingerprintList", () => {
     }
   });
 
+  it.each([
+    ["an empty inclusion list", { usersToAlertOn: "SPECIFIED_USERS", entries: [] }, "sha256:a17cafac1433ba363143c062941f9c0712344672cfd4c9236d87e8b249db7fd6"],
+    [
+      "two users",
+      { usersToAlertOn: "SPECIFIED_USERS", entries: [{ userId: "1", aliases: ["x@a.com", "y@a.com"] }, { userId: "2", aliases: ["z@a.com"] }] },
+      "sha256:73b79fae0cd7f9b181f85497e7c25f7bca94fef0b5cb2a72be1bbcdd6f0e43c0",
+    ],
+    [
+      "an exclusion list with an entry without ID",
+      { usersToAlertOn: "ALL_USERS_NOT_SPECIFIED", entries: [{ userId: null, aliases: ["No ID@x.com"] }, { userId: "9102", aliases: ["alice@example.com", "Alice@corp.example"] }] },
+      "sha256:9613278218b63a7a9cebe31f6aafb72826b2c8daa12614e0d6d0f994b4413026",
+    ],
+  ] satisfies [string, ObservedList, string][])("pins the digest of %s (saved plans carry these; a change breaks every saved plan)", (_name, list, digest) => {
+    // given a list whose digest was computed independently (sha256 of the canonical JSON)
+    // when / then
+    expect(fingerprintList(list)).toBe(digest);
+  });
+
   it("is the same for the same list in another order, and differs when a spelling changes", () => {
     const a: ObservedList = { usersToAlertOn: "SPECIFIED_USERS", entries: [{ userId: "1", aliases: ["x@a.com", "y@a.com"] }, { userId: "2", aliases: ["z@a.com"] }] };
     const b: ObservedList = { usersToAlertOn: "SPECIFIED_USERS", entries: [{ userId: "2", aliases: ["z@a.com"] }, { userId: "1", aliases: ["y@a.com", "x@a.com"] }] };
