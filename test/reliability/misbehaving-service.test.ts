@@ -6,10 +6,11 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { MisbehaviourKind, RunningSimulator } from "../../src/simulator";
+import type { MisbehaviourKind } from "../../src/simulator";
 import { startSimulator } from "../../src/simulator";
 import type { CliResult, Workspace } from "../support/cli";
 import { runCli, workspace, writesOf } from "../support/cli";
+import { useSimulator } from "../support/simulator";
 import { REPORTS, SecretScan, TOKEN, chaosCase, env, listKey, type ChaosCase } from "./support";
 
 const scan = new SecretScan();
@@ -36,16 +37,14 @@ const SILENT_WRITE = 7;
 const WELL_BEHAVED = [8, 9, 10];
 
 describe("apply against a service that misbehaves on some rules", () => {
-  let chaos: ChaosCase;
-  let sim: RunningSimulator;
+  // given 10 rules, each declared with one more user than it has
+  const chaos: ChaosCase = chaosCase(5, 10, ["add"]);
+  const sim = useSimulator({ seed: chaos.seed, token: TOKEN });
   let ws: Workspace;
   let applied: CliResult;
   let before: Map<string, string[]>;
 
   beforeAll(async () => {
-    // given 10 rules, each declared with one more user than it has
-    chaos = chaosCase(5, 10, ["add"]);
-    sim = await startSimulator({ seed: chaos.seed, token: TOKEN });
     ws = workspace(chaos.stacks);
     scan.dir(ws.dir);
     before = new Map(sim.rules().map((r) => [r.metadata.observerRuleId, listKey(r.users)]));
@@ -61,9 +60,8 @@ describe("apply against a service that misbehaves on some rules", () => {
     scan.add("apply", applied.stdout, applied.stderr);
   }, 120_000);
 
-  afterAll(async () => {
+  afterAll(() => {
     scan.collectFiles();
-    await sim.stop();
     ws.cleanup();
   });
 

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { TRIAGE_OPERATIONS } from "../../src/api/alert-schemas";
 import { parseSeed } from "../../src/simulator/seed";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { useSimulator, withSimulator } from "../support/simulator";
 import { ConfigError } from "../../src/errors";
 import { ALERT, extraAlert, names, sampleSeed } from "../support/triage";
 import { call, filter, searchBody, send } from "./helpers";
@@ -15,13 +16,7 @@ import { call, filter, searchBody, send } from "./helpers";
 const ALERT_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7}Z$/;
 const CASE_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-let sim: RunningSimulator;
-beforeEach(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterEach(async () => {
-  await sim.stop();
-});
+const sim = useSimulator({}, { perTest: true });
 
 const op = (name: keyof typeof TRIAGE_OPERATIONS): string => TRIAGE_OPERATIONS[name];
 const attachPath = (caseNumber: number | string, eventId: string): string => `/v1/cases/${caseNumber}/fileevent/${encodeURIComponent(eventId)}`;
@@ -331,12 +326,9 @@ describe("seed and persistence", () => {
 
   it("serves a seed alert's string data as it is (malformed data on purpose)", async () => {
     const seed = sampleSeed();
-    const custom = await startSimulator({ seed: { ...seed, alerts: [extraAlert("raw", [{ id: "o", data: "{oops" }])] } });
-    try {
+    await withSimulator({ seed: { ...seed, alerts: [extraAlert("raw", [{ id: "o", data: "{oops" }])] } }, async (custom) => {
       const answer = await call(custom, op("query-details"), { alertIds: ["raw"] });
       expect(answer.json.alerts[0].observations[0].data).toBe("{oops");
-    } finally {
-      await custom.stop();
-    }
+    });
   });
 });

@@ -3,18 +3,11 @@
  * after applying, rate limiting, latency, operation filters, reproducibility, misbehaviour.
  */
 import { startSimulator, type FaultOptions, type RunningSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { SAMPLE, call, ruleIdOf, send, usersOf } from "./helpers";
 import { RULE_OPERATIONS } from "../../src/api/schemas";
 
-let sim: RunningSimulator;
-
-beforeEach(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-
-afterEach(async () => {
-  await sim.stop();
-});
+const sim = useSimulator({}, { perTest: true });
 
 const addOne = (target: RunningSimulator, userId: string): ReturnType<typeof call> =>
   call(target, "add-users", { tenantId: target.tenantId, ruleId: ruleIdOf(target, SAMPLE.byName), userList: [{ userIdFromAuthority: userId, userAliasList: [`${userId}@example.com`] }] });

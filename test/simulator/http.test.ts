@@ -4,20 +4,16 @@
  */
 import * as net from "node:net";
 import { RULE_OPERATIONS } from "../../src/api/schemas";
-import { DEFAULT_SIMULATOR_TOKEN, startSimulator, type RunningSimulator } from "../../src/simulator";
+import { DEFAULT_SIMULATOR_TOKEN } from "../../src/simulator";
+import { useSimulator, withSimulator } from "../support/simulator";
 import { SAMPLE, call, ruleIdOf, send } from "./helpers";
 
-let sim: RunningSimulator;
 let lines: string[];
 
-beforeEach(async () => {
+beforeEach(() => {
   lines = [];
-  sim = await startSimulator({ port: 0, maxBodyBytes: 1024, log: (line) => lines.push(line) });
 });
-
-afterEach(async () => {
-  await sim.stop();
-});
+const sim = useSimulator({ maxBodyBytes: 1024, log: (line) => lines.push(line) }, { perTest: true });
 
 const QUERY_USERS = RULE_OPERATIONS["query-users"];
 const queryBody = (): string => JSON.stringify({ tenantId: sim.tenantId, ruleId: ruleIdOf(sim, SAMPLE.inclusion) });
@@ -53,8 +49,7 @@ describe("authentication", () => {
 
   it("uses the token and tenant ID given as options", async () => {
     // given a simulator with its own token and tenant
-    const other = await startSimulator({ token: "s3cret-token", tenantId: "tenant-b" });
-    try {
+    await withSimulator({ token: "s3cret-token", tenantId: "tenant-b" }, async (other) => {
       // when the default token is used, then 401; with the given one, 200 and the tenant is reported
       expect((await send(other, QUERY_USERS, { headers: { authorization: `Bearer ${DEFAULT_SIMULATOR_TOKEN}`, "content-type": "application/json" }, body: "{}" })).status).toBe(401);
       const ruleId = other.rules()[0]!.metadata.observerRuleId;
@@ -62,9 +57,7 @@ describe("authentication", () => {
       expect(answer.status).toBe(200);
       expect(other.tenantId).toBe("tenant-b");
       expect(other.rules()[0]!.metadata.tenantId).toBe("tenant-b");
-    } finally {
-      await other.stop();
-    }
+    });
   });
 });
 

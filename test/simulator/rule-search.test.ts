@@ -3,18 +3,10 @@
  */
 import { RULE_METADATA_TERMS } from "../../src/api/operators";
 import type { SearchRequest } from "../../src/api/schemas";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { useSimulator } from "../support/simulator";
 import { SAMPLE, call, filter, ruleIdOf, searchBody, searchNames } from "./helpers";
 
-let sim: RunningSimulator;
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await sim.stop();
-});
+const sim = useSimulator();
 
 const ALL = 9;
 

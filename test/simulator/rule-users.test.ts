@@ -2,18 +2,10 @@
  * Behaviour of the user-list operations (src/simulator/README.md, "Rule user lists").
  */
 import { NULL_USER_ID_SENTENCE } from "../../src/api/schemas";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { useSimulator, withSimulator } from "../support/simulator";
 import { SAMPLE, call, ruleIdOf, ruleNamed, usersOf } from "./helpers";
 
-let sim: RunningSimulator;
-
-beforeEach(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-
-afterEach(async () => {
-  await sim.stop();
-});
+const sim = useSimulator({}, { perTest: true });
 
 const body = (ruleId: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ tenantId: sim.tenantId, ruleId, ...extra });
 
@@ -247,7 +239,7 @@ describe("refusals of writes", () => {
 
   it("treats ruleSource Departing Employee as system even when isSystem is false", async () => {
     // given a seed whose system-sourced rule says isSystem false
-    const other = await startSimulator({
+    await withSimulator({
       seed: {
         tenantId: "t-1",
         rules: [
@@ -262,14 +254,11 @@ describe("refusals of writes", () => {
           },
         ],
       },
-    });
-    try {
+    }, async (other) => {
       // when a user is added, then it is refused
       const answer = await call(other, "add-users", { tenantId: "t-1", ruleId: "r-1", userList: [{ userIdFromAuthority: "1", userAliasList: ["a@example.com"] }] });
       expect(answer.json.code).toBe("RULE_IS_SYSTEM");
-    } finally {
-      await other.stop();
-    }
+    });
   });
 });
 

@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { NULL_USER_ID_SENTENCE, isMissingUserId } from "../../src/api/schemas";
 import { loadSeedFile, sampleTenantPath, startSimulator, tenantSeedSchema, type TenantSeed } from "../../src/simulator";
+import { withSimulator } from "../support/simulator";
 import { ConfigError } from "../../src/errors";
 
 const SAMPLE_FILE = path.join(__dirname, "../../examples/sample-tenant.json");
@@ -81,7 +82,7 @@ describe("seed validation", () => {
 
   it("fills in type$ and the tenant ID of rule metadata when a seed leaves them out", async () => {
     // given a minimal seed written by hand
-    const sim = await startSimulator({
+    await withSimulator({
       seed: {
         tenantId: "t-min",
         rules: [
@@ -95,16 +96,13 @@ describe("seed validation", () => {
           },
         ],
       },
-    });
-    try {
+    }, (sim) => {
       // then the rule is complete and has an empty list
       expect(sim.rule("r")).toEqual({
         metadata: expect.objectContaining({ type$: "RULE_METADATA", tenantId: "t-min" }),
         usersToAlertOn: "SPECIFIED_USERS",
         users: [],
       });
-    } finally {
-      await sim.stop();
-    }
+    });
   });
 });
