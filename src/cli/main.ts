@@ -3,6 +3,7 @@
  * The alert-rule-users command line: dispatches to a command and maps every error to an exit code
  * in one place. Output goes through streams that redact the token, whatever prints.
  */
+import { hintFor } from "./hints";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ENV_TOKEN } from "../api/config";
@@ -66,7 +67,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof AlertRuleUsersError) {
-      io.stderr.write(`Error: ${err.message}\n`);
+      const hint = hintFor(err.code);
+      io.stderr.write(`Error: ${err.message}\n${hint === null ? "" : `${hint}\n`}`);
       return 1;
     }
     const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);

@@ -15,7 +15,7 @@ export function isSystemRule(rule: RuleFacts): boolean {
 }
 
 export interface GuardOptions {
-  /** --allow-mass-removal: lets every rule pass the mass-removal guard. */
+  /** Lets every rule pass the mass-removal guard (the CLI's --allow-mass-removal). */
   readonly allowMassRemoval?: boolean;
   /** Honour each rule's own allowMassRemoval (the construct prop; the Terraform path). */
   readonly honourRuleMassRemovalFlag?: boolean;
@@ -44,8 +44,7 @@ export function checkPlanIsApplicable(plan: Plan, options: GuardOptions): void {
             (r) =>
               `  ${r.constructPath} (rule ${r.ruleId ?? "?"}): ${r.massRemoval.lost} of ${r.massRemoval.entries} entries would be removed`,
           )
-          .join("\n") +
-        "\nIf this is intended, apply again with --allow-mass-removal (on the Terraform path: set allowMassRemoval: true on the RuleUserList).",
+          .join("\n"),
     );
   }
 }
@@ -55,8 +54,7 @@ export function checkSameConnection(plan: Plan, connection: { readonly baseUrl: 
   if (plan.connection.baseUrl === connection.baseUrl && plan.connection.tenantId === connection.tenantId) return;
   throw new ConnectionMismatchError(
     `nothing was applied: the plan was made against ${plan.connection.baseUrl} (tenant ${plan.connection.tenantId}), ` +
-      `but this run is configured for ${connection.baseUrl} (tenant ${connection.tenantId}). ` +
-      "Plan again against this service and tenant, or point ALERTS_API_URL / ALERTS_TENANT_ID at the planned one.",
+      `but this run is configured for ${connection.baseUrl} (tenant ${connection.tenantId}).`,
   );
 }
 
@@ -76,8 +74,7 @@ export function checkFresh(rules: readonly RulePlan[], reads: readonly FreshRead
   if (changed.length > 0) {
     throw new StalePlanError(
       "nothing was applied: the saved plan is stale, these lists changed since it was made:\n" +
-        changed.map((s) => `  ${s}`).join("\n") +
-        "\nRun 'alert-rule-users plan --out FILE' again, review it, and apply the new plan.",
+        changed.map((s) => `  ${s}`).join("\n"),
       changed,
     );
   }

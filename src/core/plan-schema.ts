@@ -54,7 +54,7 @@ const massRemovalCheck = z.object({
   entries: z.number().int(),
   /** Entries none of whose aliases remains after apply. */
   lost: z.number().int(),
-  /** True when the guard of design.md §5 refuses this rule without --allow-mass-removal. */
+  /** True when the guard of design.md §5 refuses this rule unless mass removal is allowed. */
   triggered: z.boolean(),
 });
 
@@ -157,21 +157,20 @@ export function parsePlan(text: string, source: string): Plan {
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new PlanFileError(`${source} is not a plan: it is not JSON. Save a plan with 'alert-rule-users plan --out FILE'.`);
+    throw new PlanFileError(`${source} is not a plan: it is not JSON.`);
   }
   if (typeof raw !== "object" || raw === null || !("formatVersion" in raw)) {
-    throw new PlanFileError(`${source} is not a plan (no formatVersion). Save a plan with 'alert-rule-users plan --out FILE'.`);
+    throw new PlanFileError(`${source} is not a plan (no formatVersion).`);
   }
   const version = raw.formatVersion;
   if (version !== PLAN_FORMAT_VERSION) {
     throw new PlanFileError(
-      `${source} has plan formatVersion ${JSON.stringify(version)}; this alert-rule-users reads formatVersion ${PLAN_FORMAT_VERSION} only. ` +
-        "Plan again with this version of the tool.",
+      `${source} has plan formatVersion ${JSON.stringify(version)}; this alert-rule-users reads formatVersion ${PLAN_FORMAT_VERSION} only.`,
     );
   }
   const parsed = planSchema.extend({ checksum: z.string() }).safeParse(raw);
   if (!parsed.success) {
-    throw new PlanFileError(`${source} is not a valid plan:\n${z.prettifyError(parsed.error)}\nPlan again and save with --out.`);
+    throw new PlanFileError(`${source} is not a valid plan:\n${z.prettifyError(parsed.error)}`);
   }
   const plan: PlanDocument = parsed.data;
   if (planChecksum(plan) !== plan.checksum) {

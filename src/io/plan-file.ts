@@ -15,7 +15,7 @@ export function readPlanFile(path: string): Plan {
     text = readFileSync(path, "utf8");
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new PlanFileError(`cannot read the plan file ${path} (${reason}): check the path, or save a plan with 'alert-rule-users plan --out FILE'.`);
+    throw new PlanFileError(`cannot read the plan file ${path} (${reason}): check the path.`);
   }
   return parsePlan(text, `plan file ${path}`);
 }

@@ -1,0 +1,18 @@
+/**
+ * What to do next, by error code: the hints that name commands and flags live here, in the CLI,
+ * so the core and io layers say what happened and the CLI says how to go on.
+ */
+import type { ErrorCode } from "../errors";
+
+const HINTS: Partial<Record<ErrorCode, string>> = {
+  STALE_PLAN: "Run 'alert-rule-users plan --out FILE' again, review it, and apply the new plan.",
+  CONNECTION_MISMATCH:
+    "Plan again against this service and tenant, or point ALERTS_API_URL / ALERTS_TENANT_ID (or --base-url / --tenant-id) at the planned one.",
+  MASS_REMOVAL: "If this is intended, apply again with --allow-mass-removal (on the Terraform path: set allowMassRemoval: true on the RuleUserList).",
+  PLAN_FILE: "Plan again with 'alert-rule-users plan --out FILE' and apply the new file unmodified.",
+};
+
+/** The hint line for an error code, or null when the message says all there is. */
+export function hintFor(code: ErrorCode): string | null {
+  return HINTS[code] ?? null;
+}
