@@ -106,11 +106,6 @@ export function summarize(rules: readonly RulePlan[]): PlanSummary {
   };
 }
 
-/** Errors that forbid applying anything: the declaration itself cannot be trusted. */
-export function blockingErrors(plan: Plan): RulePlan[] {
-  return plan.rules.filter((r) => r.action === "error" && r.errorKind !== "observe-failed");
-}
-
 export function hasChanges(plan: Plan): boolean {
   return plan.rules.some((r) => r.action === "update");
 }

@@ -10,10 +10,10 @@ export type { DesiredList, DesiredUser, ListDeclaration, ListMode } from "./desi
 export { decodeStack } from "./decode-stack";
 export type { ObservedList, RuleFacts, RuleObservation } from "./observation";
 export { diffRule } from "./diff";
-export { buildPlan, blockingErrors, hasChanges, summarize } from "./build-plan";
+export { buildPlan, hasChanges, summarize } from "./build-plan";
 export type { PlanInput } from "./build-plan";
 export { fingerprintList } from "./fingerprint";
-export { checkFresh, checkPlanIsApplicable, checkSameConnection, isSystemRule } from "./guards";
+export { blockingErrors, checkFresh, checkPlanIsApplicable, checkSameConnection, isSystemRule } from "./guards";
 export type { FreshRead, GuardOptions } from "./guards";
 export { applyResult, countOutcomes, notApplied } from "./apply-results";
 export type { ApplyResult, ApplySummary, CallRecord, RuleOutcome, RuleResult } from "./apply-results";

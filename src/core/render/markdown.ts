@@ -6,7 +6,7 @@
  * sections; the summary, warnings and errors are kept. Pure: returns a string.
  */
 import type { Plan, RulePlan } from "../plan-schema";
-import { blockingErrors } from "../build-plan";
+import { blockingErrors } from "../guards";
 import type { ChangeRow } from "./common";
 import {
   callSize,

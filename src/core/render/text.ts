@@ -3,7 +3,7 @@
  * `+` add, `-` remove, `~` change, a fixed summary line. Pure: returns a string.
  */
 import type { Plan, RulePlan } from "../plan-schema";
-import { blockingErrors } from "../build-plan";
+import { blockingErrors } from "../guards";
 import type { ChangeRow, Paint } from "./common";
 import {
   callSize,
