@@ -6,10 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { RunningSimulator } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
-import { runCli, workspace, writesOf } from "../support/cli";
-import { REPORTS, SecretScan, TOKEN, chaosCase, env, listKey } from "./support";
+import { runCli, writesOf } from "../support/cli";
+import { REPORTS, SecretScan, chaosCase, env, listKey, withChaosRun } from "./support";
 
 const scan = new SecretScan();
 
@@ -26,10 +24,7 @@ describe("apply under injected faults", () => {
   it.each([[11], [29], [47]])("converges 50 rules and verifies them, and a second plan is empty (fault seed %d)", async (faultSeed) => {
     // given a tenant of 50 editable rules and a declaration that changes most of them
     const chaos = chaosCase(faultSeed);
-    const sim: RunningSimulator = await startSimulator({ seed: chaos.seed, token: TOKEN });
-    const ws = workspace(chaos.stacks);
-    scan.dir(ws.dir);
-    try {
+    await withChaosRun(scan, chaos, {}, async (sim, ws) => {
       // and a service that fails, loses responses, rate limits and is slow
       sim.setFaults({ failRate: 0.2, lostResponseRate: 0.1, rateLimitEvery: 7, retryAfterSeconds: 1, latencyMs: 3, seed: faultSeed });
 
@@ -55,10 +50,6 @@ describe("apply under injected faults", () => {
       scan.add(`plan again (seed ${faultSeed})`, again.stdout, again.stderr);
       expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
       expect(again.stdout).toMatch(/No changes|0 rules to update/);
-    } finally {
-      scan.collectFiles();
-      await sim.stop();
-      ws.cleanup();
-    }
+    });
   }, 180_000);
 });

@@ -7,9 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuleListClient } from "../../src/api";
-import { startSimulator } from "../../src/simulator";
 import { runCli, workspace, writesOf } from "../support/cli";
-import { REPORTS, SecretScan, TENANT, TOKEN, chaosCase, env, kill, listKey, spawnCli, startSimulatorProcess, waitFor, writesLogged, type SimulatorProcess } from "./support";
+import { REPORTS, SecretScan, TENANT, TOKEN, chaosCase, env, kill, listKey, spawnCli, startSimulatorProcess, waitFor, withChaosRun, writesLogged, type SimulatorProcess } from "./support";
 
 const scan = new SecretScan();
 
@@ -25,10 +24,7 @@ describe("the CLI killed in the middle of an apply", () => {
   it("running apply again converges and verifies every rule", async () => {
     // given 20 rules to change and a slow service
     const chaos = chaosCase(3, 20, ["add", "remove", "mixed", "rebuild", "remove-alias"]);
-    const sim = await startSimulator({ seed: chaos.seed, token: TOKEN, faults: { latencyMs: 40 } });
-    const ws = workspace(chaos.stacks);
-    scan.dir(ws.dir);
-    try {
+    await withChaosRun(scan, chaos, { faults: { latencyMs: 40 } }, async (sim, ws) => {
       // when the apply is killed after its first writes
       const first = spawnCli(["apply", "--auto-approve"], { cwd: ws.dir, env: env(sim.url) });
       await waitFor("the first writes", () => writesSent(sim.requestCounts()) >= 5);
@@ -49,11 +45,7 @@ describe("the CLI killed in the middle of an apply", () => {
       const plan = await runCli(["plan", "--detailed-exitcode"], { cwd: ws.dir, env: env(sim.url) });
       scan.add("plan after", plan.stdout, plan.stderr);
       expect(plan.code).toBe(0);
-    } finally {
-      scan.collectFiles();
-      await sim.stop();
-      ws.cleanup();
-    }
+    });
   });
 });
 

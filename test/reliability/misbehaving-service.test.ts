@@ -7,11 +7,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { MisbehaviourKind } from "../../src/simulator";
-import { startSimulator } from "../../src/simulator";
 import type { CliResult, Workspace } from "../support/cli";
 import { runCli, workspace, writesOf } from "../support/cli";
 import { useSimulator } from "../support/simulator";
-import { REPORTS, SecretScan, TOKEN, chaosCase, env, listKey, type ChaosCase } from "./support";
+import { REPORTS, SecretScan, TOKEN, chaosCase, env, listKey, withChaosRun, type ChaosCase } from "./support";
 
 const scan = new SecretScan();
 
@@ -102,10 +101,7 @@ describe("plan against a rule-metadata search that misbehaves", () => {
   it.each<MisbehaviourKind>(["invalid-json", "wrong-type"])("%s: exits 1 naming query-rule-metadata, and sends no write", async (kind) => {
     // given
     const chaos = chaosCase(6, 3, ["add"]);
-    const sim = await startSimulator({ seed: chaos.seed, token: TOKEN, faults: { misbehave: [{ operation: "query-rule-metadata", kind }] } });
-    const ws = workspace(chaos.stacks);
-    scan.dir(ws.dir);
-    try {
+    await withChaosRun(scan, chaos, { faults: { misbehave: [{ operation: "query-rule-metadata", kind }] } }, async (sim, ws) => {
       // when
       const result = await runCli(["apply", "--auto-approve"], { cwd: ws.dir, env: env(sim.url) });
       scan.add(`apply (${kind})`, result.stdout, result.stderr);
@@ -113,10 +109,6 @@ describe("plan against a rule-metadata search that misbehaves", () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/^Error: query-rule-metadata returned an unexpected response/m);
       expect(writesOf(sim.requestCounts())).toEqual({});
-    } finally {
-      scan.collectFiles();
-      await sim.stop();
-      ws.cleanup();
-    }
+    });
   });
 });

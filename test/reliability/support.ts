@@ -6,9 +6,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { SimUser, TenantSeed } from "../../src/simulator";
+import type { RunningSimulator, SimUser, SimulatorOptions, TenantSeed } from "../../src/simulator";
 import { mulberry32, type Random } from "../../src/simulator/prng";
-import { CLI, REPO, type CliResult, type StackDecl } from "../support/cli";
+import { CLI, REPO, workspace, type CliResult, type StackDecl, type Workspace } from "../support/cli";
+import { withSimulator } from "../support/simulator";
 
 /** A token no test output could contain by chance. */
 export const TOKEN = "rel-TOKEN-7c1f0e9a4b2d8e6f3a5c";
@@ -131,6 +132,24 @@ export function chaosCase(seedNumber: number, count = 50, changes: readonly Chan
     expected.set(ruleId(i), listKey(mode === "additive" ? [...live, newcomer] : desired));
   }
   return { seed: { tenantId: TENANT, rules }, stacks: [{ name: "chaos", lists }], expected };
+}
+
+/**
+ * Runs `body` against a simulator seeded with the chaos case (token TOKEN) and a workspace that
+ * declares its stacks, both read by the secret scan; the files are collected, the workspace removed
+ * and the simulator stopped however the body ends.
+ */
+export function withChaosRun(scan: SecretScan, chaos: ChaosCase, options: SimulatorOptions, body: (sim: RunningSimulator, ws: Workspace) => Promise<void>): Promise<void> {
+  return withSimulator({ seed: chaos.seed, token: TOKEN, ...options }, async (sim) => {
+    const ws = workspace(chaos.stacks);
+    scan.dir(ws.dir);
+    try {
+      await body(sim, ws);
+    } finally {
+      scan.collectFiles();
+      ws.cleanup();
+    }
+  });
 }
 
 /** The environment the CLI needs for a simulator at `url`. */
