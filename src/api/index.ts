@@ -22,7 +22,8 @@ export {
 } from "./alerts-client";
 export type { AlertCriteria, AlertQueryOptions, AllAlertsOptions, CreateCaseInput, FileEventSearchInput } from "./alerts-client";
 export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions } from "./client";
-export { HttpTransport, DEFAULT_TIMEOUT_MS, readServiceError, formatIssues } from "./transport";
+export { HttpTransport, DEFAULT_TIMEOUT_MS } from "./transport";
+export { readServiceError, formatIssues } from "./response-errors";
 export type { AcceptType, PostOptions, TransportOptions } from "./transport";
 export { ApiError, ResponseShapeError } from "./errors";
 export type { ApiErrorKind, ApiErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./errors";

@@ -28,7 +28,7 @@ import {
   type RetryPolicy,
   type Sleep,
 } from "./retry";
-import { errorBodySchema } from "./schemas";
+import { formatIssues, readServiceError, snippet } from "./response-errors";
 
 /** `Accept` header: text/plain for the searches and query-users, application/json for writes (interface.md). */
 export type AcceptType = "text/plain" | "application/json";
@@ -69,8 +69,6 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Network error codes that mean the request was never sent (safe to retry even when not idempotent). */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
-const SNIPPET_LENGTH = 80;
-const MAX_LISTED_PROBLEMS = 10;
 
 type AttemptResult =
   | {
@@ -320,101 +318,4 @@ function errorCode(error: unknown): string | undefined {
     return error.code;
   }
   return undefined;
-}
-
-/** The first characters of a body, whitespace collapsed, HTML tags dropped. */
-function snippet(text: string): string {
-  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
-  const source = flat === "" ? text.replace(/\s+/g, " ").trim() : flat;
-  return source.length > SNIPPET_LENGTH ? `${source.slice(0, SNIPPET_LENGTH)}...` : source;
-}
-
-/**
- * Reads the message and code of an error body: `{type$:"ERROR",code,message}` as the simulator
- * sends; else common fields (`message`, `error`, `problems`, `code`); else a short text snippet.
- */
-export function readServiceError(text: string, contentType?: string): { message?: string; code?: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    const short = snippet(text);
-    if (short === "") return {};
-    return { message: contentType === undefined ? short : `${short} (${contentType.split(";")[0]?.trim()})` };
-  }
-  const exact = errorBodySchema.safeParse(json);
-  if (exact.success) return { code: exact.data.code, message: exact.data.message };
-  if (typeof json !== "object" || json === null || Array.isArray(json)) return { message: snippet(text) };
-  const record = json as Record<string, unknown>;
-  const code = firstString(record["code"], record["errorCode"], record["error_code"]);
-  const message =
-    firstString(record["message"], record["error_description"], record["error"], record["detail"]) ??
-    messageOf(record["error"]) ??
-    problemsText(record["problems"]) ??
-    snippet(text);
-  return { ...(code === undefined ? {} : { code }), ...(message === "" ? {} : { message }) };
-}
-
-function firstString(...values: unknown[]): string | undefined {
-  return values.find((v): v is string => typeof v === "string" && v.trim() !== "");
-}
-
-function messageOf(value: unknown): string | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  return firstString((value as Record<string, unknown>)["message"]);
-}
-
-function problemsText(value: unknown): string | undefined {
-  if (!Array.isArray(value) || value.length === 0) return undefined;
-  const texts = value.map((p) =>
-    typeof p === "string" ? p : (messageOf(p) ?? firstString((p as Record<string, unknown> | null)?.["type"]) ?? JSON.stringify(p)),
-  );
-  const joined = texts.join("; ");
-  return joined.length > 300 ? `${joined.slice(0, 300)}...` : joined;
-}
-
-/**
- * `users[0].userAliasList: expected array, received string`, at most MAX_LISTED_PROBLEMS lines.
- * With the parsed input, absent fields read "missing" and wrong enum values are quoted.
- */
-export function formatIssues(issues: readonly z.core.$ZodIssue[], input?: unknown): string[] {
-  const lines = issues
-    .slice(0, MAX_LISTED_PROBLEMS)
-    .map((issue) => `${formatPath(issue.path)}: ${issueText(issue, input)}`);
-  if (issues.length > MAX_LISTED_PROBLEMS) lines.push(`and ${issues.length - MAX_LISTED_PROBLEMS} more problems`);
-  return lines;
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out === "" ? "(body)" : out;
-}
-
-const ABSENT = Symbol("absent");
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current: unknown = input;
-  for (const key of path) {
-    if (typeof current !== "object" || current === null || !(key in current)) return ABSENT;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-function issueText(issue: z.core.$ZodIssue, input: unknown): string {
-  const text = issue.message.replace(/^Invalid (input|option|value): /, "");
-  const missing = /^expected (.+), received undefined$/.exec(text);
-  if (missing) return `missing (expected ${missing[1]})`;
-  if (input === undefined || issue.path.length === 0) return text;
-  const value = valueAt(input, issue.path);
-  if (value === ABSENT) return `missing (${text})`;
-  if (issue.code === "invalid_value") {
-    const shown = JSON.stringify(value) ?? String(value);
-    return `${text}, received ${shown.length > 40 ? `${shown.slice(0, 40)}...` : shown}`;
-  }
-  return text;
 }

@@ -3,6 +3,7 @@
  * error body of src/api/schemas.ts (`{ "type$": "ERROR", "code", "message" }`).
  */
 import type { ErrorBody } from "../api/schemas";
+import { formatPath } from "../core/text";
 
 export type SimErrorCode =
   | "UNAUTHORIZED"
@@ -44,13 +45,4 @@ export class SimHttpError extends Error {
 /** Formats zod issues as `field.path: message; ...` so a refusal names the offending field. */
 export function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
   return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join("; ");
-}
-
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out === "" ? "(body)" : out;
 }

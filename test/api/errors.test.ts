@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { z } from "zod";
 import { AlertRuleUsersError } from "../../src/errors";
 import { ApiError, ResponseShapeError } from "../../src/api/errors";
-import { formatIssues, readServiceError } from "../../src/api/transport";
+import { formatIssues, readServiceError } from "../../src/api/response-errors";
 import { usersInRuleResponseSchema } from "../../src/api/schemas";
 
 describe("ApiError", () => {

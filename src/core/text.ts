@@ -1,0 +1,19 @@
+/**
+ * Small text helpers shared by the layers (api, cli, simulator). Pure: no fs, no processes, no
+ * network, no clock.
+ */
+
+/** `users[0].userAliasList` for `["users", 0, "userAliasList"]`; `(body)` for the empty path. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out === "" ? "(body)" : out;
+}
+
+/** The entry of `allowed` equal to `value` ignoring case and surrounding spaces, else undefined. */
+export function titleCase<T extends string>(value: string, allowed: readonly T[]): T | undefined {
+  return allowed.find((a) => a.toLowerCase() === value.trim().toLowerCase());
+}
