@@ -166,3 +166,17 @@ export class ResponseShapeError extends AlertRuleUsersError {
     };
   }
 }
+
+/** A 200 answer whose `problems` list is not empty, as an ApiError (code PROBLEMS), the list cut to 300 characters. */
+export function problemsError(operation: string, problems: readonly unknown[]): ApiError {
+  const text = problems.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join("; ");
+  return new ApiError({
+    operation,
+    kind: "http",
+    status: 200,
+    serviceCode: "PROBLEMS",
+    serviceMessage: `the service reported problems: ${text.length > 300 ? `${text.slice(0, 300)}...` : text}`,
+    retryable: false,
+    attempts: 1,
+  });
+}

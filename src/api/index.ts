@@ -6,21 +6,12 @@ export * from "./schemas";
 export * from "./operators";
 export { RuleListClient } from "./client";
 export * from "./alert-schemas";
-export {
-  TriageClient,
-  alertFilter,
-  parseAlertFilter,
-  alertCriteriaGroups,
-  eventIdsOf,
-  observationDataJson,
-  checkCaseNumber,
-  checkEventId,
-  checkDate,
-  DEFAULT_ALERT_PAGE_SIZE,
-  DEFAULT_FILE_EVENT_PAGE_SIZE,
-  MAX_EVENT_ID_LENGTH,
-} from "./alerts-client";
-export type { AlertCriteria, AlertQueryOptions, AllAlertsOptions, CreateCaseInput, FileEventSearchInput } from "./alerts-client";
+export { TriageClient, DEFAULT_ALERT_PAGE_SIZE, DEFAULT_FILE_EVENT_PAGE_SIZE } from "./triage-client";
+export type { AlertQueryOptions, AllAlertsOptions, CreateCaseInput, FileEventSearchInput } from "./triage-client";
+export { alertFilter, parseAlertFilter, alertCriteriaGroups } from "./triage-filters";
+export type { AlertCriteria } from "./triage-filters";
+export { checkCaseNumber, checkEventId, checkDate, MAX_EVENT_ID_LENGTH } from "./triage-validate";
+export { eventIdsOf, observationDataJson } from "./triage-views";
 export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions } from "./client";
 export { HttpTransport, DEFAULT_TIMEOUT_MS } from "./transport";
 export { readServiceError, formatIssues } from "./response-errors";

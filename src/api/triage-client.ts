@@ -12,8 +12,6 @@
  */
 import { InvalidArgumentError } from "../errors";
 import {
-  ALERT_STATE_FILTER_VALUES,
-  SEVERITY_FILTER_VALUES,
   TRIAGE_OPERATIONS,
   alertDetailsInAggregateResponseSchema,
   alertDetailsResponseSchema,
@@ -31,24 +29,20 @@ import {
   type FileEventFilter,
   type FileEventSearchRequest,
   type FileEventSearchResponse,
-  type ObservationData,
   type UpdateStateRequest,
 } from "./alert-schemas";
 import type { RuleListClient } from "./client";
-import { ApiError } from "./errors";
-import { filter as buildFilter, group, searchRequest, type Clause } from "./filters";
-import { ALERT_TERMS, operatorToken } from "./operators";
-import type { Filter, FilterGroup } from "./schemas";
+import { problemsError } from "./errors";
+import { searchRequest, type Clause } from "./filters";
+import type { FilterGroup } from "./schemas";
 import type { HttpTransport } from "./transport";
+import { checkAlertGroups } from "./triage-filters";
+import { checkCaseNumber, checkEventId, checkIds, nonEmpty } from "./triage-validate";
 
 /** The interface's page size for query-alerts. */
 export const DEFAULT_ALERT_PAGE_SIZE = 20;
 /** The interface's page size for the file-event search. */
 export const DEFAULT_FILE_EVENT_PAGE_SIZE = 100;
-/** The longest event ID accepted before any request (the interface gives no limit). */
-export const MAX_EVENT_ID_LENGTH = 256;
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface AlertQueryOptions {
   /** How groups combine. @default "OR" */
@@ -66,24 +60,6 @@ export interface AlertQueryOptions {
 export interface AllAlertsOptions extends Omit<AlertQueryOptions, "pageNumber"> {
   /** @default 100 */
   readonly pageSize?: number | undefined;
-}
-
-/** The common criteria of `alerts search`, combined with AND into one group. */
-export interface AlertCriteria {
-  /** Actor Is (exact username or cloud alias, case-insensitive on the simulator). */
-  readonly actor?: string | undefined;
-  /** Severity Is: High, Medium or Low (any case; sent in title case). */
-  readonly severity?: string | undefined;
-  /** AlertState Is: Open or Dismissed (any case; sent in title case). */
-  readonly state?: string | undefined;
-  /** RuleName Is. */
-  readonly ruleName?: string | undefined;
-  /** DateObserved On or after, yyyy-MM-dd. */
-  readonly since?: string | undefined;
-  /** DateObserved On or before, yyyy-MM-dd. */
-  readonly until?: string | undefined;
-  /** More filters (already built, e.g. with parseAlertFilter). */
-  readonly filters?: readonly Filter[] | undefined;
 }
 
 export interface CreateCaseInput {
@@ -108,137 +84,6 @@ export interface FileEventSearchInput {
   readonly pgNum?: number | undefined;
   /** @default 100 */
   readonly pgSize?: number | undefined;
-}
-
-/**
- * An alert filter: the term and operator checked against ALERT_TERMS (operators in words or as
- * wire tokens), and the value checked where the interface fixes it (Severity High/Medium/Low,
- * AlertState Open/Dismissed, both normalized to title case; DateObserved yyyy-MM-dd; AlertID
- * non-empty). Throws InvalidArgumentError.
- */
-export function alertFilter(term: string, operator: string, value: string): Filter {
-  const built = buildFilter(term, operator, value, { terms: ALERT_TERMS });
-  return { ...built, value: checkAlertValue(built.term, value) };
-}
-
-/** Parses `"TERM OPERATOR VALUE"` (`"DateObserved On or after 2026-01-01"`) into a checked alert filter. */
-export function parseAlertFilter(text: string): Filter {
-  const words = text.trim().split(/\s+/);
-  const [term, ...rest] = words;
-  if (term === undefined || term === "" || rest.length < 2) {
-    throw new InvalidArgumentError(`Cannot read the filter '${text}': expected "TERM OPERATOR VALUE", e.g. "Actor Contains alice".`);
-  }
-  // The longest operator first: "Is not" before "Is", "On or after" before "On".
-  for (let length = Math.min(3, rest.length - 1); length >= 1; length -= 1) {
-    const operator = rest.slice(0, length).join(" ");
-    if (operatorToken(operator) !== undefined) {
-      // Keep the value as typed (inner spacing included): cut after term and operator words.
-      const value = text.trim().replace(new RegExp(`^\\S+(\\s+\\S+){${length}}\\s+`), "");
-      return alertFilter(term, operator, value);
-    }
-  }
-  throw new InvalidArgumentError(
-    `Cannot read the filter '${text}': no operator after '${term}'. Operators: Is, Is not, Contains, Does not contain, On, On or after, On or before.`,
-  );
-}
-
-function titleCase<T extends string>(term: string, value: string, allowed: readonly T[]): T {
-  const found = allowed.find((a) => a.toLowerCase() === value.trim().toLowerCase());
-  if (found === undefined) throw new InvalidArgumentError(`The ${term} filter takes ${allowed.join(", ")}; got '${value}'.`);
-  return found;
-}
-
-function checkAlertValue(term: string, value: string): string {
-  switch (term) {
-    case "Severity":
-      return titleCase(term, value, SEVERITY_FILTER_VALUES);
-    case "AlertState":
-      return titleCase(term, value, ALERT_STATE_FILTER_VALUES);
-    case "DateObserved":
-      return checkDate(term, value);
-    default:
-      if (value.trim() === "") throw new InvalidArgumentError(`The ${term} filter needs a value.`);
-      return value;
-  }
-}
-
-/** A real calendar date yyyy-MM-dd, else InvalidArgumentError naming `what`. */
-export function checkDate(what: string, value: string): string {
-  const trimmed = value.trim();
-  const parsed = new Date(`${trimmed}T00:00:00Z`);
-  if (!DATE.test(trimmed) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== trimmed) {
-    throw new InvalidArgumentError(`${what} takes a date yyyy-MM-dd, got '${value}'.`);
-  }
-  return trimmed;
-}
-
-/** The filters of `criteria`, in one AND group (no group at all when there is no criterion). */
-export function alertCriteriaGroups(criteria: AlertCriteria): FilterGroup[] {
-  const filters: Filter[] = [];
-  if (criteria.actor !== undefined) filters.push(alertFilter("Actor", "Is", criteria.actor));
-  if (criteria.severity !== undefined) filters.push(alertFilter("Severity", "Is", criteria.severity));
-  if (criteria.state !== undefined) filters.push(alertFilter("AlertState", "Is", criteria.state));
-  if (criteria.ruleName !== undefined) filters.push(alertFilter("RuleName", "Is", criteria.ruleName));
-  if (criteria.since !== undefined) filters.push(alertFilter("DateObserved", "On or after", criteria.since));
-  if (criteria.until !== undefined) filters.push(alertFilter("DateObserved", "On or before", criteria.until));
-  filters.push(...(criteria.filters ?? []));
-  return filters.length === 0 ? [] : [group(filters, "AND")];
-}
-
-/** The file-event IDs named by an alert's observations (endpoint activity), once each, in order. */
-export function eventIdsOf(alert: AlertDetails | AlertDetailsAggregate): string[] {
-  const data: ObservationData[] = "observations" in alert ? alert.observations.map((o) => o.data) : [alert.observation.data];
-  const ids: string[] = [];
-  for (const item of data) {
-    if (item.kind !== "endpoint-activity") continue;
-    for (const file of item.activity.files) if (!ids.includes(file.eventId)) ids.push(file.eventId);
-  }
-  return ids;
-}
-
-/** The JSON document inside an observation's `data`, as the service sent it (parsed). */
-export function observationDataJson(data: ObservationData): unknown {
-  return data.kind === "endpoint-activity" ? data.activity : data.raw;
-}
-
-/** Checks a case number (a positive whole number, or its decimal string); InvalidArgumentError otherwise. */
-export function checkCaseNumber(caseNumber: number | string): number {
-  const n = typeof caseNumber === "number" ? caseNumber : /^\s*\d+\s*$/.test(caseNumber) ? Number(caseNumber) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) {
-    throw new InvalidArgumentError(`Invalid case number '${String(caseNumber)}': a case number is a whole number of 1 or more.`);
-  }
-  return n;
-}
-
-/** Checks a file event ID: non-empty, no whitespace or '/', at most 256 characters. */
-export function checkEventId(eventId: string): string {
-  const problem =
-    eventId === ""
-      ? "it is empty"
-      : /\s/.test(eventId)
-        ? "it contains whitespace"
-        : eventId.includes("/")
-          ? "it contains '/'"
-          : eventId.length > MAX_EVENT_ID_LENGTH
-            ? `it is longer than ${MAX_EVENT_ID_LENGTH} characters`
-            : undefined;
-  if (problem !== undefined) {
-    const shown = eventId.length > 40 ? `${eventId.slice(0, 40)}...` : eventId;
-    throw new InvalidArgumentError(`Invalid file event ID '${shown}': ${problem}. Use the eventId of an observed file or of a file-event search result.`);
-  }
-  return eventId;
-}
-
-function checkIds(what: string, ids: readonly string[]): string[] {
-  if (ids.length === 0) throw new InvalidArgumentError(`${what}: give at least one alert ID.`);
-  const bad = ids.filter((id) => id.trim() === "");
-  if (bad.length > 0) throw new InvalidArgumentError(`${what}: an alert ID must not be empty.`);
-  return [...ids];
-}
-
-function checkAlertGroups(groups: readonly FilterGroup[]): FilterGroup[] {
-  // Re-checks what callers built by hand, so a bad term never reaches the service.
-  return groups.map((g) => group(g.filters.map((f) => alertFilter(f.term, f.operator, f.value)), g.filterClause));
 }
 
 /**
@@ -399,22 +244,4 @@ export class TriageClient {
     if (response.problems !== undefined && response.problems.length > 0) throw problemsError(operation, response.problems);
     return response;
   }
-}
-
-function nonEmpty(term: string, value: string): string {
-  if (value.trim() === "") throw new InvalidArgumentError(`The ${term} filter needs a value.`);
-  return value;
-}
-
-function problemsError(operation: string, problems: readonly unknown[]): ApiError {
-  const text = problems.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join("; ");
-  return new ApiError({
-    operation,
-    kind: "http",
-    status: 200,
-    serviceCode: "PROBLEMS",
-    serviceMessage: `the service reported problems: ${text.length > 300 ? `${text.slice(0, 300)}...` : text}`,
-    retryable: false,
-    attempts: 1,
-  });
 }
