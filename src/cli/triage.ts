@@ -44,6 +44,13 @@ export function triageClient(flags: ConnectionFlags, io: Io): TriageClient {
   return TriageClient.from(connect(flags, io).client);
 }
 
+/** Writes the help and says so when --help was given; the subcommand then returns 0. */
+export function helpRequested(values: { help?: boolean | undefined }, io: Io, help: string): boolean {
+  if (values.help !== true) return false;
+  io.stdout.write(help);
+  return true;
+}
+
 export interface Subcommand {
   readonly name: string;
   readonly summary: string;

@@ -10,6 +10,7 @@ import {
   attachAll,
   commandGroup,
   formatOf,
+  helpRequested,
   renderCase,
   renderOutcomes,
   triageClient,
@@ -47,10 +48,7 @@ Exit codes: 0 success, 1 error.
       subject: { type: "string" },
       assignee: { type: "string" },
     });
-    if (values.help === true) {
-      io.stdout.write(this.help);
-      return 0;
-    }
+    if (helpRequested(values, io, this.help)) return 0;
     if (values.name === undefined || values.name.trim() === "") throw new UsageError("cases create: --name NAME is required.");
     const format = formatOf("cases create", values.format, io);
     const created = await triageClient(values, io).createCase({
@@ -85,10 +83,7 @@ Exit codes: 0 every event added, 1 otherwise.
 `,
   async run(argv, io) {
     const { values, positionals } = parse("cases add-file-events", argv, TRIAGE_OPTIONS, true);
-    if (values.help === true) {
-      io.stdout.write(this.help);
-      return 0;
-    }
+    if (helpRequested(values, io, this.help)) return 0;
     const [rawNumber, ...rawEvents] = positionals;
     if (rawNumber === undefined || rawEvents.length === 0) {
       throw new UsageError("cases add-file-events: give a case number and at least one event ID. Run 'alert-rule-users cases add-file-events --help'.");

@@ -3,7 +3,7 @@
  */
 import { CONNECTION_HELP, parse } from "../args";
 import { renderTable } from "../table";
-import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, triageClient, writeJson, type Subcommand } from "../triage";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, triageClient, writeJson, type Subcommand } from "../triage";
 
 const searchCommand: Subcommand = {
   name: "search",
@@ -29,10 +29,7 @@ Exit codes: 0 success, 1 error.
       "file-name": { type: "string" },
       "file-path": { type: "string" },
     });
-    if (values.help === true) {
-      io.stdout.write(this.help);
-      return 0;
-    }
+    if (helpRequested(values, io, this.help)) return 0;
     const format = formatOf("file-events search", values.format, io);
     const result = await triageClient(values, io).searchFileEvents({ fileName: values["file-name"], filePath: values["file-path"] });
     if (format === "json") {
