@@ -14,6 +14,7 @@
  * required, so a service that sends fewer or more fields is still read.
  */
 import { z } from "zod";
+import { describeIssue } from "./response-errors";
 
 /** Alert timestamps: seven fractional digits and a Z. */
 export const ALERT_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7}Z$/;
@@ -113,13 +114,11 @@ function parseObservationData(
   if (parsed.success) return { kind: "endpoint-activity", activity: parsed.data };
   for (const issue of parsed.error.issues) {
     const field = issue.path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("");
-    const text = issue.message.replace(/^Invalid input: /, "");
-    const missing = /^expected (.+), received undefined$/.exec(text);
     ctx.addIssue({
       code: "custom",
       // The path stops at `data` (a string in the received body); the message names the field inside.
       path: ["data"],
-      message: `${label}: endpoint activity field data${field}: ${missing ? `missing (expected ${missing[1]})` : text}`,
+      message: `${label}: endpoint activity field data${field}: ${describeIssue(issue, json)}`,
     });
   }
   return undefined;

@@ -104,6 +104,17 @@ function issueText(issue: z.core.$ZodIssue, input: unknown): string {
   return text;
 }
 
+/**
+ * One issue about a value inside `input` (the document the schema parsed): `missing (expected
+ * string)` for an absent field, else what was expected (and the type received).
+ */
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+  const value = valueAt(input, issue.path);
+  const known = value !== ABSENT;
+  if (issue.code === "invalid_type" && (!known || value === undefined)) return `missing (expected ${issue.expected})`;
+  return expectation(issue, value, known);
+}
+
 /** What the schema expected, from the issue's code and fields; zod's own message for other codes. */
 function expectation(issue: z.core.$ZodIssue, value: unknown, known: boolean): string {
   switch (issue.code) {
