@@ -6,7 +6,7 @@
 import { ApiError } from "./errors";
 import type { ConnectionConfig } from "./config";
 import type { RequestCounter, RequestHook } from "./counter";
-import { searchRequest, type Clause } from "./filters";
+import { searchRequest, type Clause, type SearchPageOptions } from "./filters";
 import type { Random, RetryPolicy, Sleep } from "./retry";
 import {
   RULE_OPERATIONS,
@@ -40,18 +40,8 @@ export type ClientOptions = ConnectionConfig & {
   readonly counter?: RequestCounter | undefined;
 };
 
-export interface RuleMetadataPageOptions {
-  /** @default "OR" */
-  readonly groupClause?: Clause | undefined;
-  /** @default 100 */
-  readonly pageSize?: number | undefined;
-  /** Zero-based. @default 0 */
-  readonly pageNumber?: number | undefined;
-  /** @default "CreatedAt" */
-  readonly sortKey?: string | undefined;
-  /** @default "DESC" */
-  readonly sortDirection?: "ASC" | "DESC" | undefined;
-}
+/** One page of query-rule-metadata (page size 100 unless given). */
+export type RuleMetadataPageOptions = SearchPageOptions;
 
 export interface RuleMetadataSearchOptions {
   /** @default "OR" */

@@ -59,6 +59,20 @@ export interface SearchRequestOptions {
   readonly srtDirection?: "ASC" | "DESC" | undefined;
 }
 
+/** One page of a search (query-alerts, query-rule-metadata), in the words of the clients. */
+export interface SearchPageOptions {
+  /** How groups combine. @default "OR" */
+  readonly groupClause?: Clause | undefined;
+  /** @default - the operation's page size (100 for rule metadata, 20 for alerts) */
+  readonly pageSize?: number | undefined;
+  /** Zero-based. @default 0 */
+  readonly pageNumber?: number | undefined;
+  /** @default "CreatedAt" */
+  readonly sortKey?: string | undefined;
+  /** @default "DESC" */
+  readonly sortDirection?: "ASC" | "DESC" | undefined;
+}
+
 /** The whole search body; page size and number are sent as strings, as the interface shows. */
 export function searchRequest(
   tenantId: string,

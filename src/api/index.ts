@@ -28,7 +28,7 @@ export {
 } from "./config";
 export type { ConnectionConfig, ResolveConnectionOptions } from "./config";
 export { filter, group, searchRequest, parseFilter, ALL_TERMS } from "./filters";
-export type { Clause, FilterOptions, SearchRequestOptions, TermTable } from "./filters";
+export type { Clause, FilterOptions, SearchPageOptions, SearchRequestOptions, TermTable } from "./filters";
 export { RequestCounter } from "./counter";
 export type { OperationCount, RequestCountSnapshot, RequestEvent, RequestHook } from "./counter";
 export {

@@ -33,7 +33,7 @@ import {
 } from "./alert-schemas";
 import type { RuleListClient } from "./client";
 import { problemsError } from "./errors";
-import { searchRequest, type Clause } from "./filters";
+import { searchRequest, type SearchPageOptions } from "./filters";
 import type { FilterGroup } from "./schemas";
 import type { HttpTransport } from "./transport";
 import { checkAlertGroups } from "./triage-filters";
@@ -44,18 +44,8 @@ export const DEFAULT_ALERT_PAGE_SIZE = 20;
 /** The interface's page size for the file-event search. */
 export const DEFAULT_FILE_EVENT_PAGE_SIZE = 100;
 
-export interface AlertQueryOptions {
-  /** How groups combine. @default "OR" */
-  readonly groupClause?: Clause | undefined;
-  /** @default 20 (the interface's value) */
-  readonly pageSize?: number | undefined;
-  /** Zero-based. @default 0 */
-  readonly pageNumber?: number | undefined;
-  /** @default "CreatedAt" */
-  readonly sortKey?: string | undefined;
-  /** @default "DESC" */
-  readonly sortDirection?: "ASC" | "DESC" | undefined;
-}
+/** One page of query-alerts (page size 20, the interface's value, unless given). */
+export type AlertQueryOptions = SearchPageOptions;
 
 export interface AllAlertsOptions extends Omit<AlertQueryOptions, "pageNumber"> {
   /** @default 100 */
