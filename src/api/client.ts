@@ -3,10 +3,10 @@
  * and the five rule user-list operations. Alert, case and file-event operations are to be added
  * on the same {@link HttpTransport} (see `transport`).
  */
-import { ApiError } from "./errors";
+import { problemsError } from "./errors";
 import type { ConnectionConfig } from "./config";
 import type { RequestCounter, RequestHook } from "./counter";
-import { searchRequest, type Clause, type SearchPageOptions } from "./filters";
+import { pageRequestOptions, searchRequest, type Clause, type SearchPageOptions } from "./filters";
 import type { Random, RetryPolicy, Sleep } from "./retry";
 import {
   RULE_OPERATIONS,
@@ -24,6 +24,9 @@ import {
   type WriteOperation,
 } from "./schemas";
 import { HttpTransport } from "./transport";
+
+/** The page size of query-rule-metadata unless given. */
+const DEFAULT_RULE_METADATA_PAGE_SIZE = 100;
 
 export type ClientOptions = ConnectionConfig & {
   /** Timeout of each HTTP attempt. @default 30000 */
@@ -69,29 +72,13 @@ export class RuleListClient {
     groups: readonly FilterGroup[],
     options: RuleMetadataPageOptions = {},
   ): Promise<RuleMetadataSearchResponse> {
-    const body = searchRequest(this.tenantId, groups, {
-      groupClause: options.groupClause,
-      pgSize: options.pageSize,
-      pgNum: options.pageNumber,
-      srtKey: options.sortKey,
-      srtDirection: options.sortDirection,
-    });
+    const body = searchRequest(this.tenantId, groups, pageRequestOptions(options, DEFAULT_RULE_METADATA_PAGE_SIZE));
     const operation = "query-rule-metadata";
     const response = await this.transport.post(operation, RULE_OPERATIONS[operation], body, ruleMetadataSearchResponseSchema, {
       accept: "text/plain",
       idempotent: true,
     });
-    if (response.problems.length > 0) {
-      throw new ApiError({
-        operation,
-        kind: "http",
-        status: 200,
-        serviceCode: "PROBLEMS",
-        serviceMessage: `the service reported problems: ${describeProblems(response.problems)}`,
-        retryable: false,
-        attempts: 1,
-      });
-    }
+    if (response.problems.length > 0) throw problemsError(operation, response.problems);
     return response;
   }
 
@@ -171,9 +158,4 @@ export class RuleListClient {
       ruleId,
     });
   }
-}
-
-function describeProblems(problems: readonly unknown[]): string {
-  const text = problems.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join("; ");
-  return text.length > 300 ? `${text.slice(0, 300)}...` : text;
 }

@@ -73,6 +73,17 @@ export interface SearchPageOptions {
   readonly sortDirection?: "ASC" | "DESC" | undefined;
 }
 
+/** The request options of one page, `pageSize` when the options give none. */
+export function pageRequestOptions(options: SearchPageOptions, pageSize: number): SearchRequestOptions {
+  return {
+    groupClause: options.groupClause,
+    pgSize: options.pageSize ?? pageSize,
+    pgNum: options.pageNumber,
+    srtKey: options.sortKey,
+    srtDirection: options.sortDirection,
+  };
+}
+
 /** The whole search body; page size and number are sent as strings, as the interface shows. */
 export function searchRequest(
   tenantId: string,

@@ -33,7 +33,7 @@ import {
 } from "./alert-schemas";
 import type { RuleListClient } from "./client";
 import { problemsError } from "./errors";
-import { searchRequest, type SearchPageOptions } from "./filters";
+import { pageRequestOptions, searchRequest, type SearchPageOptions } from "./filters";
 import type { FilterGroup } from "./schemas";
 import type { HttpTransport } from "./transport";
 import { checkAlertGroups } from "./triage-filters";
@@ -98,13 +98,7 @@ export class TriageClient {
    * a non-empty `problems` array is reported as an ApiError.
    */
   async queryAlerts(groups: readonly FilterGroup[], options: AlertQueryOptions = {}): Promise<AlertQueryResponse> {
-    const body = searchRequest(this.tenantId, checkAlertGroups(groups), {
-      groupClause: options.groupClause,
-      pgSize: options.pageSize ?? DEFAULT_ALERT_PAGE_SIZE,
-      pgNum: options.pageNumber,
-      srtKey: options.sortKey,
-      srtDirection: options.sortDirection,
-    });
+    const body = searchRequest(this.tenantId, checkAlertGroups(groups), pageRequestOptions(options, DEFAULT_ALERT_PAGE_SIZE));
     const operation = "query-alerts";
     const response = await this.transport.post(operation, TRIAGE_OPERATIONS[operation], body, alertQueryResponseSchema, {
       accept: "text/plain",
