@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 function findVersion(): string {
-  // src/engine (ts-jest) and dist/src/engine (built) both sit below the package root.
+  // src/io (ts-jest) and dist/src/io (built) both sit below the package root.
   for (const up of ["../..", "../../.."]) {
     try {
       const pkg = JSON.parse(readFileSync(join(__dirname, up, "package.json"), "utf8")) as { name?: string; version?: string };
