@@ -5,8 +5,8 @@
  * the typed client, the pure core (decode, diff, plan, guards), the io layer (synth, observe, apply,
  * plan files) and the simulator.
  */
-export { RuleUserList } from "./constructs";
-export type { RuleUserListProps, RuleUserListUser } from "./constructs";
+export { RuleUserList, RuleUserListPolicy } from "./constructs";
+export type { RuleUserListPolicyProps, RuleUserListProps, RuleUserListUser } from "./constructs";
 export * from "./errors";
 export * as api from "./api";
 export { RuleListClient, resolveConnection } from "./api";

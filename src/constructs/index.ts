@@ -4,3 +4,5 @@
  */
 export { RuleUserList } from "./rule-user-list";
 export type { RuleUserListProps, RuleUserListUser } from "./rule-user-list";
+export { RuleUserListPolicy } from "./rule-user-list-policy";
+export type { RuleUserListPolicyProps } from "./rule-user-list-policy";

@@ -13,6 +13,8 @@ import {
   validateDeclaration,
 } from "../core/declaration";
 import { canonicalUsers } from "../core/canonical";
+import { POLICIES_KEY } from "../core/policy-schema";
+import { policiesFor } from "./rule-user-list-policy";
 import type { DesiredUser, ListMode } from "../core/desired";
 
 /** One user of a {@link RuleUserList}. */
@@ -25,6 +27,15 @@ export interface RuleUserListUser {
    * what gets sent.
    */
   readonly aliases: readonly string[];
+  /**
+   * The day (`yyyy-MM-dd`, UTC) from which the user is no longer desired: from that day on, plan and
+   * apply remove the user from an authoritative list and stop adding them to an additive one (the
+   * plan says "expired on …"). For exceptions that should lapse by themselves, e.g. a user exempted
+   * from an exclusion rule for a project.
+   *
+   * @default - the user never expires
+   */
+  readonly expiresAt?: string;
 }
 
 /** Properties of a {@link RuleUserList}. Set exactly one of `ruleId` and `ruleName`. */
@@ -93,6 +104,20 @@ class NullProviderDedupe implements IAspect {
   }
 }
 
+/**
+ * Writes the RuleUserListPolicy checks that apply to a list into its resource's `"//"` block (which
+ * Terraform ignores), at synth, when the whole tree is built. Lists without policies are untouched.
+ */
+class PolicyWriter implements IAspect {
+  constructor(private readonly list: RuleUserList) {}
+
+  visit(node: IConstruct): void {
+    if (node !== this.list) return;
+    const policies = policiesFor(this.list);
+    if (policies.length > 0) this.list.resource.addOverride(`//.${POLICIES_KEY}`, policies);
+  }
+}
+
 function ensureNullProvider(stack: TerraformStack): void {
   if (!stack.node.findAll().some(isNullProvider)) {
     new NullProvider(stack, PROVIDER_ID);
@@ -116,21 +141,23 @@ function tokenFailures(props: RuleUserListProps): string[] {
     ...literal("cliCommand", props.cliCommand),
     ...users.flatMap((user, i) => [
       ...literal(`users[${i}].userId`, user?.userId),
+      ...literal(`users[${i}].expiresAt`, user?.expiresAt),
       ...((Array.isArray(user?.aliases) ? user.aliases : []) as readonly unknown[]).flatMap((alias, j) => literal(`users[${i}].aliases[${j}]`, alias)),
     ]),
   ];
 }
 
 /** The users in a shape canonical form can take, whatever was passed (failures are reported apart). */
-function usableUsers(users: unknown): { userId: string; aliases: string[] }[] {
+function usableUsers(users: unknown): DesiredUser[] {
   if (!Array.isArray(users)) return [];
   return (users as unknown[]).flatMap((user) => {
     if (typeof user !== "object" || user === null) return [];
-    const { userId, aliases } = user as { userId?: unknown; aliases?: unknown };
+    const { userId, aliases, expiresAt } = user as { userId?: unknown; aliases?: unknown; expiresAt?: unknown };
     return [
       {
         userId: typeof userId === "string" ? userId : "",
         aliases: Array.isArray(aliases) ? (aliases as unknown[]).filter((a): a is string => typeof a === "string") : [],
+        ...(typeof expiresAt === "string" ? { expiresAt } : {}),
       },
     ];
   });
@@ -191,5 +218,6 @@ export class RuleUserList extends Construct {
         },
       ],
     });
+    Aspects.of(this).add(new PolicyWriter(this));
   }
 }

@@ -3,7 +3,10 @@
  * are passed in), so it can be tested without a service and gives the same plan for the same input.
  */
 import { NO_CHANGES, NO_MASS_REMOVAL, diffRule } from "./diff";
-import type { Plan, PlanSummary, RulePlan } from "./plan-schema";
+import type { Plan, PlanSummary, RemovedUser, RulePlan } from "./plan-schema";
+import { dayOf, isInstant, splitExpired } from "./expiry";
+import type { ExpiringUser } from "./expiry";
+import { withPolicies } from "./policy";
 import { DEFAULT_BATCH_SIZE, PLAN_FORMAT_VERSION } from "./plan-schema";
 import type { DesiredList } from "./desired";
 import type { RuleObservation } from "./observation";
@@ -14,6 +17,11 @@ export interface PlanInput {
   readonly observations: readonly RuleObservation[];
   readonly connection: { readonly baseUrl: string; readonly tenantId: string };
   readonly createdAt: string;
+  /**
+   * The clock for expiries and policies, `yyyy-MM-ddTHH:mm:ssZ` (the CLI's `--now`).
+   * @default - createdAt, to the second
+   */
+  readonly now?: string;
   /** The version of alert-rule-users that made the plan (recorded in it). */
   readonly toolVersion: string;
   readonly batchSize?: number;
@@ -24,17 +32,54 @@ export function buildPlan(input: PlanInput): Plan {
     throw new Error("buildPlan: one observation is needed per declaration");
   }
   const batchSize = input.batchSize ?? DEFAULT_BATCH_SIZE;
-  const diffed = input.declarations.map((d, i) => diffRule(d, input.observations[i]!, { batchSize }));
-  const rules = markDuplicates(diffed);
+  const now = input.now ?? `${input.createdAt.slice(0, 19)}Z`;
+  if (!isInstant(now)) throw new Error(`buildPlan: now must be yyyy-MM-ddTHH:mm:ssZ, got ${JSON.stringify(now)}`);
+  const today = dayOf(now);
+  const splits = input.declarations.map((d) => splitExpired(d.users, today));
+  const diffed = input.declarations.map((d, i) => {
+    const split = splits[i]!;
+    const rule = diffRule(split.active === d.users ? d : { ...d, users: split.active }, input.observations[i]!, { batchSize });
+    return markExpired(rule, split.expired);
+  });
+  const rules = markDuplicates(diffed).map((rule, i) => {
+    const observation = input.observations[i]!;
+    return withPolicies(rule, { declared: input.declarations[i]!, observed: observation.kind === "found" ? observation.list : null, today });
+  });
+  const expiringSoon = rules.flatMap((rule, i) =>
+    splits[i]!.expiringSoon.map((user) => ({
+      ruleId: rule.ruleId,
+      ruleName: rule.ruleName,
+      constructPath: rule.constructPath,
+      userId: user.userId,
+      aliases: [...user.aliases],
+      expiresAt: user.expiresAt,
+    })),
+  );
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     tool: { name: "alert-rule-users", version: input.toolVersion },
     createdAt: input.createdAt,
+    now,
     connection: { baseUrl: input.connection.baseUrl, tenantId: input.connection.tenantId },
     options: { batchSize },
     rules,
-    summary: summarize(rules),
+    summary: { ...summarize(rules), expiringSoon },
   };
+}
+
+/**
+ * Records the expired users on the rule and marks, among the users it removes, those removed because
+ * they expired (`reason: "expired"`, with the date).
+ */
+function markExpired(rule: RulePlan, expired: readonly ExpiringUser[]): RulePlan {
+  const entries = expired.map((u) => ({ userId: u.userId, aliases: [...u.aliases], expiresAt: u.expiresAt }));
+  if (expired.length === 0) return { ...rule, expired: entries };
+  const byId = new Map(expired.map((u) => [u.userId, u.expiresAt]));
+  const removeUsers = rule.changes.removeUsers.map((user): RemovedUser => {
+    const expiresAt = byId.get(user.userId);
+    return expiresAt === undefined ? user : { ...user, reason: "expired", expiresAt };
+  });
+  return { ...rule, expired: entries, changes: { ...rule.changes, removeUsers } };
 }
 
 /** The same rule declared twice (by ID, by name, or one of each) is an error on every declaration of it. */

@@ -42,10 +42,10 @@ function aliasesInOrder(aliases: readonly string[]): boolean {
  * canonical already (lists read from the synthesized JSON are: the construct writes them so), which
  * at a million aliases saves a copy of every list.
  */
-export function canonicalUsers(users: readonly UserAliases[]): readonly UserAliases[] {
+export function canonicalUsers<T extends UserAliases>(users: readonly T[]): readonly T[] {
   const usersInOrder = users.every((u, i) => i === 0 || compareStrings(users[i - 1]!.userId, u.userId) <= 0);
   if (usersInOrder && users.every((u) => aliasesInOrder(u.aliases))) return users;
   return users
-    .map((u) => (aliasesInOrder(u.aliases) ? u : { userId: u.userId, aliases: canonicalAliases(u.aliases) }))
+    .map((u) => (aliasesInOrder(u.aliases) ? u : { ...u, aliases: canonicalAliases(u.aliases) }))
     .sort((a, b) => compareStrings(a.userId, b.userId));
 }

@@ -9,6 +9,8 @@ import type { DeclarationFailure } from "../errors";
 import { compareStrings } from "./canonical";
 import { RESOURCE_CHILD_ID, decodeTriggers, isRuleUserListTriggers } from "./declaration/triggers";
 import type { DesiredList } from "./desired";
+import { POLICIES_KEY, listPolicySchema } from "./policy-schema";
+import type { ListPolicy } from "./policy-schema";
 
 const stackSchema = z.looseObject({
   resource: z
@@ -18,7 +20,9 @@ const stackSchema = z.looseObject({
           z.string(),
           z.looseObject({
             triggers: z.unknown().optional(),
-            "//": z.looseObject({ metadata: z.looseObject({ path: z.string().optional() }).optional() }).optional(),
+            "//": z
+              .looseObject({ metadata: z.looseObject({ path: z.string().optional() }).optional(), [POLICIES_KEY]: z.unknown().optional() })
+              .optional(),
           }),
         )
         .optional(),
@@ -31,6 +35,18 @@ function constructPathOf(metadataPath: string | undefined, stack: string, resour
   if (metadataPath === undefined || metadataPath === "") return `${stack}/null_resource.${resourceName}`;
   const suffix = `/${RESOURCE_CHILD_ID}`;
   return metadataPath.endsWith(suffix) ? metadataPath.slice(0, -suffix.length) : metadataPath;
+}
+
+/** The RuleUserListPolicy checks written beside a list (see policy-schema.ts); [] when none. */
+function decodePolicies(raw: unknown, where: string): ListPolicy[] {
+  if (raw === undefined) return [];
+  const parsed = z.array(listPolicySchema).safeParse(raw);
+  if (!parsed.success) {
+    throw new DeclarationError([
+      { path: where, message: `"//".${POLICIES_KEY}: is not a list of RuleUserListPolicy checks; synthesize again with this version of alert-rule-users:\n${z.prettifyError(parsed.error)}` },
+    ]);
+  }
+  return parsed.data;
 }
 
 /**
@@ -49,8 +65,10 @@ export function decodeStack(stack: string, json: unknown, where = `stack "${stac
     if (!isRuleUserListTriggers(resource.triggers)) continue;
     const constructPath = constructPathOf(resource["//"]?.metadata?.path, stack, resourceName);
     try {
-      const declaration = decodeTriggers(resource.triggers, `${constructPath} (stack ${stack}, null_resource.${resourceName})`);
-      lists.push({ constructPath, stack, ...declaration });
+      const where = `${constructPath} (stack ${stack}, null_resource.${resourceName})`;
+      const declaration = decodeTriggers(resource.triggers, where);
+      const policies = decodePolicies(resource["//"]?.[POLICIES_KEY], where);
+      lists.push({ constructPath, stack, ...declaration, ...(policies.length > 0 ? { policies } : {}) });
     } catch (error) {
       if (!(error instanceof DeclarationError)) throw error;
       failures.push(...error.failures);

@@ -4,6 +4,7 @@
  * One type for the whole tool. Plain data, no cdktf.
  */
 import type { UserAliases } from "./canonical";
+import type { ListPolicy } from "./policy-schema";
 
 /** The two list modes of design.md §4. */
 export const LIST_MODES = ["authoritative", "additive"] as const;
@@ -14,8 +15,11 @@ export const LIST_MODES = ["authoritative", "additive"] as const;
  */
 export type ListMode = (typeof LIST_MODES)[number];
 
-/** One declared user: the user ID (`userIdFromAuthority`) and the aliases to alert on. */
-export type DesiredUser = UserAliases;
+/**
+ * One declared user: the user ID (`userIdFromAuthority`), the aliases to alert on and, optionally,
+ * the day (`yyyy-MM-dd`, UTC) from which the user is no longer desired (see expiry.ts).
+ */
+export type DesiredUser = UserAliases & { readonly expiresAt?: string };
 
 /** One declared rule list. Exactly one of `ruleId` and `ruleName` is set. */
 export interface DesiredList {
@@ -31,10 +35,15 @@ export interface DesiredList {
   readonly allowMassRemoval: boolean;
   /** In canonical order when read from the synthesized JSON (see canonical.ts). */
   readonly users: readonly DesiredUser[];
+  /**
+   * The RuleUserListPolicy checks that apply to this list (policies declared on a scope above it),
+   * as decoded from the synthesized JSON. @default - none
+   */
+  readonly policies?: readonly ListPolicy[];
 }
 
 /** The declaration without its location: what a trigger map or the environment carries. */
-export type ListDeclaration = Omit<DesiredList, "constructPath" | "stack">;
+export type ListDeclaration = Omit<DesiredList, "constructPath" | "stack" | "policies">;
 
 /** A human-readable name of the rule a list declares, for messages. */
 export function describeRule(list: Pick<DesiredList, "ruleId" | "ruleName">): string {

@@ -3,7 +3,7 @@
  * and the batch size. No clock, no network, inputs never mutated.
  */
 import { aliasKey, canonicalUsers, compareAliases, compareStrings } from "./canonical";
-import type { DesiredList } from "./desired";
+import type { DesiredList, DesiredUser } from "./desired";
 import { fingerprintList } from "./fingerprint";
 import type {
   MassRemovalCheck,
@@ -32,8 +32,12 @@ export const NO_CHANGES: RuleChanges = {
 };
 export const NO_MASS_REMOVAL: MassRemovalCheck = { entries: 0, lost: 0, triggered: false };
 
+/**
+ * The plan of one rule. Takes the users as given: expired users are left out by the caller
+ * (buildPlan); an `expiresAt` still present is dropped, never carried into the plan or the calls.
+ */
 export function diffRule(desired: DesiredList, observation: RuleObservation, options: DiffOptions): RulePlan {
-  const users = canonicalUsers(desired.users);
+  const users = withoutExpiry(canonicalUsers(desired.users));
   const base = {
     ruleId: desired.ruleId,
     ruleName: desired.ruleName,
@@ -107,6 +111,10 @@ export function diffRule(desired: DesiredList, observation: RuleObservation, opt
     massRemoval: calls.length > 0 ? massRemoval : NO_MASS_REMOVAL,
     warnings: computed.warnings,
   };
+}
+
+function withoutExpiry(users: readonly DesiredUser[]): readonly PlannedUser[] {
+  return users.some((u) => u.expiresAt !== undefined) ? users.map((u) => ({ userId: u.userId, aliases: u.aliases })) : users;
 }
 
 function notFoundReason(desired: DesiredList): string {

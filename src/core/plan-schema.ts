@@ -9,6 +9,7 @@ import { USERS_TO_ALERT_ON } from "../api/schemas";
 import { PlanFileError } from "../errors";
 import { canonicalJson } from "./canonical-json";
 import { LIST_MODES } from "./desired";
+import { POLICY_CHECKS } from "./policy-schema";
 
 export const PLAN_FORMAT_VERSION = 1 as const;
 export const DEFAULT_BATCH_SIZE = 100;
@@ -21,6 +22,13 @@ export type DeepReadonly<T> = T extends (infer E)[]
     : T;
 
 const plannedUser = z.object({ userId: z.string().min(1), aliases: z.array(z.string()) });
+/** A declared user that carries an expiry date (`yyyy-MM-dd`, UTC). */
+const expiringUser = z.object({ userId: z.string().min(1), aliases: z.array(z.string()), expiresAt: z.string() });
+/**
+ * A user removed with all their aliases. `reason: "expired"` (with the date) when the user is
+ * still declared but their `expiresAt` has come; absent when the user is simply not declared.
+ */
+const removedUser = plannedUser.extend({ reason: z.literal("expired").optional(), expiresAt: z.string().optional() });
 /** An observed entry as the service returned it (userId null when the entry has no usable ID). */
 const observedEntry = z.object({ userId: z.string().nullable(), aliases: z.array(z.string()) });
 
@@ -39,8 +47,8 @@ const ruleChanges = z.object({
   addAliases: z.array(plannedUser),
   /** Users that stay but lose aliases. */
   removeAliases: z.array(plannedUser),
-  /** Users removed with all their aliases. */
-  removeUsers: z.array(plannedUser),
+  /** Users removed with all their aliases (`reason: "expired"` on those whose expiresAt has come). */
+  removeUsers: z.array(removedUser),
   /** Entries without a user ID that a remove-all-users takes away. */
   removeEntriesWithoutId: z.array(observedEntry),
   /** The whole list is emptied (remove-all-users), alone or as the first step of a rebuild. */
@@ -63,7 +71,17 @@ export const RULE_ACTIONS = ["update", "no-op", "skip", "error"] as const;
  * Errors that block the whole apply (a declaration that cannot be trusted) versus errors that
  * only keep this rule from being applied (the service failed while observing it).
  */
-export const RULE_ERROR_KINDS = ["unknown-rule", "ambiguous-rule", "duplicate-rule", "observe-failed"] as const;
+export const RULE_ERROR_KINDS = ["unknown-rule", "ambiguous-rule", "duplicate-rule", "observe-failed", "policy"] as const;
+
+/** One check of a RuleUserListPolicy that a rule's list fails (design.md §9.1). */
+const policyViolation = z.object({
+  /** Construct path of the RuleUserListPolicy. */
+  policy: z.string(),
+  check: z.enum(POLICY_CHECKS),
+  /** The user IDs at fault (empty when the check is about the list as a whole). */
+  users: z.array(z.string()),
+  message: z.string(),
+});
 
 const rulePlan = z.object({
   /** The resolved observerRuleId (also for rules declared by name); null when unresolved. */
@@ -88,6 +106,13 @@ const rulePlan = z.object({
   calls: z.array(plannedCall),
   massRemoval: massRemovalCheck,
   warnings: z.array(z.string()),
+  /**
+   * Declared users whose `expiresAt` has come (on or before the day of the plan's `now`): no longer
+   * desired, so not in `desired`. Written by every plan; absent in plans of earlier versions.
+   */
+  expired: z.array(expiringUser).optional(),
+  /** The policy checks this rule's list fails; when any, `action` is `"error"` with `errorKind: "policy"`. */
+  violations: z.array(policyViolation).optional(),
 });
 
 const count = z.number().int().nonnegative();
@@ -106,12 +131,24 @@ const planSummary = z.object({
   removeAll: count,
   calls: count,
   massRemovals: count,
+  /**
+   * Declared users whose `expiresAt` falls within 14 days after the day of `now` (expired users are
+   * in each rule's `expired`). Written by every plan; absent in plans of earlier versions.
+   */
+  expiringSoon: z
+    .array(z.object({ ruleId: z.string().nullable(), ruleName: z.string().nullable(), constructPath: z.string(), userId: z.string(), aliases: z.array(z.string()), expiresAt: z.string() }))
+    .optional(),
 });
 
 export const planSchema = z.object({
   formatVersion: z.literal(PLAN_FORMAT_VERSION),
   tool: z.object({ name: z.literal("alert-rule-users"), version: z.string() }),
   createdAt: z.string(),
+  /**
+   * The clock of the plan (`yyyy-MM-ddTHH:mm:ssZ`): expiries and policies were evaluated at this
+   * instant (`--now`, or the system clock). Written by every plan; absent in plans of earlier versions.
+   */
+  now: z.string().optional(),
   /** Where the plan was observed: apply refuses a plan for another service or tenant. */
   connection: z.object({ baseUrl: z.string(), tenantId: z.string() }),
   options: z.object({ batchSize: z.number().int().positive() }),
@@ -123,6 +160,9 @@ export type Plan = DeepReadonly<z.infer<typeof planSchema>>;
 export type RulePlan = DeepReadonly<z.infer<typeof rulePlan>>;
 export type PlanSummary = DeepReadonly<z.infer<typeof planSummary>>;
 export type PlannedUser = DeepReadonly<z.infer<typeof plannedUser>>;
+export type RemovedUser = DeepReadonly<z.infer<typeof removedUser>>;
+export type ExpiringUserEntry = DeepReadonly<z.infer<typeof expiringUser>>;
+export type PolicyViolation = DeepReadonly<z.infer<typeof policyViolation>>;
 export type PlannedCall = DeepReadonly<z.infer<typeof plannedCall>>;
 export type ObservedEntry = DeepReadonly<z.infer<typeof observedEntry>>;
 export type RuleChanges = DeepReadonly<z.infer<typeof ruleChanges>>;

@@ -53,7 +53,7 @@ export interface TriggerFields {
   readonly ruleName: string;
   readonly mode: string;
   readonly allowMassRemoval: boolean;
-  readonly users: readonly { readonly userId: string; readonly aliases: readonly string[] }[];
+  readonly users: readonly { readonly userId: string; readonly aliases: readonly string[]; readonly expiresAt?: string }[];
 }
 
 /** Escapes a string for a Terraform template (`${` → `$${`, `%{` → `%%{`). */
@@ -68,7 +68,10 @@ export function unescapeTemplate(value: string): string {
 
 /** The canonical JSON of a user list, as written into the `users` trigger (unescaped). */
 export function usersJson(users: TriggerFields["users"]): string {
-  return JSON.stringify(canonicalUsers(users).map((u) => ({ userId: u.userId, aliases: u.aliases })));
+  // expiresAt is written only when set, so lists without expiries keep their byte-identical JSON
+  return JSON.stringify(
+    canonicalUsers(users).map((u) => (u.expiresAt === undefined ? { userId: u.userId, aliases: u.aliases } : { userId: u.userId, aliases: u.aliases, expiresAt: u.expiresAt })),
+  );
 }
 
 /** The trigger map of raw fields (canonical users, escaped for Terraform). */
@@ -94,7 +97,7 @@ export function encodeTriggers(list: ListDeclaration): Triggers {
   });
 }
 
-const usersSchema = z.array(z.object({ userId: z.string(), aliases: z.array(z.string()) }));
+const usersSchema = z.array(z.object({ userId: z.string(), aliases: z.array(z.string()), expiresAt: z.string().exactOptional() }));
 
 /**
  * Decodes the (unescaped) field values of a declaration, wherever they come from: triggers of the
@@ -134,7 +137,7 @@ export function decodeDeclarationValues(
   if (parsed !== undefined) {
     const result = usersSchema.safeParse(parsed);
     if (result.success) users = result.data;
-    else failures.push(`${nameOf("users")}: must be a JSON array of {"userId": string, "aliases": [string]}:\n${z.prettifyError(result.error)}`);
+    else failures.push(`${nameOf("users")}: must be a JSON array of {"userId": string, "aliases": [string], "expiresAt"?: "yyyy-MM-dd"}:\n${z.prettifyError(result.error)}`);
   }
   const ruleId = value("ruleId");
   const ruleName = value("ruleName");

@@ -9,6 +9,7 @@
  */
 import { isMissingUserId } from "../../api/schemas";
 import { aliasKey } from "../canonical";
+import { isCalendarDate } from "../expiry";
 import { LIST_MODES } from "../desired";
 
 /** The fields of a declaration, as given (props of the construct, or decoded triggers). */
@@ -180,6 +181,24 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
             ? [`users[${index}].aliases[${aliasIndex}]: is empty or whitespace; write the alias or remove the entry`]
             : [];
         });
+      }),
+  },
+  {
+    checks: "expiresAt, when set, is a real date written yyyy-MM-dd (UTC)",
+    validate: (input) =>
+      userEntries(input).flatMap(({ index, user }) => {
+        const expiresAt = user["expiresAt"];
+        if (expiresAt === undefined) return [];
+        if (typeof expiresAt !== "string") {
+          return [`users[${index}].expiresAt: must be a date string "yyyy-MM-dd" (UTC), got ${describe(expiresAt)}`];
+        }
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(expiresAt)) {
+          return [`users[${index}].expiresAt: ${describe(expiresAt)} is not written yyyy-MM-dd; write the day the exception ends as e.g. "2026-12-31" (UTC)`];
+        }
+        if (!isCalendarDate(expiresAt)) {
+          return [`users[${index}].expiresAt: ${describe(expiresAt)} is not a date (no such day in the calendar); write a real day as yyyy-MM-dd`];
+        }
+        return [];
       }),
   },
   {
