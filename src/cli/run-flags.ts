@@ -6,6 +6,8 @@ import { isAbsolute, resolve } from "node:path";
 import { RuleListClient, resolveConnection } from "../api";
 import type { ConnectionConfig } from "../api";
 import type { Session, SynthSettings } from "../io/workflow";
+import { isInstant } from "../core/expiry";
+import { UsageError } from "../errors";
 import { intFlag } from "./args";
 import type { Io } from "./io";
 import { progress } from "./progress";
@@ -23,6 +25,28 @@ export const ENGINE_OPTIONS = {
   "page-size": { type: "string" },
   timeout: { type: "string" },
 } as const;
+
+/** `--now`: the clock of plan and apply (expiries, policies). */
+export const CLOCK_OPTIONS = {
+  now: { type: "string" },
+} as const;
+
+export const NOW_HELP = `  --now yyyy-MM-ddTHH:mm:ssZ  the clock for expiries (expiresAt) and policies (default: the
+                         system clock); the JSON plan records it as "now"`;
+
+/**
+ * The plan's clock: `--now` (checked: `yyyy-MM-ddTHH:mm:ssZ`, a real date and time, UTC) or the
+ * system clock, to the second. The only place plan and apply read the clock for decisions.
+ */
+export function nowFlag(command: string, value: string | undefined, clock: () => Date = () => new Date()): string {
+  if (value === undefined) return `${clock().toISOString().slice(0, 19)}Z`;
+  if (!isInstant(value)) {
+    throw new UsageError(
+      `${command}: --now takes an instant written yyyy-MM-ddTHH:mm:ssZ (UTC), e.g. 2026-12-01T00:00:00Z; got '${value}'.`,
+    );
+  }
+  return value;
+}
 
 export interface SynthFlags {
   readonly app?: string | undefined;

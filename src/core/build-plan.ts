@@ -4,6 +4,7 @@
  */
 import { NO_CHANGES, NO_MASS_REMOVAL, diffRule } from "./diff";
 import type { Plan, PlanSummary, RemovedUser, RulePlan } from "./plan-schema";
+import { canonicalUsers } from "./canonical";
 import { dayOf, isInstant, splitExpired } from "./expiry";
 import type { ExpiringUser } from "./expiry";
 import { withPolicies } from "./policy";
@@ -35,7 +36,7 @@ export function buildPlan(input: PlanInput): Plan {
   const now = input.now ?? `${input.createdAt.slice(0, 19)}Z`;
   if (!isInstant(now)) throw new Error(`buildPlan: now must be yyyy-MM-ddTHH:mm:ssZ, got ${JSON.stringify(now)}`);
   const today = dayOf(now);
-  const splits = input.declarations.map((d) => splitExpired(d.users, today));
+  const splits = input.declarations.map((d) => splitExpired(canonicalUsers(d.users), today));
   const diffed = input.declarations.map((d, i) => {
     const split = splits[i]!;
     const rule = diffRule(split.active === d.users ? d : { ...d, users: split.active }, input.observations[i]!, { batchSize });

@@ -39,7 +39,8 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return `${typeof value} ${String(value)}`;
+  return typeof value;
 }
 
 const isNonNegativeInteger = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;

@@ -58,8 +58,11 @@ export async function readDesired(settings: SynthSettings): Promise<DesiredList[
   return readDeclarations(settings.outdir, settings.stacks.length > 0 ? { stacks: settings.stacks } : {});
 }
 
-/** Observes the declared rules and builds the plan; `now` is the plan's clock. */
-export async function getPlan(desired: readonly DesiredList[], session: Session, now: Date): Promise<Plan> {
+/**
+ * Observes the declared rules and builds the plan. `now` is the plan's clock for expiries and
+ * policies (`yyyy-MM-ddTHH:mm:ssZ`); `createdAt` when it was made (recorded as is).
+ */
+export async function getPlan(desired: readonly DesiredList[], session: Session, createdAt: Date, now?: string): Promise<Plan> {
   const observations = await observe(session.client, desired, {
     parallelism: session.parallelism,
     pageSize: session.pageSize,
@@ -69,7 +72,8 @@ export async function getPlan(desired: readonly DesiredList[], session: Session,
     declarations: desired,
     observations,
     connection: { baseUrl: session.connection.baseUrl, tenantId: session.connection.tenantId },
-    createdAt: now.toISOString(),
+    createdAt: createdAt.toISOString(),
+    ...(now === undefined ? {} : { now }),
     toolVersion: TOOL_VERSION,
     batchSize: session.batchSize,
   });
@@ -107,10 +111,11 @@ export async function applyFresh(
   desired: readonly DesiredList[],
   session: Session,
   options: GuardOptions,
-  now: Date,
+  createdAt: Date,
   hooks: ApplyHooks & { readonly confirm: (plan: Plan) => Promise<boolean> },
+  now?: string,
 ): Promise<FreshApply> {
-  const plan = await getPlan(desired, session, now);
+  const plan = await getPlan(desired, session, createdAt, now);
   hooks.planReady?.(plan);
   checkPlanIsApplicable(plan, options);
   if (!hasChanges(plan)) return { kind: "no-changes", plan };

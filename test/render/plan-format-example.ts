@@ -17,8 +17,9 @@ export function examplePlan(): Plan {
         mode: "authoritative",
         allowMassRemoval: false,
         users: [
-          { userId: "9102", aliases: ["alice@example.com", "alice@corp.example"] },
+          { userId: "9102", aliases: ["alice@example.com", "alice@corp.example"], expiresAt: "2026-03-10" },
           { userId: "9103", aliases: ["bob@example.com", "bob2@example.com"] },
+          { userId: "9104", aliases: ["carol@example.com"], expiresAt: "2026-02-28" },
         ],
       },
       {
@@ -51,5 +52,6 @@ export function examplePlan(): Plan {
     ],
     connection: { baseUrl: "https://alerts.example.com", tenantId: "tenant-1" },
     createdAt: "2026-03-01T12:00:00.000Z",
+    now: "2026-03-01T12:00:00Z",
   });
 }

@@ -17,6 +17,8 @@ export interface ListDecl {
 export interface StackDecl {
   name: string;
   lists: ListDecl[];
+  /** RuleUserListPolicy constructs on the stack (they check every list of it). */
+  policies?: ListDecl[];
 }
 
 export interface Workspace {
@@ -33,12 +35,13 @@ export function workspace(stacks: StackDecl[]): Workspace {
   const write = (s: StackDecl[]) => {
     const source = `
 const { App, TerraformStack } = require(${JSON.stringify(require.resolve("cdktf", { paths: [REPO] }))});
-const { RuleUserList } = require(${JSON.stringify(join(REPO, "dist", "src", "index.js"))});
+const { RuleUserList, RuleUserListPolicy } = require(${JSON.stringify(join(REPO, "dist", "src", "index.js"))});
 const STACKS = ${JSON.stringify(s)};
 const app = new App();
 for (const stack of STACKS) {
   const scope = new TerraformStack(app, stack.name);
   for (const list of stack.lists) new RuleUserList(scope, list.id, list.props);
+  for (const policy of stack.policies ?? []) new RuleUserListPolicy(scope, policy.id, policy.props);
 }
 app.synth();
 `;

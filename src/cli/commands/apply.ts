@@ -16,7 +16,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
-import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, engineSettings, session, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
 
 export const applyCommand: Command = {
   name: "apply",
@@ -37,6 +37,8 @@ Flags:
   --batch-size N         most users per write call (default 100; a saved plan keeps its own)
   --page-size N          rule-metadata search page size (default 100)
   --timeout SECONDS      give up on a request after this long and retry it (default 30)
+${NOW_HELP}
+                         (without PLANFILE; a saved plan applies at the "now" it records)
   --from-env             apply the one list given by the ALERT_RULE_USERS_* environment
                          (what the RuleUserList's local-exec provisioner runs)
   --report-json FILE     write a report of the run (JSON, reportVersion 1): per rule the calls
@@ -83,6 +85,7 @@ const APPLY_OPTIONS = {
   ...SYNTH_OPTIONS,
   ...CONNECTION_OPTIONS,
   ...ENGINE_OPTIONS,
+  ...CLOCK_OPTIONS,
   "auto-approve": { type: "boolean" },
   "allow-mass-removal": { type: "boolean" },
   "from-env": { type: "boolean" },
@@ -98,6 +101,12 @@ async function execute(values: ApplyValues, positionals: readonly string[], io: 
   const planFile = positionals[0];
   if (planFile !== undefined && values["from-env"] === true) throw new UsageError("apply: give either PLANFILE or --from-env, not both.");
   const settings = engineSettings("apply", values);
+  if (planFile !== undefined && values.now !== undefined) {
+    throw new UsageError(
+      `apply: --now applies to a fresh plan only; the saved plan ${planFile} was made at the "now" it records and is applied exactly as reviewed. Plan again with --now to change the clock.`,
+    );
+  }
+  const now = nowFlag("apply", values.now);
   const autoApprove = values["auto-approve"] === true;
   const interactive = io.stdin.isTTY === true;
   if (planFile === undefined && !autoApprove && !interactive) {
@@ -136,7 +145,7 @@ async function execute(values: ApplyValues, positionals: readonly string[], io: 
       io.stdout.write(renderPlanText(plan, { color }));
     },
     confirm: async () => autoApprove || (await confirm(io)),
-  }).finally(() => run.done());
+  }, now).finally(() => run.done());
   if (outcome.kind === "no-changes") return outcome.plan.summary.errors > 0 ? 1 : 0;
   if (outcome.kind === "cancelled") {
     recorder.cancelled();

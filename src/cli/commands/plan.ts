@@ -7,7 +7,7 @@ import { getPlan, readDesired } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
-import { ENGINE_OPTIONS, SYNTH_OPTIONS, connect, engineSettings, session, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
 
 const FORMATS = ["text", "markdown", "json"] as const;
 
@@ -31,13 +31,14 @@ Flags:
   --batch-size N         most users per write call (default 100)
   --page-size N          rule-metadata search page size (default 100)
   --timeout SECONDS      give up on a request after this long and retry it (default 30)
+${NOW_HELP}
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help
 
 ${CONNECTION_HELP}
 
 Exit codes: 0 success (with --detailed-exitcode: no changes), 2 changes present (only with
---detailed-exitcode), 1 error (including an unknown or duplicated rule).
+--detailed-exitcode), 1 error (including an unknown or duplicated rule, or a policy violation).
 
 Example:
   alert-rule-users plan --format markdown --out plan.json --detailed-exitcode
@@ -47,6 +48,7 @@ Example:
       ...SYNTH_OPTIONS,
       ...CONNECTION_OPTIONS,
       ...ENGINE_OPTIONS,
+      ...CLOCK_OPTIONS,
       format: { type: "string" },
       out: { type: "string" },
       "detailed-exitcode": { type: "boolean" },
@@ -58,11 +60,12 @@ Example:
     }
     const format = oneOf("plan", "format", values.format, FORMATS, "text");
     const settings = engineSettings("plan", values);
+    const now = nowFlag("plan", values.now);
     const { connection, client } = connect(values, io);
     const desired = await readDesired(synthSettings(values, io));
     if (desired.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
     const run = session(client, connection, settings, io);
-    const plan = await getPlan(desired, run, new Date()).finally(() => run.done());
+    const plan = await getPlan(desired, run, new Date(), now).finally(() => run.done());
 
     if (format === "json") io.stdout.write(serializePlan(plan));
     else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));

@@ -103,6 +103,8 @@ export interface ChangeRow {
   readonly kind: ChangeKind;
   readonly userId: string | null;
   readonly aliases: readonly string[];
+  /** Why, when the row has a reason of its own: `expired on yyyy-MM-dd`. */
+  readonly note?: string;
 }
 
 const RANK: Readonly<Record<ChangeKind, number>> = {
@@ -120,7 +122,12 @@ export function changeRows(rule: RulePlan): ChangeRow[] {
     ...c.addUsers.map((u) => ({ kind: "add-user" as const, userId: u.userId, aliases: u.aliases })),
     ...c.addAliases.map((u) => ({ kind: "add-aliases" as const, userId: u.userId, aliases: u.aliases })),
     ...c.removeAliases.map((u) => ({ kind: "remove-aliases" as const, userId: u.userId, aliases: u.aliases })),
-    ...c.removeUsers.map((u) => ({ kind: "remove-user" as const, userId: u.userId, aliases: u.aliases })),
+    ...c.removeUsers.map((u) => ({
+      kind: "remove-user" as const,
+      userId: u.userId,
+      aliases: u.aliases,
+      ...(u.reason === "expired" ? { note: `expired on ${u.expiresAt ?? "?"}` } : {}),
+    })),
   ];
   rows.sort((a, b) => compareStrings(a.userId ?? "", b.userId ?? "") || RANK[a.kind] - RANK[b.kind]);
   return [...rows, ...c.removeEntriesWithoutId.map((e) => ({ kind: "remove-entry" as const, userId: null, aliases: e.aliases }))];
@@ -185,4 +192,15 @@ export function mdCode(s: string, inTable = false): string {
   const fence = "`".repeat(longest + 1);
   const pad = text.startsWith("`") || text.endsWith("`") || (text.startsWith(" ") && text.endsWith(" ")) ? " " : "";
   return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** Rules in policy error first, then the others, each group in plan order (the PR comment lists violations first). */
+export function policyErrorsFirst(rules: readonly RulePlan[]): RulePlan[] {
+  return [...rules.filter((r) => r.errorKind === "policy"), ...rules.filter((r) => r.errorKind !== "policy")];
+}
+
+/** Declared users of an additive list that are not added because they expired (authoritative lists remove them instead). */
+export function expiredNotAdded(rule: RulePlan): readonly { readonly userId: string; readonly expiresAt: string }[] {
+  if (rule.mode !== "additive") return [];
+  return rule.expired ?? [];
 }

@@ -6,6 +6,7 @@
  * sections; the summary, warnings and errors are kept. Pure: returns a string.
  */
 import type { Plan, RulePlan } from "../plan-schema";
+import { EXPIRING_SOON_DAYS } from "../expiry";
 import { blockingErrors } from "../guards";
 import type { ChangeRow } from "./common";
 import {
@@ -13,6 +14,7 @@ import {
   changeCounts,
   changeRows,
   describeCall,
+  expiredNotAdded,
   htmlText,
   listKind,
   mdCode,
@@ -78,6 +80,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
 
 function assemble(plan: Plan, updates: readonly RulePlan[], layout: Layout): string {
   const parts: string[] = [...head(plan)];
+  const violations = policySection(plan, layout.listLimit);
+  if (violations !== null) parts.push(violations);
   const warnings = warningBlock(updates, layout.listLimit);
   if (warnings !== null) parts.push(warnings);
 
@@ -100,6 +104,8 @@ function assemble(plan: Plan, updates: readonly RulePlan[], layout: Layout): str
   if (skipped !== null) parts.push(skipped);
   const errors = errorSection(plan, layout.listLimit);
   if (errors !== null) parts.push(errors);
+  const soon = expiringSection(plan, layout.listLimit);
+  if (soon !== null) parts.push(soon);
   parts.push(`<sub>${mdText(plan.tool.name)} ${mdText(plan.tool.version)} · plan created ${mdText(plan.createdAt)} · ${plural(plan.summary.rules, "rule")} declared</sub>`);
   return parts.join("\n\n") + "\n";
 }
@@ -178,6 +184,8 @@ function ruleSection(rule: RulePlan, diffLines: number | null, open = false): st
     );
   }
   body.push(diffBlock(changeRows(rule).flatMap(diffLinesOf), diffLines));
+  const notAdded = expiredNotAdded(rule);
+  if (notAdded.length > 0) body.push(`Not added (expired): ${notAdded.map((u) => `${mdCode(u.userId)} on ${mdText(u.expiresAt)}`).join(", ")}`);
   body.push(`Calls: ${rule.calls.map((call) => mdCode(call.operation) + describeCall(call.operation, callSize(call)).slice(call.operation.length)).join(" → ")}`);
   return [`<details${open ? " open" : ""}>`, summary, "", ...body.flatMap((b) => [b, ""]), "</details>"].join("\n");
 }
@@ -193,8 +201,10 @@ function diffLinesOf(row: ChangeRow): string[] {
     case "remove-aliases":
       return row.aliases.map((a) => `- ${id} ${oneLine(a)}   (alias)`);
     case "remove-user":
-    case "remove-entry":
-      return row.aliases.length > 0 ? row.aliases.map((a) => `- ${id} ${oneLine(a)}`) : [`- ${id}`];
+    case "remove-entry": {
+      const note = row.note === undefined ? "" : `   (${row.note})`;
+      return row.aliases.length > 0 ? row.aliases.map((a) => `- ${id} ${oneLine(a)}${note}`) : [`- ${id}${note}`];
+    }
   }
 }
 
@@ -219,10 +229,45 @@ function skippedSection(skipped: readonly RulePlan[], limit: number | null): str
   ].join("\n\n");
 }
 
+/** Rules refused by a RuleUserListPolicy: listed first, one item per violation. */
+function policySection(plan: Plan, limit: number | null): string | null {
+  const refused = plan.rules.filter((r) => r.action === "error" && r.errorKind === "policy");
+  if (refused.length === 0) return null;
+  const items = refused.flatMap((r) => {
+    const where = `${mdCode(r.constructPath)}${r.ruleId === null ? "" : ` (rule ${mdCode(r.ruleId)})`}`;
+    const violations = r.violations ?? [];
+    return violations.length > 0
+      ? violations.map((v) => `${where}: policy ${mdCode(v.policy)}, **${v.check}**: ${mdText(v.message)}`)
+      : [`${where}: ${mdText(r.reason ?? "policy violation")}`];
+  });
+  return [
+    `### Policy violations (${items.length})`,
+    "> [!CAUTION]\n> Apply refuses the whole plan until these lists pass their policies (RuleUserListPolicy).",
+    limitList(items, limit, "violations").map((i) => `- ${i}`).join("\n"),
+  ].join("\n\n");
+}
+
+/** Users whose expiresAt falls within the next 14 days: a reminder to extend or let them lapse. */
+function expiringSection(plan: Plan, limit: number | null): string | null {
+  const soon = plan.summary.expiringSoon ?? [];
+  if (soon.length === 0) return null;
+  const rows = soon.map(
+    (u) => `| ${mdCode(u.userId, true)} | ${mdText(u.aliases.join(", "))} | ${mdText(u.expiresAt)} | ${mdCode(u.constructPath, true)} |`,
+  );
+  const shown = limitList(rows, limit, "users");
+  const more = shown.length < rows.length ? shown.pop() : undefined;
+  return [
+    `### Expiring soon (${soon.length})`,
+    `Users whose \`expiresAt\` falls within ${EXPIRING_SOON_DAYS} days${plan.now === undefined ? "" : ` of ${mdText(plan.now)}`}; from that day on, plan removes them (additive lists stop adding them).`,
+    ["| User | Aliases | Expires on | Construct |", "|---|---|---|---|", ...shown].join("\n"),
+    ...(more === undefined ? [] : [more]),
+  ].join("\n\n");
+}
+
 function errorSection(plan: Plan, limit: number | null): string | null {
-  const errors = plan.rules.filter((r) => r.action === "error");
+  const errors = plan.rules.filter((r) => r.action === "error" && r.errorKind !== "policy");
   if (errors.length === 0) return null;
-  const blocking = blockingErrors(plan).length > 0;
+  const blocking = blockingErrors(plan).some((r) => r.errorKind !== "policy");
   const items = errors.map((r) => `${mdCode(r.constructPath)}${r.ruleId === null ? "" : ` (rule ${mdCode(r.ruleId)})`}: ${mdText(r.reason ?? r.errorKind ?? "error")}`);
   return [
     `### Errors (${errors.length})`,

@@ -3,16 +3,19 @@
  * `+` add, `-` remove, `~` change, a fixed summary line. Pure: returns a string.
  */
 import type { Plan, RulePlan } from "../plan-schema";
+import { EXPIRING_SOON_DAYS } from "../expiry";
 import { blockingErrors } from "../guards";
 import type { ChangeRow, Paint } from "./common";
 import {
   callSize,
   changeRows,
   describeCall,
+  expiredNotAdded,
   listKind,
   modeLabel,
   painter,
   plural,
+  policyErrorsFirst,
   printable,
   quoted,
   summarySentence,
@@ -48,7 +51,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
 
   if (errors.length > 0) {
     out.push(paint("bold", "Errors:"));
-    for (const rule of errors) {
+    for (const rule of policyErrorsFirst(errors)) {
       out.push(`  ${paint(["bold", "red"], "!")} ${printable(rule.constructPath)}: ${printable(rule.reason ?? rule.errorKind ?? "error")}`);
     }
     out.push(
@@ -57,6 +60,15 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
         : "These rules could not be observed and will not be applied; plan again.",
       "",
     );
+  }
+
+  const soon = plan.summary.expiringSoon ?? [];
+  if (soon.length > 0) {
+    out.push(paint("bold", `Expiring soon (within ${EXPIRING_SOON_DAYS} days):`));
+    for (const user of soon) {
+      out.push(`  ${printable(user.userId)}  ${user.aliases.map(printable).join(", ")}  expires on ${user.expiresAt}  (${printable(user.constructPath)})`);
+    }
+    out.push("");
   }
 
   const s = plan.summary;
@@ -90,7 +102,8 @@ function ruleBlock(rule: RulePlan, paint: Paint): string[] {
       `${ROW}${paint(["bold", "red"], `! would remove ${rule.massRemoval.lost} of ${rule.massRemoval.entries} entries: apply needs --allow-mass-removal${allowed}`)}`,
     );
   }
-  for (const row of changeRows(rule)) lines.push(ROW + changeLine(row, paint));
+  for (const row of changeRows(rule)) lines.push(ROW + changeLine(row, paint) + (row.note === undefined ? "" : paint("dim", `  (${row.note})`)));
+  for (const user of expiredNotAdded(rule)) lines.push(ROW + paint("dim", `# ${printable(user.userId)} not added: expired on ${user.expiresAt}`));
   const calls = rule.calls.map((call) => describeCall(call.operation, callSize(call)));
   lines.push(`${ROW}calls: ${calls.join(" → ")}`);
   return lines;
