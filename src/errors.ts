@@ -23,7 +23,8 @@ export type ErrorCode =
   | "APPLY_FAILED"
   | "INVALID_ARGUMENT"
   | "CONNECTION_MISMATCH"
-  | "IMPORT";
+  | "IMPORT"
+  | "LIVE_READ";
 
 export class AlertRuleUsersError extends Error {
   readonly code: ErrorCode;
@@ -143,5 +144,12 @@ export class UnresolvedRulesError extends AlertRuleUsersError {
 export class ImportError extends AlertRuleUsersError {
   constructor(message: string) {
     super("IMPORT", message);
+  }
+}
+
+/** `rules list` or `who` could not read every list it needs: an incomplete answer is never printed. */
+export class LiveReadError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("LIVE_READ", message);
   }
 }

@@ -17,7 +17,8 @@ import { checkPlanIsApplicable, checkSameConnection } from "../core/guards";
 import type { ImportCode } from "../core/import-code";
 import { generateImportCode } from "../core/import-code";
 import type { Plan } from "../core/plan-schema";
-import { ImportError } from "../errors";
+import { ImportError, LiveReadError } from "../errors";
+import type { LiveRule } from "../core/who";
 import { applyPlan } from "./execute";
 import { observe, readRuleLists, searchRules } from "./observe";
 import { readPlanFile } from "./plan-file";
@@ -161,6 +162,28 @@ export async function importRules(session: Session, ruleIds: readonly string[] |
     read.map(({ rule, list }) => ({ rule, list })),
     { functionName, toolVersion: TOOL_VERSION },
   );
+}
+
+/**
+ * Every rule of the tenant with its list, live: one metadata search (every page) and one
+ * query-users per editable rule (system rules are not read). Throws a LiveReadError naming every
+ * list that could not be read: `rules list` and `who` never print a partial answer.
+ */
+export async function readLiveRules(session: Session, command: string): Promise<LiveRule[]> {
+  const metadata = await searchRules(session.client, null, session.connection.tenantId, session.pageSize);
+  const read = await readRuleLists(session.client, metadata, {
+    parallelism: session.parallelism,
+    onProgress: (done, total) => session.onProgress?.("observe", done, total),
+  });
+  const failed = read.filter((r) => r.failure !== null);
+  if (failed.length > 0) {
+    throw new LiveReadError(
+      `${command}: these rule lists could not be read, so the answer would be incomplete:\n` +
+        failed.map((r) => `  "${r.rule.name}" (${r.rule.observerRuleId}): ${r.failure ?? ""}`).join("\n") +
+        `\nRun ${command} again (the service may have been unavailable).`,
+    );
+  }
+  return read.map(({ rule, list }) => ({ rule, list }));
 }
 
 function byNameThenId(a: { name: string; observerRuleId: string }, b: { name: string; observerRuleId: string }): number {

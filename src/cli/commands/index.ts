@@ -6,5 +6,7 @@ import { simulatorCommand } from "./simulator";
 import { alertsCommand } from "./alerts";
 import { casesCommand } from "./cases";
 import { fileEventsCommand } from "./file-events";
+import { rulesCommand } from "./rules";
+import { whoCommand } from "./who";
 
-export const COMMANDS: readonly Command[] = [planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand];
+export const COMMANDS: readonly Command[] = [planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand];
