@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { describeIssues } from "./http-error";
 import { mulberry32, type Random } from "./prng";
+import { TokenBucket, type RateDecision } from "./rate-limit";
 
 export const MISBEHAVIOUR_KINDS = ["wrong-type", "missing-field", "invalid-json", "html-error", "empty-body", "hang"] as const;
 export type MisbehaviourKind = (typeof MISBEHAVIOUR_KINDS)[number];
@@ -29,7 +30,12 @@ export interface FaultOptions {
   lostResponseRate?: number;
   /** @default - never; every Nth request (counting all requests since the faults were set) answers 429 */
   rateLimitEvery?: number;
-  /** @default 1 - the Retry-After header (whole seconds) of a 429 */
+  /**
+   * @default - no limit; else a token bucket of this many requests a second (burst of as many),
+   * shared by every client: beyond it 429 with a truthful `Retry-After` (src/simulator/rate-limit.ts)
+   */
+  rateLimitRps?: number;
+  /** @default 1 - the Retry-After header (whole seconds) of a `rateLimitEvery` 429 */
   retryAfterSeconds?: number;
   /** @default 1 - seed of the PRNG behind failRate and lostResponseRate */
   seed?: number;
@@ -46,6 +52,7 @@ const faultOptionsSchema = z.object({
   failRate: rate.optional(),
   lostResponseRate: rate.optional(),
   rateLimitEvery: count.optional(),
+  rateLimitRps: z.number().positive().max(1_000_000).optional(),
   retryAfterSeconds: count.optional(),
   seed: z.number().int().optional(),
   operations: z.array(z.string()).optional(),
@@ -75,6 +82,7 @@ export class FaultInjector {
   private random: Random = mulberry32(DEFAULT_FAULT_SEED);
   private requests = 0;
   private remaining: Array<number | undefined> = [];
+  private bucket: TokenBucket | undefined;
 
   constructor(options: FaultOptions = {}) {
     this.set(options);
@@ -87,6 +95,12 @@ export class FaultInjector {
     this.random = mulberry32(options.seed ?? DEFAULT_FAULT_SEED);
     this.requests = 0;
     this.remaining = (options.misbehave ?? []).map((m) => m.times);
+    this.bucket = options.rateLimitRps === undefined ? undefined : new TokenBucket(options.rateLimitRps);
+  }
+
+  /** The `rateLimitRps` bucket's decision for an arriving request (every operation, every client). */
+  takeToken(): RateDecision {
+    return this.bucket === undefined ? { ok: true } : this.bucket.take();
   }
 
   /** Counts an arriving request (any path); returns its sequence number, from 1. */

@@ -4,7 +4,7 @@
  * spec is README.md beside this file.
  */
 import * as fs from "node:fs";
-import { DEFAULT_MAX_BODY_BYTES, createSimulatorServer } from "./server";
+import { DEFAULT_MAX_BODY_BYTES, createSimulatorServer, type RequestLogEntry } from "./server";
 import { FaultInjector, type FaultOptions } from "./faults";
 import { Router, type RouteTable } from "./routes";
 import { ruleRoutes } from "./rule-routes";
@@ -19,6 +19,7 @@ import { loadSeedFile, parseSeed, parseSeedFile, sampleTenantPath, tenantSeedSch
 
 export { tenantSeedSchema, loadSeedFile, sampleTenantPath, type TenantSeed, type SimRule };
 export type { FaultOptions, Misbehaviour, MisbehaviourKind } from "./faults";
+export type { RequestLogEntry } from "./server";
 export type { SimUser } from "./seed";
 export type { SimAlert, SimCase, SimFileEvent, SimObservation } from "./triage-seed";
 
@@ -64,6 +65,11 @@ export interface RunningSimulator {
   setFaults(faults: FaultOptions): void;
   /** Requests received per operation name ("unknown" for other paths), faulted ones included. */
   requestCounts(): Record<string, number>;
+  /**
+   * Every answered request in arrival order: `{ atMs, operation, status }`, `atMs` in ms since
+   * the simulator started. Cleared by resetCounts().
+   */
+  requestLog(): RequestLogEntry[];
   resetCounts(): void;
   /** All rules (deep copies), without HTTP or faults. */
   rules(): SimRule[];
@@ -137,6 +143,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     },
     setFaults: (next) => faults.set(next),
     requestCounts: () => server.counts(),
+    requestLog: () => server.requestLog(),
     resetCounts: () => server.resetCounts(),
     rules: () => store.rules(),
     rule: (ruleId) => store.rule(ruleId),

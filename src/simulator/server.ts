@@ -5,7 +5,7 @@
  *
  * Order of checks for a request (the first that fails answers):
  *   404 unknown path → 405 not POST → latency → 401 token → 415 content type → 413 body size →
- *   429 rate limit → 503 failure → 400 JSON → misbehaviour → 400 schema → 403 tenant →
+ *   429 rate limit (the rateLimitRps bucket, then every Nth) → 503 failure → 400 JSON → misbehaviour → 400 schema → 403 tenant →
  *   handler (404/400 refusals) → persist (500) → 502 lost response → 200.
  */
 import * as http from "node:http";
@@ -16,6 +16,7 @@ import { SimHttpError, describeIssues } from "./http-error";
 import type { FaultInjector, MisbehaviourKind } from "./faults";
 import type { RouteDefinition, RouteMatch, Router } from "./routes";
 import type { TenantStore } from "./state";
+import { monotonicNow, retryAfterHeaders } from "./rate-limit";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -35,7 +36,18 @@ export interface SimulatorServer {
   listen(port: number, host: string): Promise<AddressInfo>;
   close(): Promise<void>;
   counts(): Record<string, number>;
+  /** One entry per answered request, in arrival order (see RequestLogEntry). */
+  requestLog(): RequestLogEntry[];
   resetCounts(): void;
+}
+
+/** A request as the simulator saw it: when it arrived, what it was, how it was answered. */
+export interface RequestLogEntry {
+  /** Arrival, in ms since the simulator started (monotonic clock). */
+  readonly atMs: number;
+  readonly operation: string;
+  /** The status sent; 0 when the connection closed before an answer. */
+  readonly status: number;
 }
 
 const JSON_TYPE = "application/json";
@@ -119,6 +131,8 @@ function sendError(res: http.ServerResponse, error: SimHttpError): void {
 
 export function createSimulatorServer(options: SimulatorServerOptions): SimulatorServer {
   const counts: Record<string, number> = {};
+  const log: RequestLogEntry[] = [];
+  const origin = monotonicNow();
   const stopping = new AbortController();
 
   async function misbehave(res: http.ServerResponse, kind: MisbehaviourKind, match: RouteMatch, json: unknown): Promise<void> {
@@ -184,6 +198,10 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       raw = await readBody(req, options.maxBodyBytes);
     }
 
+    const token = options.faults.takeToken();
+    if (!token.ok) {
+      throw new SimHttpError(429, "RATE_LIMITED", `Rate limit exceeded; retry after ${token.retryAfterMs} ms.`, retryAfterHeaders(token.retryAfterMs));
+    }
     const retryAfter = options.faults.rateLimit(operation, sequence);
     if (retryAfter !== undefined) {
       throw new SimHttpError(429, "RATE_LIMITED", `Too many requests; retry after ${retryAfter} s.`, { "Retry-After": String(retryAfter) });
@@ -234,7 +252,9 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     const operation = match?.operation ?? "unknown";
     counts[operation] = (counts[operation] ?? 0) + 1;
     const sequence = options.faults.arrive();
+    const atMs = monotonicNow() - origin;
     res.on("close", () => {
+      log.push({ atMs, operation, status: res.headersSent ? res.statusCode : 0 });
       const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
       const outcome = res.writableFinished ? String(res.statusCode) : `${res.headersSent ? res.statusCode : "-"} (closed before the end)`;
       options.log(`${req.method ?? "?"} ${path} ${operation} ${outcome} ${ms}ms`);
@@ -266,7 +286,9 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
         server.closeAllConnections();
       }),
     counts: () => ({ ...counts }),
+    requestLog: () => [...log].sort((a, b) => a.atMs - b.atMs),
     resetCounts: () => {
+      log.length = 0;
       for (const key of Object.keys(counts)) delete counts[key];
     },
   };

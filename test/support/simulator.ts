@@ -52,6 +52,7 @@ export function useSimulator(options: SimulatorOptions | (() => SimulatorOptions
     stop: () => sim().stop(),
     setFaults: (faults) => sim().setFaults(faults),
     requestCounts: () => sim().requestCounts(),
+    requestLog: () => sim().requestLog(),
     resetCounts: () => sim().resetCounts(),
     rules: () => sim().rules(),
     rule: (ruleId) => sim().rule(ruleId),

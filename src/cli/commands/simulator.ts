@@ -22,6 +22,7 @@ const OPTIONS = {
   "fail-rate": { type: "string" },
   "lost-response-rate": { type: "string" },
   "rate-limit-every": { type: "string" },
+  "rate-limit-rps": { type: "string" },
   "retry-after": { type: "string" },
   "fault-seed": { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -43,6 +44,9 @@ Flags:
   --latency-ms MS           delay before each answer
   --fail-rate F             probability 0..1 of answering 503 before applying anything
   --lost-response-rate F    probability 0..1 that a write is applied but answered 502
+  --rate-limit-rps R        a token bucket of R requests a second (burst R) shared by every
+                            client; beyond it 429 with a truthful Retry-After (seconds, rounded
+                            up) and Retry-After-Ms
   --rate-limit-every N      every Nth request answers 429
   --retry-after S           Retry-After seconds of a 429 (default: 1)
   --fault-seed N            seed of the fault PRNG (same seed, same faults)
@@ -72,6 +76,13 @@ function probability(flag: string, value: string | undefined): number | undefine
   return n;
 }
 
+function positiveNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > 1_000_000) throw usage(`--${flag} takes a number of requests a second above 0 (e.g. 2 or 0.5), got '${value}'`);
+  return n;
+}
+
 function nonEmpty(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === "" || /\s/.test(value)) throw usage(`--${flag} must be non-empty and without spaces`);
@@ -93,12 +104,14 @@ export function simulatorOptionsFromArgs(argv: string[]): { help: true } | { hel
   const failRate = probability("fail-rate", values["fail-rate"]);
   const lostResponseRate = probability("lost-response-rate", values["lost-response-rate"]);
   const rateLimitEvery = wholeNumber("rate-limit-every", values["rate-limit-every"]);
+  const rateLimitRps = positiveNumber("rate-limit-rps", values["rate-limit-rps"]);
   const retryAfterSeconds = wholeNumber("retry-after", values["retry-after"], 86_400);
   const seed = wholeNumber("fault-seed", values["fault-seed"], 0xffffffff);
   if (latencyMs !== undefined) faults.latencyMs = latencyMs;
   if (failRate !== undefined) faults.failRate = failRate;
   if (lostResponseRate !== undefined) faults.lostResponseRate = lostResponseRate;
   if (rateLimitEvery !== undefined) faults.rateLimitEvery = rateLimitEvery;
+  if (rateLimitRps !== undefined) faults.rateLimitRps = rateLimitRps;
   if (retryAfterSeconds !== undefined) faults.retryAfterSeconds = retryAfterSeconds;
   if (seed !== undefined) faults.seed = seed;
 
