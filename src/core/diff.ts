@@ -301,11 +301,23 @@ function mergeAdds(changes: RuleChanges): PlannedUser[] {
   return [...changes.addUsers, ...changes.addAliases].sort((a, b) => compareStrings(a.userId, b.userId));
 }
 
+/**
+ * The mass-removal guard of design.md §5 and §9.3. An observed entry is lost when it leaves the
+ * list by user ID (it has one and the declaration does not keep it: remove-users takes it away,
+ * even when its aliases come back under another user) or by alias (none of its aliases remains).
+ * Only the net result counts: the empty moment inside a rebuild does not.
+ */
 function massRemovalCheck(users: readonly PlannedUser[], list: ObservedList): MassRemovalCheck {
   const remaining = new Set<string>();
-  for (const user of users) for (const alias of user.aliases) remaining.add(aliasKey(alias));
+  const keptIds = new Set<string>();
+  for (const user of users) {
+    keptIds.add(user.userId);
+    for (const alias of user.aliases) remaining.add(aliasKey(alias));
+  }
   const entries = list.entries.length;
-  const lost = list.entries.filter((e) => !e.aliases.some((a) => remaining.has(aliasKey(a)))).length;
+  const lost = list.entries.filter(
+    (e) => (e.userId !== null && !keptIds.has(e.userId)) || !e.aliases.some((a) => remaining.has(aliasKey(a))),
+  ).length;
   const triggered = entries > 0 && (lost === entries || (entries >= 10 && lost * 2 > entries));
   return { entries, lost, triggered };
 }

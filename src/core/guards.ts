@@ -46,7 +46,7 @@ export function checkPlanIsApplicable(plan: Plan, options: GuardOptions): void {
         guarded
           .map(
             (r) =>
-              `  ${r.constructPath} (rule ${r.ruleId ?? "?"}): ${r.massRemoval.lost} of ${r.massRemoval.entries} entries would be removed`,
+              `  ${r.constructPath} (rule ${r.ruleId ?? "?"}): ${r.massRemoval.lost} of ${r.massRemoval.entries} entries would leave the list (counted by user ID and by alias)`,
           )
           .join("\n"),
     );

@@ -60,7 +60,10 @@ const ruleChanges = z.object({
 const massRemovalCheck = z.object({
   /** Entries (user bags) in the observed list. */
   entries: z.number().int(),
-  /** Entries none of whose aliases remains after apply. */
+  /**
+   * Entries that leave the list: by user ID (an entry whose user ID the declaration does not keep,
+   * even if its aliases come back under another user) or by alias (none of its aliases remains).
+   */
   lost: z.number().int(),
   /** True when the guard of design.md §5 refuses this rule unless mass removal is allowed. */
   triggered: z.boolean(),

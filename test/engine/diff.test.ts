@@ -242,6 +242,21 @@ describe("mass-removal guard (net result only)", () => {
     expect(plan.massRemoval).toEqual({ entries: 3, lost: 3, triggered: true });
   });
 
+  it.each([
+    // [case, observed entries, declaration, lost, triggered]
+    ["12 aliases moved under one new user ID: 12 entries leave by user ID", entries(12), [user("new", ...entries(12).map((e) => e.aliases[0]!))], 12, true],
+    ["7 of 12 users merged into one new ID: 7 leave by user ID", entries(12), [user("new", ...entries(7).map((e) => e.aliases[0]!)), ...keep(12).slice(7)], 7, true],
+    ["6 of 12 merged: exactly half, not more", entries(12), [user("new", ...entries(6).map((e) => e.aliases[0]!)), ...keep(12).slice(6)], 6, false],
+    ["the same user IDs with every alias renamed: entries leave by alias", entries(12), keep(12).map((u) => user(u.userId, `renamed.${u.aliases[0]!}`)), 12, true],
+    ["one entry of one user moved to another user ID: a list of one loses it", entries(1), [user("other", "u0@x.com")], 1, true],
+    ["an entry without ID rebuilt under an ID keeps its alias: not lost", [entry(null, "n@x.com")], [user("u9", "n@x.com")], 0, false],
+  ] as const)("%s", (_name, observed, desiredUsers, lost, triggered) => {
+    // given a list and a declaration that keeps its aliases but not its user IDs (or the reverse)
+    const plan = diffRule(declared([...desiredUsers]), found(listOf([...observed])), BATCH);
+    // then the guard counts the entries that leave, by user ID as well as by alias
+    expect(plan.massRemoval).toEqual({ entries: observed.length, lost, triggered });
+  });
+
   it("the empty moment of a rebuild does not count when the aliases come back", () => {
     const plan = diffRule(declared([user("u1", "legacy@x.com")]), found(listOf([entry(null, "Legacy@x.com")])), BATCH);
     expect(plan.changes.rebuild).toBe(true);

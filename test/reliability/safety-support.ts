@@ -1,0 +1,70 @@
+/**
+ * Builders of the safety tests (design.md §9.3): a tenant of editable rules with the lists a test
+ * chooses, and the declarations of a workspace for them.
+ */
+import type { SimUser, TenantSeed } from "../../src/simulator";
+import type { StackDecl } from "../support/cli";
+import { TENANT } from "./support";
+
+const STAMP = "2026-01-05T10:00:00.0000000Z";
+
+export function safetyRuleId(i: number): string {
+  return `00000000-0000-4000-9000-${String(i).padStart(12, "0")}`;
+}
+
+export interface SeedRule {
+  readonly users: SimUser[];
+  readonly usersToAlertOn?: "SPECIFIED_USERS" | "ALL_USERS_NOT_SPECIFIED";
+}
+
+/** A tenant whose rule i (1-based) has the ID safetyRuleId(i) and the given list. */
+export function tenant(rules: readonly SeedRule[]): TenantSeed {
+  return {
+    tenantId: TENANT,
+    rules: rules.map((rule, index) => {
+      const i = index + 1;
+      return {
+        metadata: {
+          id: `meta-${safetyRuleId(i)}`,
+          observerRuleId: safetyRuleId(i),
+          name: `Safety rule ${i}`,
+          description: `Rule ${i} of the safety tests`,
+          severity: "MEDIUM",
+          type: "FED_ENDPOINT_EXFILTRATION",
+          isSystem: false,
+          isEnabled: true,
+          ruleSource: "Alerting",
+          createdAt: STAMP,
+          modifiedAt: STAMP,
+          createdBy: "seed@example.com",
+          modifiedBy: "seed@example.com",
+        },
+        usersToAlertOn: rule.usersToAlertOn ?? "SPECIFIED_USERS",
+        users: rule.users.map((u) => ({ userIdFromAuthority: u.userIdFromAuthority, userAliasList: [...u.userAliasList] })),
+      };
+    }),
+  };
+}
+
+export interface DeclaredList {
+  readonly users: ReadonlyArray<{ userId: string; aliases: string[] }>;
+  readonly mode?: "authoritative" | "additive";
+}
+
+/** One stack "safety" declaring rule i (1-based) with lists[i-1]. */
+export function declare(lists: readonly DeclaredList[]): StackDecl[] {
+  return [
+    {
+      name: "safety",
+      lists: lists.map((list, index) => ({
+        id: `rule-${index + 1}`,
+        props: { ruleId: safetyRuleId(index + 1), mode: list.mode ?? "authoritative", users: list.users.map((u) => ({ userId: u.userId, aliases: [...u.aliases] })) },
+      })),
+    },
+  ];
+}
+
+/** A user `id` with aliases `<id>@example.com` and any others given. */
+export function simUser(id: string | null, ...aliases: string[]): SimUser {
+  return { userIdFromAuthority: id, userAliasList: aliases.length > 0 ? aliases : [`${id ?? "noid"}@example.com`] };
+}
