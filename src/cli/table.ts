@@ -2,6 +2,7 @@
  * A small renderer of aligned text tables and field lists, for the triage commands' TTY output.
  * Cells are single-line (newlines and tabs become spaces) and cut at a width with an ellipsis.
  */
+import { escapeInvisible } from "../core/invisible";
 
 export interface TableOptions {
   /** The widest a cell may be before it is cut. @default 60 */
@@ -10,10 +11,14 @@ export interface TableOptions {
   readonly empty?: string;
 }
 
-/** One line, cut to `width` characters (the last one an ellipsis). */
+/**
+ * One line, cut to `width` characters (the last one an ellipsis). Zero-width characters, bidi
+ * controls and other control characters are shown escaped (`\u202e`), so what looks alike in a
+ * table is told apart.
+ */
 export function cell(value: unknown, width = 60): string {
   const text = value === null || value === undefined ? "-" : typeof value === "string" ? value : (JSON.stringify(value) ?? "-");
-  const flat = text.replace(/[\r\n\t]+/g, " ");
+  const flat = escapeInvisible(text.replace(/[\r\n\t]+/g, " "));
   return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat;
 }
 

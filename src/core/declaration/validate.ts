@@ -10,6 +10,7 @@
 import { isMissingUserId } from "../../api/schemas";
 import { aliasKey } from "../canonical";
 import { isCalendarDate } from "../expiry";
+import { describeInvisible, escapeInvisible } from "../invisible";
 import { LIST_MODES } from "../desired";
 
 /** The fields of a declaration, as given (props of the construct, or decoded triggers). */
@@ -182,6 +183,28 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
             : [];
         });
       }),
+  },
+  {
+    checks: "no userId or alias holds bidi controls, zero-width or control characters (look-alike text)",
+    validate: (input) => {
+      const lookAlike = (field: string, value: string): string[] => {
+        const found = describeInvisible(value);
+        return found.length === 0
+          ? []
+          : [
+              `${field}: "${escapeInvisible(value)}" contains ${found.join(", ")}; such characters are invisible or reorder the text, so the value would read as something else in a review. Remove them`,
+            ];
+      };
+      return [
+        ...userEntries(input).flatMap(({ index, user }) => {
+          const userId = user["userId"];
+          return typeof userId === "string" ? lookAlike(`users[${index}].userId`, userId) : [];
+        }),
+        ...aliasEntries(input).flatMap(({ userIndex, aliasIndex, alias }) =>
+          lookAlike(`users[${userIndex}].aliases[${aliasIndex}]`, alias),
+        ),
+      ];
+    },
   },
   {
     checks: "expiresAt, when set, is a real date written yyyy-MM-dd (UTC)",

@@ -5,6 +5,7 @@
 import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/schemas";
 import { compareStrings } from "../canonical";
+import { escapeInvisible } from "../invisible";
 import type { ListMode } from "../desired";
 import type { PlannedCall, RulePlan } from "../plan-schema";
 
@@ -39,12 +40,13 @@ export function painter(color: boolean): Paint {
   };
 }
 
-/* Control characters (terminal escapes, newlines) and bidirectional overrides ("trojan source"). */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** A service- or user-supplied string made safe to print on one line: unsafe characters become \uXXXX. */
+/**
+ * A service- or user-supplied string made safe to print on one line: control characters (terminal
+ * escapes, newlines), zero-width characters and bidirectional controls ("trojan source") become
+ * \uXXXX, so a reviewer sees them (src/core/invisible.ts).
+ */
 export function printable(s: string): string {
-  return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return escapeInvisible(s);
 }
 
 /** `"name"`: printable, with quotes inside escaped. */
@@ -52,9 +54,12 @@ export function quoted(s: string): string {
   return `"${printable(s).replace(/"/g, '\\"')}"`;
 }
 
-/** The same for markup: line breaks and tabs become spaces, other unsafe characters are dropped. */
+/**
+ * The same for markup: line breaks and tabs become spaces, other invisible characters are shown
+ * escaped (`\u200b`), never dropped: a markdown reviewer must see what will be sent.
+ */
 export function oneLine(s: string): string {
-  return s.replace(/[\r\n\t]+/g, " ").replace(UNSAFE, "");
+  return escapeInvisible(s.replace(/[\r\n\t]+/g, " "));
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
