@@ -14,6 +14,12 @@
 const INVISIBLE_SOURCE =
   "[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]";
 
+/**
+ * What a declaration may not hold: bidi controls and zero-width or invisible format characters
+ * (control characters and line separators are shown escaped but left to the other checks).
+ */
+const LOOK_ALIKE_SOURCE = "[\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]";
+
 /** Bidirectional controls only (embeddings, overrides, isolates, marks). */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
@@ -22,10 +28,13 @@ export function hasInvisible(s: string): boolean {
   return new RegExp(INVISIBLE_SOURCE).test(s);
 }
 
-/** The invisible characters of `s`, each as `U+XXXX (name)`, in order of first appearance. */
-export function describeInvisible(s: string): string[] {
+/**
+ * The bidi controls and zero-width characters of `s` (what makes text read as other text), each as
+ * `U+XXXX (name)`, in order of first appearance; empty when there are none.
+ */
+export function describeLookAlike(s: string): string[] {
   const found = new Set<string>();
-  for (const c of s.match(new RegExp(INVISIBLE_SOURCE, "g")) ?? []) found.add(c);
+  for (const c of s.match(new RegExp(LOOK_ALIKE_SOURCE, "g")) ?? []) found.add(c);
   return [...found].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} (${nameOf(c)})`);
 }
 
@@ -35,9 +44,5 @@ export function escapeInvisible(s: string): string {
 }
 
 function nameOf(c: string): string {
-  const code = c.charCodeAt(0);
-  if (BIDI.test(c)) return "bidirectional control";
-  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return "control character";
-  if (code === 0x2028 || code === 0x2029) return "line separator";
-  return "zero-width or invisible character";
+  return BIDI.test(c) ? "bidirectional control" : "zero-width or invisible character";
 }

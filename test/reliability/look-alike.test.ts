@@ -4,7 +4,7 @@
  * markdown one included (it used to drop them), and synth refuses them in aliases and user IDs,
  * naming the construct path.
  */
-import { App, TerraformStack, Testing } from "cdktf";
+import { TerraformStack, Testing } from "cdktf";
 import { RuleUserList } from "../../src/constructs";
 import { renderPlanMarkdown, renderPlanText } from "../../src/core/render";
 import { validateDeclaration } from "../../src/core/declaration";
@@ -58,7 +58,7 @@ describe("renderers show invisible and bidi characters escaped", () => {
 describe("synth refuses look-alike characters in aliases and user IDs", () => {
   it("names the construct path, the field and the character", () => {
     // given
-    const app = Testing.app() as App;
+    const app = Testing.app();
     const stack = new TerraformStack(app, "prod");
     new RuleUserList(stack, "watch", {
       ruleId: RULE,

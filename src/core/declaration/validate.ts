@@ -10,7 +10,7 @@
 import { isMissingUserId } from "../../api/schemas";
 import { aliasKey } from "../canonical";
 import { isCalendarDate } from "../expiry";
-import { describeInvisible, escapeInvisible } from "../invisible";
+import { describeLookAlike, escapeInvisible } from "../invisible";
 import { LIST_MODES } from "../desired";
 
 /** The fields of a declaration, as given (props of the construct, or decoded triggers). */
@@ -185,10 +185,10 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
       }),
   },
   {
-    checks: "no userId or alias holds bidi controls, zero-width or control characters (look-alike text)",
+    checks: "no userId or alias holds bidi controls or zero-width characters (look-alike text)",
     validate: (input) => {
       const lookAlike = (field: string, value: string): string[] => {
-        const found = describeInvisible(value);
+        const found = describeLookAlike(value);
         return found.length === 0
           ? []
           : [
