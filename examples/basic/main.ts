@@ -4,7 +4,7 @@
  */
 import { App, TerraformStack } from "cdktf";
 import type { Construct } from "constructs";
-import { RuleUserList } from "alert-rule-users";
+import { RuleUserList, RuleUserListPolicy } from "alert-rule-users";
 
 class AlertRuleUsersStack extends TerraformStack {
   constructor(scope: Construct, id: string) {
@@ -21,12 +21,23 @@ class AlertRuleUsersStack extends TerraformStack {
       ],
     });
 
+    // Checks every list of this stack at plan time: a list that breaks one is a plan error (exit 1)
+    // and apply sends nothing. (exclusionListsRequireExpiry: { maxDays: 90 } would also make every
+    // exception of an exclusion list expire within 90 days; forbidRemovalsFromInclusionLists: true
+    // would refuse any removal from an inclusion list.)
+    new RuleUserListPolicy(this, "guardrails", {
+      maxUsers: 50,
+      allowedAliasDomains: ["example.com", "eng.example.com", "legal.example.com", "finance.example.com", "research.example.com"],
+    });
+
     // An exclusion list (everyone except these is monitored): removals are sent before additions.
     new RuleUserList(this, "cloud-sharing-exceptions", {
       ruleId: "da77a39f-1ff4-4f17-89ff-967b250c2d49",
       users: [
         { userId: "908712345678902001", aliases: ["svc-backup@example.com"] },
-        { userId: "908712345678902002", aliases: ["legal.review@example.com", "counsel@legal.example.com"] },
+        // An exception that lapses by itself: from 2027-06-30 (UTC) plan removes legal review from
+        // the exceptions, so they are monitored again (the scheduled drift workflow applies it).
+        { userId: "908712345678902002", aliases: ["legal.review@example.com", "counsel@legal.example.com"], expiresAt: "2027-06-30" },
         { userId: "908712345678902004", aliases: ["svc-archive@example.com"] },
       ],
     });

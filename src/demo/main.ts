@@ -30,7 +30,7 @@ async function run(): Promise<number> {
   };
   try {
     process.stdout.write(`Simulator with the sample tenant at ${sim.url} (tenant ${sim.tenantId}).\n`);
-    process.stdout.write("App: examples/basic/main.ts (7 RuleUserList constructs)\n");
+    process.stdout.write("App: examples/basic/main.ts (7 RuleUserList constructs, one RuleUserListPolicy, one exception that expires)\n");
 
     heading("1/3  alert-rule-users plan");
     const first = await main(["plan", "--output", outdir, "--detailed-exitcode"], io);

@@ -4,9 +4,12 @@
  * against the built CLI's own parser: `<command> <flags> --help` exits 0 only when the command
  * exists and takes every flag (and positional) given.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { buildPlan } from "../../src/core/build-plan";
+import { serializePlan } from "../../src/core/plan-schema";
 import { PLAN_COMMENT_MARKER } from "../../src/core/render";
 import { REPO, runCli } from "../support/cli";
 
@@ -36,6 +39,10 @@ interface Workflow {
 }
 
 const FILES = ["plan.yml", "apply.yml", "drift.yml"] as const;
+
+const user = (userId: string) => ({ userId, aliases: [`${userId}@example.com`] });
+const expiring = (userId: string, expiresAt: string) => ({ ...user(userId), expiresAt });
+const entry = (userId: string) => ({ userId, aliases: [`${userId}@example.com`] });
 const text = (file: string) => readFileSync(join(DIR, file), "utf8");
 const load = (file: string) => parse(text(file)) as Workflow;
 
@@ -124,7 +131,9 @@ describe("the example workflows", () => {
   it.each(FILES)("%s takes the token from secrets, into the environment only", (file) => {
     const workflow = load(file);
     const uses = [...text(file).matchAll(/\$\{\{\s*secrets\.([A-Za-z_]+)\s*\}\}/g)].map((m) => m[1]);
-    expect(uses).toEqual(["ALERTS_API_TOKEN"]);
+    // the one secret, once per job (drift.yml has three jobs)
+    expect([...new Set(uses)]).toEqual(["ALERTS_API_TOKEN"]);
+    expect(uses).toHaveLength(Object.keys(workflow.jobs).length);
     for (const job of Object.values(workflow.jobs)) {
       expect(job.env?.ALERTS_API_TOKEN).toBe("${{ secrets.ALERTS_API_TOKEN }}");
       for (const step of job.steps) {
@@ -178,6 +187,45 @@ describe("the example workflows", () => {
     expect(script).toMatch(/grep -q "stale" apply\.err/);
     expect(steps.some((s) => (s.run ?? "").includes("$GITHUB_STEP_SUMMARY") && s.if === "always()")).toBe(true);
     expect(steps.at(-1)?.if).toBe("steps.apply.outputs.exitcode != '0'");
+  });
+
+  it("drift.yml: applies expiries only, as a saved plan, inside the tenant's apply group, before the drift check", () => {
+    const drift = load("drift.yml");
+    expect(Object.keys(drift.jobs)).toEqual(["expire-check", "expire", "drift"]);
+    const expire = drift.jobs["expire"] as Job & { concurrency?: unknown; needs?: unknown; if?: string };
+    expect(expire.concurrency).toEqual(load("apply.yml").concurrency);
+    expect(expire.if).toBe("needs.expire-check.outputs.expiry-only == 'true'");
+    const args = invocations("drift.yml").map((c) => c.args);
+    expect(args).toContainEqual(["plan", "--format", "json"]);
+    expect(args).toContainEqual(["plan", "--format", "json", "--out", "expire-plan.json"]);
+    expect(args).toContainEqual(["apply", "expire-plan.json", "--report-markdown", "expire-report.md"]);
+    const script = expire.steps.map((step) => step.run ?? "").join("\n");
+    expect(script.indexOf('jq -e "$EXPIRY_ONLY" expire-plan.json')).toBeLessThan(script.indexOf("alert-rule-users apply expire-plan.json"));
+    expect((drift.jobs["drift"] as Job & { needs?: unknown }).needs).toEqual(["expire-check", "expire"]);
+  });
+
+  it.each([
+    ["applies when only expired users are removed", [expiring("u1", "2026-01-01")], [entry("u1"), entry("u2")], [user("u2")], true],
+    ["does not apply when there is nothing to do", [], [entry("u2")], [user("u2")], false],
+    ["does not apply an expiry with an undeclared user removed", [expiring("u1", "2026-01-01")], [entry("u1"), entry("u2"), entry("u9")], [user("u2")], false],
+    ["does not apply an expiry with a user added", [expiring("u1", "2026-01-01")], [entry("u1")], [user("u2")], false],
+    ["does not apply when every declared user expired (the list would be emptied)", [expiring("u1", "2026-01-01")], [entry("u1")], [], false],
+  ])("drift.yml's EXPIRY_ONLY filter (jq) %s", (_case, expired, observed, others, applies) => {
+    // given a JSON plan on 2026-02-01
+    const plan = buildPlan({
+      declarations: [{ constructPath: "s/list", stack: "s", ruleId: "r1", ruleName: null, mode: "authoritative", allowMassRemoval: false, users: [...expired, ...others] }],
+      observations: [{ kind: "found", rule: { observerRuleId: "r1", name: "R", isSystem: false, ruleSource: "Alerting" }, list: { usersToAlertOn: "SPECIFIED_USERS", entries: observed } }],
+      connection: { baseUrl: "http://127.0.0.1:1", tenantId: "t" },
+      createdAt: "2026-02-01T00:00:00.000Z",
+      toolVersion: "0.0.0-test",
+    });
+    // when the workflow's filter reads it
+    const filter = String(load("drift.yml").env?.["EXPIRY_ONLY"]);
+    const result = spawnSync("jq", ["-e", filter], { input: serializePlan(plan), encoding: "utf8" });
+    // then
+    expect(result.error).toBeUndefined();
+    expect(result.stdout.trim()).toBe(String(applies));
+    expect(result.status).toBe(applies ? 0 : 1);
   });
 
   it("drift.yml: plans with a detailed exit code and opens, updates or closes one issue labelled drift", () => {
