@@ -37,7 +37,7 @@ describe("renderApplyText", () => {
     // then
     expect(text).not.toContain('"Same"');
     expect(text).toContain("  1 rule unchanged.\n");
-    expect(text).toContain("Apply complete: 1 rules applied and verified, 1 failed, 1 skipped, 1 unchanged.\n");
+    expect(text).toContain("Apply complete: 1 rule applied and verified, 1 failed, 1 skipped, 1 unchanged.\n");
   });
 
   it("says to run apply again when something failed, and not otherwise", () => {
@@ -72,7 +72,7 @@ describe("renderApplyMarkdown", () => {
 
     // then
     expect(md.startsWith(`${APPLY_SUMMARY_MARKER}\n`)).toBe(true);
-    expect(md).toContain("**Apply complete: 1 rules applied and verified, 1 failed, 1 skipped, 1 unchanged.**");
+    expect(md).toContain("**Apply complete: 1 rule applied and verified, 1 failed, 1 skipped, 1 unchanged.**");
     expect(md).toContain("| Rule | Outcome | Calls | Verified | Details |");
     const rows = md.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| Rule |"));
     expect(rows).toHaveLength(3);

@@ -60,7 +60,7 @@ describe("renderPlanMarkdown", () => {
     ]) {
       expect(md).toContain(`\n${row}\n`);
     }
-    expect(md).toContain("**Plan: 2 rules to update, 1 users to add, 2 users to remove, 3 aliases to add, 3 aliases to remove.**");
+    expect(md).toContain("**Plan: 2 rules to update, 1 user to add, 2 users to remove, 3 aliases to add, 3 aliases to remove.**");
   });
 
   it("shows each changed rule in a collapsible section with a diff block and the calls", () => {

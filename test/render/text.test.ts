@@ -47,7 +47,7 @@ describe("renderPlanText", () => {
     const text = renderPlanText(plan, { color: false });
 
     // then
-    expect(out(text).at(-1)).toBe("Plan: 1 rules to update, 1 users to add, 1 users to remove, 3 aliases to add, 2 aliases to remove.");
+    expect(out(text).at(-1)).toBe("Plan: 1 rule to update, 1 user to add, 1 user to remove, 3 aliases to add, 2 aliases to remove.");
   });
 
   it("adds the skipped / errors / rebuilds line only when one of them is non-zero", () => {
@@ -62,7 +62,7 @@ describe("renderPlanText", () => {
     // then
     expect(out(quietText).at(-1)).toMatch(/^Plan: /);
     expect(out(busyText).at(-2)).toMatch(/^Plan: 2 rules to update, /);
-    expect(out(busyText).at(-1)).toBe("1 skipped, 1 errors, 1 rebuilds");
+    expect(out(busyText).at(-1)).toBe("1 skipped, 1 error, 1 rebuild");
   });
 
   it("says a rebuild is a rebuild, why, and that the list is empty for a moment; entries without ID are shown as such", () => {
@@ -201,6 +201,56 @@ describe("renderPlanText", () => {
     expect(text).not.toContain("pw@");
     expect(text).not.toContain("token=abc");
     expect(text).not.toContain("tenant-xyz");
+  });
+
+  it("explains, above the changed rules, the symbols the plan uses and only those", () => {
+    // given a plan that adds and removes users and changes aliases (no rebuild)
+    const plan = planOf(exfiltrationCase());
+
+    // when
+    const out = lines(renderPlanText(plan, { color: false }));
+
+    // then
+    const at = out.indexOf("Symbols:");
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(out.findIndex((l) => l.startsWith("  ~ rule ")));
+    expect(out.slice(at + 1, at + 5).map((l) => l.trim().split(/\s+/)[0])).toEqual(["~", "+", "-", "#"]);
+    expect(out.some((l) => l.trim().startsWith("-/+ "))).toBe(false);
+  });
+
+  it("lists -/+ in the legend when a list is rebuilt", () => {
+    // given
+    const plan = planOf(rebuildCase());
+
+    // when
+    const text = renderPlanText(plan, { color: false });
+
+    // then
+    expect(text).toContain("  -/+  a list is rebuilt: emptied, then filled again\n");
+  });
+
+  it("shows no legend when nothing changes", () => {
+    // given
+    const plan = planOf(noOpCase(1), systemCase());
+
+    // when
+    const text = renderPlanText(plan, { color: false });
+
+    // then
+    expect(text).not.toContain("Symbols:");
+  });
+
+  it("says 1 rule, 1 user, 1 alias, 1 error, 1 rebuild in the singular", () => {
+    // given one rebuilt rule (one user added, one entry removed) and one unknown rule
+    const plan = planOf(rebuildCase(), unknownCase());
+
+    // when
+    const text = renderPlanText(plan, { color: false });
+
+    // then
+    expect(text).toMatch(/^Plan: 1 rule to update, /m);
+    expect(text).toContain("\n1 skipped, 1 error, 1 rebuild\n".replace("1 skipped", "0 skipped"));
+    expect(text).not.toMatch(/\b1 (rules|users|aliases|errors|rebuilds|entries)\b/);
   });
 });
 

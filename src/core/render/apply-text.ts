@@ -29,7 +29,7 @@ export function renderApplyText(result: ApplyResult, options: ApplyTextRenderOpt
   out.push(
     paint(
       ["bold", result.ok ? "green" : "red"],
-      `Apply complete: ${s.applied} rules applied and verified, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.`,
+      `Apply complete: ${plural(s.applied, "rule")} applied and verified, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.`,
     ),
   );
   if (!result.ok) out.push("Some rules did not converge: fix the cause above and run apply again; rules already converged are left as they are.");
@@ -66,7 +66,7 @@ export function renderApplyMarkdown(result: ApplyResult): string {
   const s = result.summary;
   const parts: string[] = [
     `${APPLY_SUMMARY_MARKER}\n## alert-rule-users apply`,
-    `**Apply complete: ${s.applied} rules applied and verified, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.**`,
+    `**Apply complete: ${plural(s.applied, "rule")} applied and verified, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.**`,
   ];
   if (!result.ok) parts.push("> [!CAUTION]\n> Some rules did not converge: fix the cause and run apply again.");
   const listed = result.rules.filter((r) => r.outcome !== "unchanged");

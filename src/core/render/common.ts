@@ -169,8 +169,8 @@ export function summarySentence(s: {
   readonly aliasesToRemove: number;
 }): string {
   return (
-    `Plan: ${s.toUpdate} rules to update, ${s.usersToAdd} users to add, ${s.usersToRemove} users to remove, ` +
-    `${s.aliasesToAdd} aliases to add, ${s.aliasesToRemove} aliases to remove.`
+    `Plan: ${plural(s.toUpdate, "rule")} to update, ${plural(s.usersToAdd, "user")} to add, ${plural(s.usersToRemove, "user")} to remove, ` +
+    `${plural(s.aliasesToAdd, "alias", "aliases")} to add, ${plural(s.aliasesToRemove, "alias", "aliases")} to remove.`
   );
 }
 

@@ -88,13 +88,13 @@ function assemble(plan: Plan, updates: readonly RulePlan[], layout: Layout): str
   if (updates.length > 0) {
     parts.push("### Changes");
     if (layout.diffLines !== null && layout.rulesShown > 0) {
-      parts.push(`_Per-rule diffs are shortened to ${layout.diffLines} lines; see the full plan in the job artifact._`);
+      parts.push(`_Per-rule diffs are shortened to ${plural(layout.diffLines, "line")}; see the full plan in the job artifact._`);
     }
     const open = updates.length <= 3;
     for (const rule of updates.slice(0, layout.rulesShown)) parts.push(ruleSection(rule, layout.diffLines, open));
     const hidden = updates.length - Math.min(layout.rulesShown, updates.length);
     if (hidden > 0) {
-      parts.push(`> [!NOTE]\n> Plan truncated: ${hidden} rules not shown; see the full plan in the job artifact.`);
+      parts.push(`> [!NOTE]\n> Plan truncated: ${plural(hidden, "rule")} not shown; see the full plan in the job artifact.`);
     }
   } else if (plan.summary.errors === 0) {
     parts.push("No changes. The lists match the declaration.");
@@ -136,7 +136,7 @@ function warningBlock(updates: readonly RulePlan[], limit: number | null): strin
     const notes: string[] = [];
     if (rule.massRemoval.triggered) {
       notes.push(
-        `**mass-removal guard**: would remove ${rule.massRemoval.lost} of ${rule.massRemoval.entries} entries, apply needs \`--allow-mass-removal\``,
+        `**mass-removal guard**: would remove ${rule.massRemoval.lost} of ${plural(rule.massRemoval.entries, "entry", "entries")}, apply needs \`--allow-mass-removal\``,
       );
     }
     if (rule.changes.rebuild) {
@@ -151,7 +151,7 @@ function warningBlock(updates: readonly RulePlan[], limit: number | null): strin
   return [
     "> [!WARNING]",
     "> This plan removes entries or rebuilds lists. Check each one before applying.",
-    ...limitList(items, limit, "rules").map((item) => `> - ${item}`),
+    ...limitList(items, limit, "rule").map((item) => `> - ${item}`),
   ].join("\n");
 }
 
@@ -179,7 +179,7 @@ function ruleSection(rule: RulePlan, diffLines: number | null, open = false): st
   for (const warning of rule.warnings) body.push(`:warning: ${mdText(warning)}`);
   if (rule.massRemoval.triggered) {
     body.push(
-      `:no_entry: would remove ${rule.massRemoval.lost} of ${rule.massRemoval.entries} entries: apply needs \`--allow-mass-removal\`` +
+      `:no_entry: would remove ${rule.massRemoval.lost} of ${plural(rule.massRemoval.entries, "entry", "entries")}: apply needs \`--allow-mass-removal\`` +
         (rule.allowMassRemoval ? " (the construct sets `allowMassRemoval`, which the Terraform path honours)" : ""),
     );
   }
@@ -209,7 +209,7 @@ function diffLinesOf(row: ChangeRow): string[] {
 }
 
 function diffBlock(lines: readonly string[], max: number | null): string {
-  const shown = max === null || lines.length <= max ? [...lines] : [...lines.slice(0, max), `… and ${lines.length - max} more lines`];
+  const shown = max === null || lines.length <= max ? [...lines] : [...lines.slice(0, max), `… and ${lines.length - max} more ${lines.length - max === 1 ? "line" : "lines"}`];
   const longestTicks = Math.max(0, ...shown.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((t) => t.length))));
   const fence = "`".repeat(Math.max(3, longestTicks + 1));
   return [`${fence}diff`, ...shown, fence].join("\n");
@@ -220,7 +220,7 @@ function skippedSection(skipped: readonly RulePlan[], limit: number | null): str
   const rows = skipped.map(
     (r) => `| ${mdText(r.ruleName ?? "(unnamed)")} | ${r.ruleId === null ? "" : mdCode(r.ruleId, true)} | ${mdCode(r.constructPath, true)} | ${mdText(r.reason ?? "")} |`,
   );
-  const shown = limitList(rows, limit, "skipped rules");
+  const shown = limitList(rows, limit, "skipped rule");
   const more = shown.length < rows.length ? shown.pop() : undefined;
   return [
     `### Skipped rules (${skipped.length})`,
@@ -243,7 +243,7 @@ function policySection(plan: Plan, limit: number | null): string | null {
   return [
     `### Policy violations (${items.length})`,
     "> [!CAUTION]\n> Apply refuses the whole plan until these lists pass their policies (RuleUserListPolicy).",
-    limitList(items, limit, "violations").map((i) => `- ${i}`).join("\n"),
+    limitList(items, limit, "violation").map((i) => `- ${i}`).join("\n"),
   ].join("\n\n");
 }
 
@@ -254,7 +254,7 @@ function expiringSection(plan: Plan, limit: number | null): string | null {
   const rows = soon.map(
     (u) => `| ${mdCode(u.userId, true)} | ${mdText(u.aliases.join(", "))} | ${mdText(u.expiresAt)} | ${mdCode(u.constructPath, true)} |`,
   );
-  const shown = limitList(rows, limit, "users");
+  const shown = limitList(rows, limit, "user");
   const more = shown.length < rows.length ? shown.pop() : undefined;
   return [
     `### Expiring soon (${soon.length})`,
@@ -274,14 +274,15 @@ function errorSection(plan: Plan, limit: number | null): string | null {
     blocking
       ? "> [!CAUTION]\n> Apply refuses the whole plan until these declaration errors are fixed."
       : "> [!CAUTION]\n> These rules could not be observed and will not be applied; plan again.",
-    limitList(items, limit, "errors").map((i) => `- ${i}`).join("\n"),
+    limitList(items, limit, "error").map((i) => `- ${i}`).join("\n"),
   ].join("\n\n");
 }
 
 /** At most `limit` items, then one `… and K more` item. */
-function limitList(items: readonly string[], limit: number | null, what: string): string[] {
+function limitList(items: readonly string[], limit: number | null, one: string): string[] {
   if (limit === null || items.length <= limit) return [...items];
-  return [...items.slice(0, limit), `… and ${items.length - limit} more ${what}; see the full plan in the job artifact.`];
+  const more = items.length - limit;
+  return [...items.slice(0, limit), `… and ${more} more ${more === 1 ? one : `${one}s`}; see the full plan in the job artifact.`];
 }
 
 function ruleTitle(rule: RulePlan): string {

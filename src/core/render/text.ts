@@ -38,6 +38,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   const where = safeBaseUrl(plan.connection.baseUrl);
   if (updates.length > 0) {
     out.push(paint("bold", `alert-rule-users will change these rule lists${where === null ? "" : ` at ${where}`}:`), "");
+    out.push(...legend(updates, paint), "");
     for (const rule of updates) out.push(...ruleBlock(rule, paint), "");
     if (plan.summary.noOp > 0) out.push(`  ${plural(plan.summary.noOp, "rule")} unchanged: the lists match the declaration.`, "");
   } else if (errors.length === 0) {
@@ -73,8 +74,40 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
 
   const s = plan.summary;
   out.push(paint("bold", summarySentence(s)));
-  if (s.skipped > 0 || s.errors > 0 || s.rebuilds > 0) out.push(`${s.skipped} skipped, ${s.errors} errors, ${s.rebuilds} rebuilds`);
+  if (s.skipped > 0 || s.errors > 0 || s.rebuilds > 0) out.push(`${s.skipped} skipped, ${plural(s.errors, "error")}, ${plural(s.rebuilds, "rebuild")}`);
   return out.join("\n") + "\n";
+}
+
+/** What each symbol means, in the order of the legend; only the symbols a plan uses are listed. */
+const SYMBOLS = [
+  ["~", "a rule list changes, or a user's aliases change"],
+  ["+", "a user or alias is added"],
+  ["-", "a user, alias or entry is removed (on a rule: all of its entries)"],
+  ["-/+", "a list is rebuilt: emptied, then filled again"],
+  ["#", "a note: the construct path, a skipped rule, an expired user"],
+] as const;
+
+type PlanSymbol = (typeof SYMBOLS)[number][0];
+
+/** A Terraform-like legend of the symbols the changed rules' blocks use (and only those). */
+function legend(updates: readonly RulePlan[], paint: Paint): string[] {
+  // Every changed rule shows its construct path as a "#" note.
+  const used = new Set<PlanSymbol>(["#"]);
+  for (const rule of updates) {
+    const c = rule.changes;
+    used.add(c.rebuild ? "-/+" : c.removeAll ? "-" : "~");
+    for (const row of changeRows(rule)) {
+      if (row.kind === "add-user") used.add("+");
+      else if (row.kind === "add-aliases") used.add("~").add("+");
+      else if (row.kind === "remove-aliases") used.add("~").add("-");
+      else used.add("-");
+    }
+  }
+  const width = Math.max(...SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol]) => symbol.length));
+  return [
+    paint("dim", "Symbols:"),
+    ...SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol, meaning]) => paint("dim", `  ${symbol.padEnd(width)}  ${meaning}`)),
+  ];
 }
 
 /** `rule "Endpoint exfiltration" (c3e0…)`: name quoted and made printable, full ID. */
@@ -99,7 +132,7 @@ function ruleBlock(rule: RulePlan, paint: Paint): string[] {
   if (rule.massRemoval.triggered) {
     const allowed = rule.allowMassRemoval ? " (the construct sets allowMassRemoval, which the Terraform path honours)" : "";
     lines.push(
-      `${ROW}${paint(["bold", "red"], `! would remove ${rule.massRemoval.lost} of ${rule.massRemoval.entries} entries: apply needs --allow-mass-removal${allowed}`)}`,
+      `${ROW}${paint(["bold", "red"], `! would remove ${rule.massRemoval.lost} of ${plural(rule.massRemoval.entries, "entry", "entries")}: apply needs --allow-mass-removal${allowed}`)}`,
     );
   }
   for (const row of changeRows(rule)) lines.push(ROW + changeLine(row, paint) + (row.note === undefined ? "" : paint("dim", `  (${row.note})`)));
