@@ -2,6 +2,8 @@
  * The `simulator` CLI command: flags, the connection hints it prints, and a clean stop on a signal.
  */
 import { simulatorCommand, simulatorOptionsFromArgs } from "../../src/cli/commands/simulator";
+import { redactingStream } from "../../src/cli/io";
+import { main } from "../../src/cli/main";
 import { UsageError } from "../../src/errors";
 import { RULE_OPERATIONS } from "../../src/api/schemas";
 
@@ -63,6 +65,36 @@ describe("simulator command", () => {
     expect(await simulatorCommand.run(["--help"], { stdout: stdout.stream, stderr: capture().stream })).toBe(0);
     expect(stdout.text()).toContain("Usage: alert-rule-users simulator");
     expect(stdout.text()).toContain("--lost-response-rate");
+  });
+
+  it("names the default token in help without '[REDACTED]' when ALERTS_API_TOKEN holds it", async () => {
+    // given the CLI's output, which redacts the value of ALERTS_API_TOKEN, and that variable set to the default token
+    const env = { ALERTS_API_TOKEN: "local-simulator-token" };
+    const stdout = capture();
+    const io = { stdout: redactingStream(stdout.stream as never, () => ["local-simulator-token"]), stderr: capture().stream, stdin: process.stdin, env, cwd: process.cwd() };
+
+    // when
+    expect(await main(["simulator", "--help"], io)).toBe(0);
+
+    // then help says where the default is, and prints neither the value nor the redaction mark
+    expect(stdout.text()).toContain("(default: the built-in simulator token, which your ALERTS_API_TOKEN already holds)");
+    expect(stdout.text()).toContain("# ALERTS_API_TOKEN: already set to the default simulator token");
+    expect(stdout.text()).not.toContain("[REDACTED]");
+    expect(stdout.text()).not.toContain("local-simulator-token");
+  });
+
+  it("shows the real default token in help when ALERTS_API_TOKEN holds another value or is unset", async () => {
+    // given
+    for (const env of [{ ALERTS_API_TOKEN: "a-real-token" }, {}]) {
+      const stdout = capture();
+
+      // when
+      expect(await simulatorCommand.run(["--help"], { stdout: stdout.stream, stderr: capture().stream, env })).toBe(0);
+
+      // then
+      expect(stdout.text()).toContain("--token T                 bearer token to require (default: local-simulator-token)");
+      expect(stdout.text()).toContain("export ALERTS_API_TOKEN=local-simulator-token   # or the token given with --token");
+    }
   });
 
   it("turns flags into simulator options", () => {

@@ -3,6 +3,7 @@
  * SIGTERM. Behaviour spec: src/simulator/README.md.
  */
 import { parseArgs } from "node:util";
+import { ENV_TOKEN } from "../../api/config";
 import { UsageError } from "../../errors";
 import { DEFAULT_SIMULATOR_TOKEN, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";
 
@@ -10,6 +11,23 @@ import { DEFAULT_SIMULATOR_TOKEN, loadSeedFile, startSimulator, type FaultOption
 export interface SimulatorCommandIo {
   readonly stdout: { write(chunk: string): unknown };
   readonly stderr: { write(chunk: string): unknown };
+  /** The environment, to tell whether ALERTS_API_TOKEN holds the default token. @default - none */
+  readonly env?: NodeJS.ProcessEnv | undefined;
+}
+
+/**
+ * How help and the start banner name the default token. The CLI's output streams redact the
+ * value of ALERTS_API_TOKEN wherever it appears, so when that variable holds the default token
+ * itself, printing it would show "[REDACTED]": say where the value is instead.
+ */
+function defaultTokenText(env: NodeJS.ProcessEnv | undefined): { readonly inline: string; exportLine(comment: string): string } {
+  if (env?.[ENV_TOKEN]?.trim() === DEFAULT_SIMULATOR_TOKEN) {
+    return {
+      inline: `the built-in simulator token, which your ${ENV_TOKEN} already holds`,
+      exportLine: () => `  # ${ENV_TOKEN}: already set to the default simulator token`,
+    };
+  }
+  return { inline: DEFAULT_SIMULATOR_TOKEN, exportLine: (comment) => `  export ${ENV_TOKEN}=${DEFAULT_SIMULATOR_TOKEN}   # ${comment}` };
 }
 
 const OPTIONS = {
@@ -28,7 +46,9 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const HELP = `Usage: alert-rule-users simulator [flags]
+function helpText(env: NodeJS.ProcessEnv | undefined): string {
+  const token = defaultTokenText(env);
+  return `Usage: alert-rule-users simulator [flags]
 
 Serves a local simulator of the whole alert service (rules and their user lists, alerts, cases,
 file events) on 127.0.0.1 until interrupted (Ctrl+C). Every request needs the bearer token; the
@@ -39,7 +59,7 @@ Flags:
   --data FILE               persist the state to FILE (loaded from it when it exists; rewritten
                             atomically after every change)
   --seed-file FILE          tenant seed (default: examples/sample-tenant.json)
-  --token T                 bearer token to require (default: ${DEFAULT_SIMULATOR_TOKEN})
+  --token T                 bearer token to require (default: ${token.inline})
   --tenant-id ID            tenant ID to serve (default: the seed's)
   --latency-ms MS           delay before each answer
   --fail-rate F             probability 0..1 of answering 503 before applying anything
@@ -55,8 +75,9 @@ Flags:
 Then, in another shell:
   export ALERTS_API_URL=<the URL printed>
   export ALERTS_TENANT_ID=<the tenant printed>
-  export ALERTS_API_TOKEN=${DEFAULT_SIMULATOR_TOKEN}   # or the token given with --token
+${token.exportLine("or the token given with --token")}
 `;
+}
 
 function usage(message: string): UsageError {
   return new UsageError(`simulator: ${message}. Run 'alert-rule-users simulator --help' for the flags it takes.`);
@@ -154,18 +175,18 @@ function untilSignal(): Promise<NodeJS.Signals> {
 export const simulatorCommand = {
   name: "simulator" as const,
   summary: "Serve a local simulator of the alert service (for trying changes and for tests)",
-  help: HELP,
+  help: helpText(undefined),
   async run(argv: string[], io: SimulatorCommandIo): Promise<number> {
     const parsed = simulatorOptionsFromArgs(argv);
     if (parsed.help) {
-      io.stdout.write(HELP);
+      io.stdout.write(helpText(io.env));
       return 0;
     }
     const sim = await startSimulator({ ...parsed.options, log: (line) => io.stderr.write(`${line}\n`) });
     const stopped = untilSignal();
     const tokenLine =
       parsed.options.token === undefined
-        ? `  export ALERTS_API_TOKEN=${DEFAULT_SIMULATOR_TOKEN}   # the default simulator token`
+        ? defaultTokenText(io.env).exportLine("the default simulator token")
         : "  export ALERTS_API_TOKEN=...   # the token you gave with --token";
     io.stderr.write(
       [
