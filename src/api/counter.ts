@@ -14,6 +14,10 @@ export interface RequestEvent {
   /** ok: the call succeeded; retry: this attempt failed and another follows; error: the call failed. */
   readonly outcome: "ok" | "retry" | "error";
   readonly durationMs: number;
+  /** When no response arrived: the network error code (ECONNREFUSED, …) or "timeout". */
+  readonly failure?: string;
+  /** With outcome "retry": how long the client waits before the next attempt. */
+  readonly retryInMs?: number;
 }
 
 export type RequestHook = (event: RequestEvent) => void;

@@ -132,8 +132,9 @@ export class HttpTransport {
       const result = await this.#attempt(path, data, options.accept);
       const durationMs = Math.max(0, this.#now() - started);
       const status = result.type === "response" ? result.status : undefined;
-      const report = (outcome: RequestEvent["outcome"]): void =>
-        this.#report({ operation, ruleId, attempt, status, outcome, durationMs });
+      const failure = result.type === "failure" ? (result.kind === "timeout" ? "timeout" : (result.code ?? result.kind)) : undefined;
+      const report = (outcome: RequestEvent["outcome"], retryInMs?: number): void =>
+        this.#report({ operation, ruleId, attempt, status, outcome, durationMs, failure, retryInMs });
 
       if (result.type === "response" && result.status >= 200 && result.status <= 299) {
         let value: T | undefined;
@@ -152,7 +153,7 @@ export class HttpTransport {
       else failures += 1;
       const decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
       if (decision.retry) {
-        report("retry");
+        report("retry", decision.delayMs);
         await this.#sleep(decision.delayMs);
         continue;
       }
@@ -293,6 +294,8 @@ export class HttpTransport {
     status: number | undefined;
     outcome: RequestEvent["outcome"];
     durationMs: number;
+    failure: string | undefined;
+    retryInMs: number | undefined;
   }): void {
     if (this.#onRequest === undefined) return;
     this.#onRequest({
@@ -302,6 +305,8 @@ export class HttpTransport {
       ...(event.status === undefined ? {} : { status: event.status }),
       outcome: event.outcome,
       durationMs: event.durationMs,
+      ...(event.failure === undefined ? {} : { failure: event.failure }),
+      ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs }),
     });
   }
 }

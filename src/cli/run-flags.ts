@@ -4,6 +4,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { RuleListClient, resolveConnection } from "../api";
+import { DEFAULT_RETRY_POLICY } from "../api/retry";
 import type { ConnectionConfig } from "../api";
 import type { Session, SynthSettings } from "../io/workflow";
 import { isInstant } from "../core/expiry";
@@ -11,6 +12,7 @@ import { UsageError } from "../errors";
 import { intFlag } from "./args";
 import type { Io } from "./io";
 import { progress } from "./progress";
+import { retryNotice } from "./retry-notice";
 
 export const SYNTH_OPTIONS = {
   app: { type: "string" },
@@ -83,7 +85,8 @@ export const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /**
  * Resolves the connection and builds the client. `timeout` (--timeout SECONDS) bounds each HTTP
- * attempt; an attempt that takes longer is abandoned and retried like a 5xx.
+ * attempt; an attempt that takes longer is abandoned and retried like a 5xx. On a TTY, each retry
+ * is shown on stderr (src/cli/retry-notice.ts).
  */
 export function connect(
   flags: ConnectionFlags & { readonly timeout?: string | undefined },
@@ -96,7 +99,8 @@ export function connect(
     tenantId: flags["tenant-id"],
     tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
   });
-  return { connection, client: new RuleListClient({ ...connection, timeoutMs: timeoutSeconds * 1000 }) };
+  const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY);
+  return { connection, client: new RuleListClient({ ...connection, timeoutMs: timeoutSeconds * 1000, onRequest }) };
 }
 
 /** Where to synthesize and read the declaration, from the synth flags. */

@@ -1,0 +1,58 @@
+/**
+ * What a person at a terminal sees while the client retries: one stderr line per retry, so a
+ * closed port or a struggling service does not leave the screen blank for the whole backoff
+ * (10 attempts take about 16 s). Only on a TTY: logs and CI output stay as they were.
+ */
+import type { RequestEvent, RequestHook } from "../api/counter";
+import type { RetryPolicy } from "../api/retry";
+import type { OutputStream } from "./io";
+
+const FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused (is the service, or the simulator, running at that address?)",
+  ECONNRESET: "connection reset",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  timeout: "no answer within the timeout",
+};
+
+/** `query-users: connection refused …; retrying in 0.4 s (attempt 2 of 10)`. */
+export function describeRetry(event: RequestEvent, baseUrl: string, policy: Pick<RetryPolicy, "maxAttempts" | "maxRateLimitRetries">): string {
+  const what =
+    event.status === 429
+      ? "the service asked to slow down (429)"
+      : event.status !== undefined
+        ? `HTTP ${event.status}`
+        : `${FAILURES[event.failure ?? ""] ?? `no response (${event.failure ?? "network error"})`} at ${baseUrl}`;
+  const wait = event.retryInMs === undefined ? "" : ` in ${(event.retryInMs / 1000).toFixed(1)} s`;
+  const budget = event.status === 429 ? policy.maxRateLimitRetries + 1 : policy.maxAttempts;
+  return `${event.operation}: ${what}; retrying${wait} (attempt ${event.attempt + 1} of at most ${budget})`;
+}
+
+/**
+ * A request hook that writes each retry to `stream` when it is a TTY (clearing a progress line
+ * first). Returns undefined when the stream is not a TTY, so nothing is hooked.
+ */
+export function retryNotice(
+  stream: OutputStream,
+  baseUrl: string,
+  policy: Pick<RetryPolicy, "maxAttempts" | "maxRateLimitRetries">,
+): RequestHook | undefined {
+  if (stream.isTTY !== true) return undefined;
+  const where = withoutCredentials(baseUrl);
+  return (event) => {
+    if (event.outcome !== "retry") return;
+    stream.write(`\r\x1b[2K${describeRetry(event, where, policy)}\n`);
+  };
+}
+
+/** The base URL without user, password, query or fragment (they may carry secrets). */
+function withoutCredentials(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  } catch {
+    return "the service";
+  }
+}

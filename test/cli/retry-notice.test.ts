@@ -1,0 +1,93 @@
+/**
+ * A person at a terminal sees each retry on stderr (a closed port used to leave the screen blank
+ * for the whole backoff); logs and CI output (not a TTY) stay as they were.
+ */
+import { main } from "../../src/cli/main";
+import type { Io } from "../../src/cli/io";
+import { describeRetry, retryNotice } from "../../src/cli/retry-notice";
+import { DEFAULT_RETRY_POLICY } from "../../src/api/retry";
+import { useSimulator } from "../support/simulator";
+
+function capture(isTTY: boolean): { stream: { isTTY: boolean; write(chunk: string): boolean }; text: () => string } {
+  let text = "";
+  return {
+    stream: {
+      isTTY,
+      write(chunk: string): boolean {
+        text += chunk;
+        return true;
+      },
+    },
+    text: () => text,
+  };
+}
+
+describe("describeRetry", () => {
+  it.each([
+    [{ failure: "ECONNREFUSED" }, "query-rule-metadata: connection refused (is the service, or the simulator, running at that address?) at http://127.0.0.1:1; retrying in 0.4 s (attempt 2 of at most 10)"],
+    [{ failure: "timeout" }, "query-rule-metadata: no answer within the timeout at http://127.0.0.1:1; retrying in 0.4 s (attempt 2 of at most 10)"],
+    [{ status: 503 }, "query-rule-metadata: HTTP 503; retrying in 0.4 s (attempt 2 of at most 10)"],
+    [{ status: 429 }, "query-rule-metadata: the service asked to slow down (429); retrying in 0.4 s (attempt 2 of at most 21)"],
+  ])("says what failed, when the next try comes and how many are left: %j", (extra, expected) => {
+    // given / when
+    const line = describeRetry(
+      { operation: "query-rule-metadata", attempt: 1, outcome: "retry", durationMs: 3, retryInMs: 400, ...extra },
+      "http://127.0.0.1:1",
+      DEFAULT_RETRY_POLICY,
+    );
+
+    // then
+    expect(line).toBe(expected);
+  });
+
+  it("hooks nothing when stderr is not a TTY, and never shows credentials of the base URL", () => {
+    // given
+    const tty = capture(true);
+
+    // when
+    const hook = retryNotice(tty.stream, "https://me:pw@alerts.example.com/api?key=k", DEFAULT_RETRY_POLICY);
+    hook?.({ operation: "query-users", attempt: 1, outcome: "retry", durationMs: 1, failure: "ECONNRESET", retryInMs: 100 });
+    hook?.({ operation: "query-users", attempt: 2, outcome: "ok", durationMs: 1, status: 200 });
+
+    // then
+    expect(retryNotice(capture(false).stream, "http://x", DEFAULT_RETRY_POLICY)).toBeUndefined();
+    expect(tty.text()).toBe("\r\x1b[2Kquery-users: connection reset at https://alerts.example.com/api; retrying in 0.1 s (attempt 2 of at most 10)\n");
+  });
+});
+
+describe("retries on the terminal, end to end", () => {
+  // A service that fails a third of the requests with 503 (seeded: the same faults every run).
+  const sim = useSimulator({ faults: { failRate: 0.34, seed: 7 } });
+
+  async function importAll(isTTY: boolean): Promise<{ code: number; stderr: string }> {
+    const stderr = capture(isTTY);
+    const io: Io = {
+      stdout: capture(false).stream,
+      stderr: stderr.stream,
+      stdin: process.stdin,
+      env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId },
+      cwd: process.cwd(),
+    };
+    const code = await main(["import", "--all"], io);
+    return { code, stderr: stderr.text() };
+  }
+
+  it("shows each retry on stderr when stderr is a TTY", async () => {
+    // given the flaky service / when
+    const run = await importAll(true);
+
+    // then
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/: HTTP 503; retrying in \d+\.\d s \(attempt 2 of at most 10\)\n/);
+    expect(run.stderr).not.toContain(sim.token);
+  });
+
+  it("stays quiet about retries when stderr is not a TTY", async () => {
+    // given the flaky service / when
+    const run = await importAll(false);
+
+    // then
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("retrying");
+  });
+});
