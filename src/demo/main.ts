@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: the whole flow against the simulator, on a fresh machine. Starts the simulator
  * in-process on a free port with the sample tenant, then runs the real CLI on examples/basic:
- * plan (shows the changes), apply, and plan again (shows no changes).
+ * plan (shows the changes and saves them), apply of that saved plan (the plan is not shown a
+ * second time), and plan again (shows no changes).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,12 +33,13 @@ async function run(): Promise<number> {
     process.stdout.write(`Simulator with the sample tenant at ${sim.url} (tenant ${sim.tenantId}).\n`);
     process.stdout.write("App: examples/basic/main.ts (7 RuleUserList constructs, one RuleUserListPolicy, one exception that expires)\n");
 
-    heading("1/3  alert-rule-users plan");
-    const first = await main(["plan", "--output", outdir, "--detailed-exitcode"], io);
+    const planFile = join(outdir, "plan.json");
+    heading("1/3  alert-rule-users plan --out plan.json");
+    const first = await main(["plan", "--output", outdir, "--out", planFile, "--detailed-exitcode"], io);
     if (first !== 2) throw new Error(`the first plan should show changes (exit 2), it exited ${first}`);
 
-    heading("2/3  alert-rule-users apply --auto-approve");
-    const applied = await main(["apply", "--skip-synth", "--output", outdir, "--auto-approve"], io);
+    heading("2/3  alert-rule-users apply plan.json");
+    const applied = await main(["apply", planFile], io);
     if (applied !== 0) throw new Error(`apply should converge every rule, it exited ${applied}`);
 
     heading("3/3  alert-rule-users plan (again)");
