@@ -9,7 +9,7 @@ import { parsePlan, serializePlan } from "../../src/core/plan-schema";
 import type { Plan } from "../../src/core/plan-schema";
 import type { ObservedList } from "../../src/core/observation";
 import { renderPlanMarkdown, renderPlanText } from "../../src/core/render";
-import { declared, entry, found, listOf } from "../support/builders";
+import { declared, entry, found, listOf, prng } from "../support/builders";
 
 const expiring = (userId: string, expiresAt: string | undefined, ...aliases: string[]): DesiredUser =>
   expiresAt === undefined ? { userId, aliases } : { userId, aliases, expiresAt };
@@ -187,5 +187,36 @@ describe("plan on a given now", () => {
       toolVersion: "0.0.0-test",
     });
     expect(plan.now).toBe("2026-11-01T09:00:00Z");
+  });
+});
+
+describe("property: expiry and apply converge", () => {
+  it.each(Array.from({ length: 30 }, (_, i) => [i + 1]))("seed %d: the plan removes exactly the expired users, and a list without them plans as no-op", (seed) => {
+    // given random users, some expiring around a random day, and a live list holding all of them
+    const rand = prng(seed);
+    const day = (offset: number) => addDays("2026-06-15", offset);
+    const users: DesiredUser[] = Array.from({ length: 1 + Math.floor(rand() * 8) }, (_, i) => {
+      const aliases = [`user${i}@example.com`];
+      return rand() < 0.6 ? { userId: `u${i}`, aliases, expiresAt: day(Math.floor(rand() * 40) - 20) } : { userId: `u${i}`, aliases };
+    });
+    const now = `${day(Math.floor(rand() * 10) - 5)}T${String(Math.floor(rand() * 24)).padStart(2, "0")}:00:00Z`;
+    const today = now.slice(0, 10);
+    const expired = users.filter((u) => u.expiresAt !== undefined && u.expiresAt <= today).map((u) => u.userId);
+    const all = listOf(users.map((u) => entry(u.userId, ...u.aliases)));
+
+    // when planned against the full list
+    const plan = planAt(now, declared(users), all);
+
+    // then exactly the expired users go, each marked, and nothing else changes
+    const rule = plan.rules[0]!;
+    expect(rule.changes.removeUsers.map((u) => u.userId).sort()).toEqual([...expired].sort());
+    expect(rule.changes.removeUsers.every((u) => u.reason === "expired")).toBe(true);
+    expect(rule.changes.addUsers).toEqual([]);
+
+    // and against the list the apply leaves (when the guard lets it: not every entry lost), nothing is left to do
+    const after = listOf(users.filter((u) => !expired.includes(u.userId)).map((u) => entry(u.userId, ...u.aliases)));
+    const again = planAt(now, declared(users), after).rules[0]!;
+    expect(again.calls).toEqual([]);
+    expect(again.action).toBe("no-op");
   });
 });
