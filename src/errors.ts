@@ -153,3 +153,9 @@ export class LiveReadError extends AlertRuleUsersError {
     super("LIVE_READ", message);
   }
 }
+
+/**
+ * The app and alert-rule-users do not share one copy of `constructs` and of cdktf (or cdktn), or a
+ * copy is outside the supported versions: thrown when a RuleUserList is created.
+ */
+export class IncompatibleDependenciesError extends ConfigError {}

@@ -15,6 +15,8 @@ import {
 import { canonicalUsers } from "../core/canonical";
 import { POLICIES_KEY } from "../core/policy-schema";
 import { policiesFor } from "./rule-user-list-policy";
+import { PEER_RANGES, compatibleScope } from "./compat";
+import type { Framework } from "./compat";
 import type { DesiredUser, ListMode } from "../core/desired";
 
 /** One user of a {@link RuleUserList}. */
@@ -78,6 +80,9 @@ export interface RuleUserListProps {
    */
   readonly cliCommand?: string;
 }
+
+/** cdktf as this entry loads it, for the check that the app shares its copies (compat.ts). */
+const CDKTF: Framework = { packageName: "cdktf", range: PEER_RANGES.cdktf, stackClass: TerraformStack, isStack: (x) => TerraformStack.isStack(x) };
 
 /** The id of the `null` provider a RuleUserList adds to a stack that has none. */
 const PROVIDER_ID = "alert-rule-users-null";
@@ -190,7 +195,7 @@ export class RuleUserList extends Construct {
   readonly resource: Resource;
 
   constructor(scope: Construct, id: string, props: RuleUserListProps) {
-    super(scope, id);
+    super(compatibleScope(scope, id, CDKTF), id);
     const failures = [...validateDeclaration(props), ...tokenFailures(props)];
     this.node.addValidation({ validate: () => failures });
 
