@@ -1,6 +1,7 @@
 import type { Command } from "../io";
 import { applyCommand } from "./apply";
 import { importCommand } from "./import";
+import { initCommand } from "./init";
 import { planCommand } from "./plan";
 import { simulatorCommand } from "./simulator";
 import { alertsCommand } from "./alerts";
@@ -9,4 +10,4 @@ import { fileEventsCommand } from "./file-events";
 import { rulesCommand } from "./rules";
 import { whoCommand } from "./who";
 
-export const COMMANDS: readonly Command[] = [planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand];
+export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand];

@@ -1,0 +1,96 @@
+/**
+ * `alert-rule-users init [DIR]` (design.md §9.2): writes a ready cdktf app with one RuleUserList
+ * (the files are src/core/init-files.ts), refusing to overwrite any file.
+ */
+import { basename, relative, resolve } from "node:path";
+import { initFiles } from "../../core/init-files";
+import { UsageError } from "../../errors";
+import { existingFiles, initVersions, shippedWorkflows, writeNewFiles } from "../../io/init-app";
+import { parse } from "../args";
+import type { Command, Io } from "../io";
+
+export const initCommand: Command = {
+  name: "init",
+  summary: "Write a ready cdktf app with one RuleUserList (package.json, cdktf.json, main.ts...)",
+  help: `Usage: alert-rule-users init [DIR] [flags]
+
+Writes a ready TypeScript cdktf app into DIR (default: the current directory; created if missing):
+
+  package.json     dependencies: alert-rule-users, cdktf, constructs, @cdktf/provider-null (the
+                   versions alert-rule-users supports); ts-node and typescript to run main.ts
+  cdktf.json       "app": "npx ts-node --transpile-only main.ts"
+  main.ts          one RuleUserList, for a rule of the simulator's sample tenant
+  tsconfig.json, .gitignore
+
+Refuses to overwrite: when any of these files exists, it names them and writes nothing.
+
+Flags:
+  --workflows            also write the GitHub workflows (plan on pull requests, apply on merge,
+                         drift on a schedule) as .github/workflows/alert-rule-users-{plan,apply,drift}.yml
+  --package-spec SPEC    what package.json depends on for alert-rule-users (default: ^<this version>):
+                         a version range, a tarball (file:../alert-rule-users-0.1.0.tgz), a git URL
+  -h, --help
+
+Then:
+  cd DIR && npm install
+  npx alert-rule-users simulator --port 8080 &   # the sample tenant, or point the connection at yours
+  export ALERTS_API_URL=http://127.0.0.1:8080 ALERTS_API_TOKEN=local-simulator-token \\
+         ALERTS_TENANT_ID=f82ba8d5-219c-48f6-9978-242511e30d41
+  npx alert-rule-users plan
+
+Exit codes: 0 written, 1 error (a file exists already: nothing written).
+
+Examples:
+  alert-rule-users init alert-rules --workflows
+  alert-rule-users init . --package-spec file:../alert-rule-users-0.1.0.tgz
+`,
+  async run(argv: string[], io: Io): Promise<number> {
+    const { values, positionals } = parse(
+      "init",
+      argv,
+      {
+        workflows: { type: "boolean" },
+        "package-spec": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      true,
+    );
+    if (values.help === true) {
+      io.stdout.write(this.help);
+      return 0;
+    }
+    if (positionals.length > 1) {
+      throw new UsageError(`init: takes one directory, got ${positionals.length} (${positionals.join(", ")}). Run 'alert-rule-users init --help' for usage.`);
+    }
+    const packageSpec = values["package-spec"]?.trim();
+    if (packageSpec === "") throw new UsageError("init: --package-spec needs a value, e.g. ^0.1.0 or file:../alert-rule-users-0.1.0.tgz.");
+
+    const dir = resolve(io.cwd, positionals[0] ?? ".");
+    const { toolVersion, versions } = initVersions();
+    const files = initFiles({
+      dirName: basename(dir),
+      packageSpec: packageSpec ?? `^${toolVersion}`,
+      versions,
+      ...(values.workflows === true ? { workflows: shippedWorkflows() } : {}),
+    });
+
+    const shown = relative(io.cwd, dir) || ".";
+    const existing = existingFiles(dir, files);
+    if (existing.length > 0) {
+      throw new UsageError(
+        `init: ${shown} already has ${existing.join(", ")}: nothing was written (init never overwrites a file). ` +
+          "Run it for a new or empty directory (alert-rule-users init my-alert-rules), or move those files away.",
+      );
+    }
+    await writeNewFiles(dir, files);
+
+    const cd = shown === "." ? "" : `  cd ${/^[\w./-]+$/.test(shown) ? shown : JSON.stringify(shown)}\n`;
+    io.stdout.write(
+      `Wrote a cdktf app in ${shown}: ${files.map((f) => f.path).join(", ")}.\n\n` +
+        `Next:\n${cd}  npm install\n  npx alert-rule-users plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
+        "To try it against the simulator first (another terminal): npx alert-rule-users simulator --port 8080, then\n" +
+        "  export ALERTS_API_URL=http://127.0.0.1:8080 ALERTS_API_TOKEN=local-simulator-token ALERTS_TENANT_ID=f82ba8d5-219c-48f6-9978-242511e30d41\n",
+    );
+    return 0;
+  },
+};

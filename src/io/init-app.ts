@@ -1,0 +1,82 @@
+/**
+ * The I/O of `alert-rule-users init`: which of the app's files exist already, writing them (never
+ * over an existing file), and reading what this package ships for them (its peer ranges, the
+ * example GitHub workflows).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { InitFile, InitVersions } from "../core/init-files";
+
+/** This package's root (the directory of its package.json): src/io under ts-jest, dist/src/io when built. */
+export function packageRoot(): string {
+  for (const up of ["../..", "../../.."]) {
+    const dir = path.resolve(__dirname, up);
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown };
+      if (pkg.name === "alert-rule-users") return dir;
+    } catch {
+      // try the next candidate
+    }
+  }
+  throw new Error(`alert-rule-users: cannot find the package's own package.json above ${__dirname}`);
+}
+
+interface OwnManifest {
+  readonly version?: string;
+  readonly peerDependencies?: Record<string, string>;
+}
+
+/** The ranges an app gets: this package's peerDependencies, and the TypeScript runner of main.ts. */
+export function initVersions(): { toolVersion: string; versions: InitVersions } {
+  const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as OwnManifest;
+  const peer = (name: string): string => {
+    const range = pkg.peerDependencies?.[name];
+    if (range === undefined) throw new Error(`alert-rule-users: package.json has no peerDependencies.${name}`);
+    return range;
+  };
+  return {
+    toolVersion: pkg.version ?? "0.0.0",
+    versions: {
+      cdktf: peer("cdktf"),
+      constructs: peer("constructs"),
+      providerNull: peer("@cdktf/provider-null"),
+      tsNode: "^10.9.2",
+      typescript: "^5.9.3",
+      typesNode: "^20",
+    },
+  };
+}
+
+/** The example workflows (examples/github-actions, shipped in the package), named as they go under .github/workflows. */
+export function shippedWorkflows(): InitFile[] {
+  const dir = path.join(packageRoot(), "examples", "github-actions");
+  return ["plan", "apply", "drift"].map((name) => ({
+    path: `alert-rule-users-${name}.yml`,
+    content: fs.readFileSync(path.join(dir, `${name}.yml`), "utf8"),
+  }));
+}
+
+/** The files (relative paths) that exist in `dir` already, as anything: a file, a directory, a link. */
+export function existingFiles(dir: string, files: readonly InitFile[]): string[] {
+  return files.filter((f) => fs.existsSync(path.join(dir, f.path)) || isLink(path.join(dir, f.path))).map((f) => f.path);
+}
+
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes every file under `dir` (created with its parents), each only if it does not exist (`wx`):
+ * a file that appeared since {@link existingFiles} makes it stop there with EEXIST.
+ */
+export async function writeNewFiles(dir: string, files: readonly InitFile[]): Promise<void> {
+  for (const file of files) {
+    const target = path.join(dir, file.path);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await fs.promises.writeFile(target, file.content, { flag: "wx" });
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * `alert-rule-users init [DIR]` (design.md §9.2): the files it writes, and its refusal to
+ * overwrite any file. (That the written app installs, plans and applies is test/package.)
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { main } from "../../src/cli/main";
+import type { Io } from "../../src/cli/io";
+import { packageNameFor } from "../../src/core/init-files";
+import { REPO } from "../support/cli";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function init(cwd: string, ...args: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const io: Io = {
+    stdout: { write: (s: string) => ((stdout += s), true) },
+    stderr: { write: (s: string) => ((stderr += s), true) },
+    stdin: process.stdin,
+    env: {},
+    cwd,
+  };
+  const code = await main(["init", ...args], io);
+  return { code, stdout, stderr };
+}
+
+const ownPackage = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+  version: string;
+  peerDependencies: Record<string, string>;
+};
+
+/** Every file under `dir`, relative, sorted. */
+function filesUnder(dir: string, prefix = ""): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
+    .sort();
+}
+
+describe("alert-rule-users init", () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "aru-init-"));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("writes package.json, cdktf.json, main.ts, tsconfig.json and .gitignore into a new directory, and says what to run next", async () => {
+    // when
+    const run = await init(root, "My Alert Rules");
+
+    // then
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    const dir = join(root, "My Alert Rules");
+    expect(filesUnder(dir)).toEqual([".gitignore", "cdktf.json", "main.ts", "package.json", "tsconfig.json"]);
+    expect(run.stdout).toContain(`Wrote a cdktf app in My Alert Rules: package.json, cdktf.json, main.ts, tsconfig.json, .gitignore.`);
+    expect(run.stdout).toContain(`cd "My Alert Rules"\n  npm install\n  npx alert-rule-users plan`);
+  });
+
+  it("package.json: alert-rule-users at this version, cdktf, constructs and the null provider in the ranges it supports, ts-node to run main.ts", async () => {
+    await init(root, "rules");
+    const pkg = JSON.parse(readFileSync(join(root, "rules", "package.json"), "utf8")) as Record<string, Record<string, string>>;
+    expect(pkg["name"]).toBe("rules");
+    expect(pkg["private"]).toBe(true);
+    expect(pkg["dependencies"]).toEqual({
+      "@cdktf/provider-null": ownPackage.peerDependencies["@cdktf/provider-null"],
+      "alert-rule-users": `^${ownPackage.version}`,
+      cdktf: ownPackage.peerDependencies["cdktf"],
+      constructs: ownPackage.peerDependencies["constructs"],
+    });
+    expect(Object.keys(pkg["devDependencies"] ?? {})).toEqual(["@types/node", "ts-node", "typescript"]);
+    expect(pkg["scripts"]).toMatchObject({ plan: "alert-rule-users plan", apply: "alert-rule-users apply" });
+  });
+
+  it("--package-spec puts a tarball (or any npm spec) in place of the version range", async () => {
+    await init(root, "rules", "--package-spec", "file:../alert-rule-users-0.1.0.tgz");
+    const pkg = JSON.parse(readFileSync(join(root, "rules", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies["alert-rule-users"]).toBe("file:../alert-rule-users-0.1.0.tgz");
+  });
+
+  it("cdktf.json runs main.ts; main.ts declares one RuleUserList for a rule of the simulator's sample tenant", async () => {
+    await init(root, "rules");
+    const cdktf = JSON.parse(readFileSync(join(root, "rules", "cdktf.json"), "utf8")) as { app: string; language: string };
+    expect(cdktf).toMatchObject({ language: "typescript", app: "npx ts-node --transpile-only main.ts" });
+    const mainTs = readFileSync(join(root, "rules", "main.ts"), "utf8");
+    expect(mainTs).toContain(`import { RuleUserList } from "alert-rule-users";`);
+    expect(mainTs.match(/new RuleUserList\(/g)).toHaveLength(1);
+    const sample = JSON.parse(readFileSync(join(REPO, "examples", "sample-tenant.json"), "utf8")) as { rules: { metadata: { observerRuleId: string } }[] };
+    const ruleId = /ruleId: "([^"]+)"/.exec(mainTs)?.[1];
+    expect(sample.rules.map((r) => r.metadata.observerRuleId)).toContain(ruleId);
+    expect(mainTs).toContain("app.synth();");
+  });
+
+  it("tsconfig.json is strict; .gitignore keeps node_modules, cdktf.out, Terraform state and saved plans out of git", async () => {
+    await init(root, "rules");
+    const tsconfig = JSON.parse(readFileSync(join(root, "rules", "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
+    expect(tsconfig.compilerOptions["strict"]).toBe(true);
+    const ignored = readFileSync(join(root, "rules", ".gitignore"), "utf8").split("\n");
+    expect(ignored).toEqual(expect.arrayContaining(["node_modules/", "cdktf.out/", ".terraform/", "terraform.tfstate*", "plan.json"]));
+  });
+
+  it("writes into the current directory without DIR", async () => {
+    expect((await init(root)).code).toBe(0);
+    expect(existsSync(join(root, "main.ts"))).toBe(true);
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).toMatchObject({ name: packageNameFor(root.split("/").pop() ?? "") });
+  });
+
+  it("--workflows adds the three example workflows under .github/workflows, named as apply.yml expects", async () => {
+    await init(root, "rules", "--workflows");
+    const dir = join(root, "rules", ".github", "workflows");
+    expect(readdirSync(dir).sort()).toEqual(["alert-rule-users-apply.yml", "alert-rule-users-drift.yml", "alert-rule-users-plan.yml"]);
+    for (const name of ["plan", "apply", "drift"]) {
+      const written = readFileSync(join(dir, `alert-rule-users-${name}.yml`), "utf8");
+      expect(written).toBe(readFileSync(join(REPO, "examples", "github-actions", `${name}.yml`), "utf8"));
+      expect(parseYaml(written)).toHaveProperty("jobs");
+    }
+  });
+
+  it("refuses to overwrite: names every file that exists and writes nothing", async () => {
+    // given a directory with a main.ts and a .gitignore of its own
+    mkdirSync(join(root, "rules"));
+    writeFileSync(join(root, "rules", "main.ts"), "// mine\n");
+    writeFileSync(join(root, "rules", ".gitignore"), "dist/\n");
+
+    // when
+    const run = await init(root, "rules");
+
+    // then
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("init: rules already has main.ts, .gitignore: nothing was written (init never overwrites a file).");
+    expect(filesUnder(join(root, "rules"))).toEqual([".gitignore", "main.ts"]);
+    expect(readFileSync(join(root, "rules", "main.ts"), "utf8")).toBe("// mine\n");
+    expect(run.stdout).toBe("");
+  });
+
+  it("refuses when one of the workflows exists, and writes none of the app's files either", async () => {
+    mkdirSync(join(root, ".github", "workflows"), { recursive: true });
+    writeFileSync(join(root, ".github", "workflows", "alert-rule-users-plan.yml"), "name: mine\n");
+    const run = await init(root, ".", "--workflows");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("already has .github/workflows/alert-rule-users-plan.yml:");
+    expect(filesUnder(root)).toEqual([join(".github", "workflows", "alert-rule-users-plan.yml")]);
+  });
+
+  it("--help shows the files, the flags and the next steps; two directories are a usage error", async () => {
+    const help = await init(root, "--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: alert-rule-users init \[DIR\]/);
+    expect(help.stdout).toContain("--workflows");
+    expect(help.stdout).toContain("--package-spec SPEC");
+    const two = await init(root, "a", "b");
+    expect(two.code).toBe(1);
+    expect(two.stderr).toContain("init: takes one directory, got 2");
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it.each([
+    ["My Alert Rules", "my-alert-rules"],
+    ["alert_rules.v2", "alert_rules.v2"],
+    [".hidden", "hidden"],
+    ["Ünïcode Régles", "unicode-regles"],
+    ["---", "alert-rules"],
+  ])("names the package after the directory: %s -> %s", (dir, name) => {
+    expect(packageNameFor(dir)).toBe(name);
+  });
+});
