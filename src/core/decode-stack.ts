@@ -1,7 +1,7 @@
 /**
  * decodeStack: one synthesized Terraform JSON stack (`cdk.tf.json`, already parsed) → the rule
- * lists it declares. Pure: no files, no cdktf. Every `null_resource` carrying alert-rule-users
- * triggers is decoded; all invalid declarations are reported at once, each with its construct path.
+ * lists it declares. Pure: no files, no cdktf. Every `null_resource` (its `triggers`) and every
+ * `terraform_data` (its `triggers_replace`) carrying alert-rule-users triggers is decoded; all invalid declarations are reported at once, each with its construct path.
  */
 import { z } from "zod";
 import { ConfigError, DeclarationError } from "../errors";
@@ -12,27 +12,32 @@ import type { DesiredList } from "./desired";
 import { POLICIES_KEY, listPolicySchema } from "./policy-schema";
 import type { ListPolicy } from "./policy-schema";
 
+const resourceSchema = z.looseObject({
+  triggers: z.unknown().optional(),
+  triggers_replace: z.unknown().optional(),
+  "//": z
+    .looseObject({ metadata: z.looseObject({ path: z.string().optional() }).optional(), [POLICIES_KEY]: z.unknown().optional() })
+    .optional(),
+});
+
 const stackSchema = z.looseObject({
   resource: z
     .looseObject({
-      null_resource: z
-        .record(
-          z.string(),
-          z.looseObject({
-            triggers: z.unknown().optional(),
-            "//": z
-              .looseObject({ metadata: z.looseObject({ path: z.string().optional() }).optional(), [POLICIES_KEY]: z.unknown().optional() })
-              .optional(),
-          }),
-        )
-        .optional(),
+      null_resource: z.record(z.string(), resourceSchema).optional(),
+      terraform_data: z.record(z.string(), resourceSchema).optional(),
     })
     .optional(),
 });
 
+/** The resource types a RuleUserList synthesizes, with the attribute that holds its triggers. */
+const CARRIERS = [
+  { type: "null_resource", attribute: "triggers" },
+  { type: "terraform_data", attribute: "triggers_replace" },
+] as const;
+
 /** The path of the RuleUserList that owns a resource: its `//.metadata.path` without the child id. */
-function constructPathOf(metadataPath: string | undefined, stack: string, resourceName: string): string {
-  if (metadataPath === undefined || metadataPath === "") return `${stack}/null_resource.${resourceName}`;
+function constructPathOf(metadataPath: string | undefined, stack: string, address: string): string {
+  if (metadataPath === undefined || metadataPath === "") return `${stack}/${address}`;
   const suffix = `/${RESOURCE_CHILD_ID}`;
   return metadataPath.endsWith(suffix) ? metadataPath.slice(0, -suffix.length) : metadataPath;
 }
@@ -61,17 +66,21 @@ export function decodeStack(stack: string, json: unknown, where = `stack "${stac
   }
   const lists: DesiredList[] = [];
   const failures: DeclarationFailure[] = [];
-  for (const [resourceName, resource] of Object.entries(parsed.data.resource?.null_resource ?? {})) {
-    if (!isRuleUserListTriggers(resource.triggers)) continue;
-    const constructPath = constructPathOf(resource["//"]?.metadata?.path, stack, resourceName);
-    try {
-      const where = `${constructPath} (stack ${stack}, null_resource.${resourceName})`;
-      const declaration = decodeTriggers(resource.triggers, where);
-      const policies = decodePolicies(resource["//"]?.[POLICIES_KEY], where);
-      lists.push({ constructPath, stack, ...declaration, ...(policies.length > 0 ? { policies } : {}) });
-    } catch (error) {
-      if (!(error instanceof DeclarationError)) throw error;
-      failures.push(...error.failures);
+  for (const { type, attribute } of CARRIERS) {
+    for (const [resourceName, resource] of Object.entries(parsed.data.resource?.[type] ?? {})) {
+      const triggers = resource[attribute];
+      if (!isRuleUserListTriggers(triggers)) continue;
+      const address = `${type}.${resourceName}`;
+      const constructPath = constructPathOf(resource["//"]?.metadata?.path, stack, address);
+      try {
+        const where = `${constructPath} (stack ${stack}, ${address})`;
+        const declaration = decodeTriggers(triggers, where, attribute);
+        const policies = decodePolicies(resource["//"]?.[POLICIES_KEY], where);
+        lists.push({ constructPath, stack, ...declaration, ...(policies.length > 0 ? { policies } : {}) });
+      } catch (error) {
+        if (!(error instanceof DeclarationError)) throw error;
+        failures.push(...error.failures);
+      }
     }
   }
   if (failures.length > 0) throw new DeclarationError(failures, `Invalid rule list declarations in ${where}`);

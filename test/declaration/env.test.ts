@@ -1,6 +1,7 @@
 import {
   ENV_CONSTRUCT_PATH,
   ENV_STACK,
+  ENV_USERS_CHUNKS,
   ENV_VARS,
   declarationFromEnv,
   encodeTriggers,
@@ -16,7 +17,7 @@ function terraformEnvironment(environment: Record<string, string>, triggers: Tri
   const values: Record<string, string> = Object.fromEntries(Object.entries(triggers).map(([k, v]) => [k, unescapeTemplate(v)]));
   return Object.fromEntries(
     Object.entries(environment).map(([name, template]) => {
-      const reference = /^\$\{self\.triggers\.([A-Za-z0-9_]+)\}$/.exec(template);
+      const reference = /^\$\{self\.(?:triggers|triggers_replace)\.([A-Za-z0-9_]+)\}$/.exec(template);
       if (reference) return [name, values[reference[1]!]];
       expect(template).not.toMatch(/(^|[^$])\$\{/); // literals hold no interpolation
       return [name, unescapeTemplate(template)];
@@ -34,7 +35,7 @@ const declared: ListDeclaration = {
 
 describe("provisioner environment", () => {
   it("refers to trigger values only as ${self.triggers.<name>}", () => {
-    const environment = provisionerEnvironment("stack/watch", "stack");
+    const environment = provisionerEnvironment("stack/watch", "stack", encodeTriggers(declared));
     for (const name of Object.values(ENV_VARS)) {
       expect(environment[name]).toMatch(/^\$\{self\.triggers\.[A-Za-z0-9_]+\}$/);
     }
@@ -44,7 +45,7 @@ describe("provisioner environment", () => {
 
   it("round-trips: what Terraform passes to the CLI is the declaration", () => {
     // given the triggers and environment a RuleUserList synthesizes
-    const env = terraformEnvironment(provisionerEnvironment("stack/${odd}/watch", "stack"), encodeTriggers(declared));
+    const env = terraformEnvironment(provisionerEnvironment("stack/${odd}/watch", "stack", encodeTriggers(declared)), encodeTriggers(declared));
     // when the CLI reads it
     const list = declarationFromEnv(env);
     // then
@@ -52,12 +53,50 @@ describe("provisioner environment", () => {
   });
 
   it("names the missing variables in a ConfigError, and bad values in a DeclarationError", () => {
-    const env = terraformEnvironment(provisionerEnvironment("stack/watch", "stack"), encodeTriggers(declared));
+    const env = terraformEnvironment(provisionerEnvironment("stack/watch", "stack", encodeTriggers(declared)), encodeTriggers(declared));
     const partial = Object.fromEntries(Object.entries(env).filter(([name]) => name !== ENV_VARS.users && name !== ENV_VARS.mode));
     expect(() => declarationFromEnv(partial)).toThrow(ConfigError);
     expect(() => declarationFromEnv(partial)).toThrow(`${ENV_VARS.mode}, ${ENV_VARS.users} are not set`);
     expect(() => declarationFromEnv({ ...env, [ENV_VARS.users]: "[]x" })).toThrow(
       `[stack/watch] ${ENV_VARS.users}: is not valid JSON`,
+    );
+  });
+});
+
+describe("a big list in the environment", () => {
+  const big: ListDeclaration = {
+    ...declared,
+    users: Array.from({ length: 2_500 }, (_, i) => ({ userId: `u${String(i).padStart(4, "0")}`, aliases: [`person${i}@example.com`, `p${i}\${x}@corp.example.com`] })),
+  };
+  const bigEnv = () => terraformEnvironment(provisionerEnvironment("stack/big", "stack", encodeTriggers(big)), encodeTriggers(big));
+
+  it("comes in ALERT_RULE_USERS_USERS_0..N-1 with their count, and reads back as the declaration", () => {
+    const env = bigEnv();
+    const count = Number(env[ENV_USERS_CHUNKS.count]);
+    expect(count).toBeGreaterThan(1);
+    expect(env[ENV_VARS.users]).toBeUndefined();
+    for (let i = 0; i < count; i++) expect(env[ENV_USERS_CHUNKS.chunk(i)]).toBeDefined();
+    expect(declarationFromEnv(env).users).toHaveLength(2_500);
+    expect(declarationFromEnv(env).users[1]).toEqual({ userId: "u0001", aliases: ["p1${x}@corp.example.com", "person1@example.com"] });
+  });
+
+  it("refuses a missing or an extra chunk, naming the variable, before any request", () => {
+    const env = bigEnv();
+    const count = Number(env[ENV_USERS_CHUNKS.count]);
+    const { [ENV_USERS_CHUNKS.chunk(1)]: _dropped, ...missing } = env;
+    void _dropped;
+    expect(() => declarationFromEnv(missing)).toThrow(`[stack/big] ALERT_RULE_USERS_USERS_1: is missing (ALERT_RULE_USERS_USERS_COUNT is ${count})`);
+    expect(() => declarationFromEnv({ ...env, [ENV_USERS_CHUNKS.chunk(count)]: "]" })).toThrow(
+      `[stack/big] ALERT_RULE_USERS_USERS_${count}: is set, but ALERT_RULE_USERS_USERS_COUNT is ${count}`,
+    );
+    expect(() => declarationFromEnv({ ...env, [ENV_VARS.users]: "[]" })).toThrow("ALERT_RULE_USERS_USERS: is set beside ALERT_RULE_USERS_USERS_COUNT");
+    expect(() => declarationFromEnv({ ...env, [ENV_USERS_CHUNKS.count]: "two" })).toThrow('ALERT_RULE_USERS_USERS_COUNT: must be a positive whole number, got "two"');
+  });
+
+  it("refuses chunks beside a list carried whole (format 1)", () => {
+    const env = terraformEnvironment(provisionerEnvironment("stack/watch", "stack", encodeTriggers(declared)), encodeTriggers(declared));
+    expect(() => declarationFromEnv({ ...env, [ENV_USERS_CHUNKS.chunk(0)]: "[]" })).toThrow(
+      "[stack/watch] ALERT_RULE_USERS_USERS_0: is set, but this format carries the users whole in ALERT_RULE_USERS_USERS",
     );
   });
 });

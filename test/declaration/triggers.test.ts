@@ -77,7 +77,7 @@ describe("trigger map", () => {
     const triggers = encodeTriggers(list({ users: [{ userId: "1", aliases: ["a${b}@x", "c%{d}@x"] }] }));
     expect(triggers.users).toContain("a$${b}@x");
     expect(triggers.users).toContain("c%%{d}@x");
-    expect(unescapeTemplate(triggers.users)).toBe('[{"userId":"1","aliases":["a${b}@x","c%{d}@x"]}]');
+    expect(unescapeTemplate(triggers.users ?? "")).toBe('[{"userId":"1","aliases":["a${b}@x","c%{d}@x"]}]');
   });
 
   it("refuses hand-edited triggers, naming the resource and every bad field", () => {
@@ -92,8 +92,8 @@ describe("trigger map", () => {
   });
 
   it("refuses another format, and missing triggers", () => {
-    expect(decodeError({ ...encodeTriggers(list()), alert_rule_users_format: "2" }).message).toContain(
-      'triggers.alert_rule_users_format: format "2" is not supported',
+    expect(decodeError({ ...encodeTriggers(list()), alert_rule_users_format: "3" }).message).toContain(
+      'triggers.alert_rule_users_format: format "3" is not supported',
     );
     expect(decodeError({ alert_rule_users_format: "1" }).failures).toHaveLength(5);
   });

@@ -3,14 +3,17 @@
  * `alert-rule-users apply --from-env --auto-approve` with these variables set, and the CLI turns
  * them back into a DesiredList with {@link declarationFromEnv}.
  *
- * Every variable that carries part of the declaration is set to `${self.triggers.<name>}` only, so
- * the provisioner applies exactly what the triggers (the Terraform state) say. The construct path
+ * Every variable that carries part of the declaration is set to `${self.<attribute>.<name>}` only
+ * (`triggers` of a null_resource, `triggers_replace` of a terraform_data), so the provisioner
+ * applies exactly what the triggers (the Terraform state) say. A big users list comes in chunks
+ * (`ALERT_RULE_USERS_USERS_COUNT`, `ALERT_RULE_USERS_USERS_0`.., see chunks.ts), reassembled here. The construct path
  * and stack name are literals (for messages only): they are not triggers, so moving a construct
  * does not re-apply its rule.
  */
 import { ConfigError } from "../../errors";
-import { escapeTemplate, TRIGGERS, decodeDeclarationValues } from "./triggers";
-import type { TriggerField } from "./triggers";
+import { escapeTemplate, TRIGGERS, USERS_TRIGGER_CHUNKS, decodeDeclarationValues, withUsers } from "./triggers";
+import type { TriggerField, Triggers } from "./triggers";
+import { chunkNaming } from "./chunks";
 import type { DesiredList } from "../desired";
 
 /** The environment variable of each trigger field. */
@@ -23,6 +26,9 @@ export const ENV_VARS: Readonly<Record<TriggerField, string>> = {
   users: "ALERT_RULE_USERS_USERS",
 };
 
+/** The environment variables of a users list in chunks. */
+export const ENV_USERS_CHUNKS = chunkNaming(ENV_VARS.users, `${ENV_VARS.users}_COUNT`);
+
 /** The construct path of the list (literal, for messages; optional when reading). */
 export const ENV_CONSTRUCT_PATH = "ALERT_RULE_USERS_CONSTRUCT_PATH";
 /** The stack of the list (literal, for messages; optional when reading). */
@@ -34,14 +40,32 @@ export const PROVISIONER_ARGS = "apply --from-env --auto-approve";
 /** The default command that runs the CLI from the provisioner (resolved from the project's node_modules). */
 export const DEFAULT_CLI_COMMAND = "npx --no -- alert-rule-users";
 
+/** The attribute of the resource that holds the triggers: `triggers` (null_resource) or `triggers_replace` (terraform_data). */
+export type TriggerAttribute = "triggers" | "triggers_replace";
+
+/** The environment variable that carries a trigger. */
+function envVarOf(trigger: string): string | undefined {
+  const field = (Object.keys(TRIGGERS) as TriggerField[]).find((f) => TRIGGERS[f] === trigger);
+  if (field !== undefined) return ENV_VARS[field];
+  if (trigger === USERS_TRIGGER_CHUNKS.count) return ENV_USERS_CHUNKS.count;
+  const index = USERS_TRIGGER_CHUNKS.indexOf(trigger);
+  return index === undefined ? undefined : ENV_USERS_CHUNKS.chunk(index);
+}
+
 /**
- * The `environment` of the provisioner: each declaration variable refers only to
- * `${self.triggers.<name>}`; the construct path and stack are escaped literals.
+ * The `environment` of the provisioner for a trigger map: each declaration variable refers only to
+ * `${self.<attribute>.<trigger>}`; the construct path and stack are escaped literals.
  */
-export function provisionerEnvironment(constructPath: string, stack: string): Record<string, string> {
+export function provisionerEnvironment(
+  constructPath: string,
+  stack: string,
+  triggers: Triggers,
+  attribute: TriggerAttribute = "triggers",
+): Record<string, string> {
   const environment: Record<string, string> = {};
-  for (const field of Object.keys(ENV_VARS) as TriggerField[]) {
-    environment[ENV_VARS[field]] = `\${self.triggers.${TRIGGERS[field]}}`;
+  for (const trigger of Object.keys(triggers)) {
+    const name = envVarOf(trigger);
+    if (name !== undefined) environment[name] = `\${self.${attribute}.${trigger}}`;
   }
   environment[ENV_CONSTRUCT_PATH] = escapeTemplate(constructPath);
   environment[ENV_STACK] = escapeTemplate(stack);
@@ -58,7 +82,10 @@ export function provisionerCommand(cliCommand: string = DEFAULT_CLI_COMMAND): st
  * variables that are missing, and a DeclarationError naming the variables whose value is invalid.
  */
 export function declarationFromEnv(env: Readonly<Record<string, string | undefined>>): DesiredList {
-  const missing = Object.values(ENV_VARS).filter((name) => env[name] === undefined);
+  const missing = (Object.keys(ENV_VARS) as TriggerField[])
+    .filter((field) => field !== "users" && env[ENV_VARS[field]] === undefined)
+    .map((field) => ENV_VARS[field]);
+  if (env[ENV_VARS.users] === undefined && env[ENV_USERS_CHUNKS.count] === undefined) missing.push(ENV_VARS.users);
   if (missing.length > 0) {
     throw new ConfigError(
       `--from-env: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set. ` +
@@ -70,6 +97,6 @@ export function declarationFromEnv(env: Readonly<Record<string, string | undefin
   const values = Object.fromEntries(
     (Object.keys(ENV_VARS) as TriggerField[]).map((field) => [field, env[ENV_VARS[field]]]),
   ) as Record<TriggerField, string | undefined>;
-  const declaration = decodeDeclarationValues(values, constructPath, (field) => ENV_VARS[field]);
+  const declaration = decodeDeclarationValues(withUsers(values, env, ENV_USERS_CHUNKS, constructPath, (name) => name), constructPath, (field) => ENV_VARS[field]);
   return { constructPath, stack, ...declaration };
 }

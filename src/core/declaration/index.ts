@@ -6,10 +6,12 @@
 export { DECLARATION_RULES, validateDeclaration } from "./validate";
 export type { DeclarationInput } from "./validate";
 export {
+  CHUNKED_TRIGGER_FORMAT,
   RESOURCE_CHILD_ID,
   TRIGGERS,
   TRIGGER_FORMAT,
   TRIGGER_NAMES,
+  USERS_TRIGGER_CHUNKS,
   decodeDeclarationValues,
   decodeTriggers,
   encodeTriggerFields,
@@ -24,9 +26,13 @@ export {
   DEFAULT_CLI_COMMAND,
   ENV_CONSTRUCT_PATH,
   ENV_STACK,
+  ENV_USERS_CHUNKS,
   ENV_VARS,
   PROVISIONER_ARGS,
   declarationFromEnv,
   provisionerCommand,
   provisionerEnvironment,
 } from "./env";
+export type { TriggerAttribute } from "./env";
+export { MAX_USERS_BYTES, USERS_CHUNK_BYTES, chunkNaming, readChunked, splitUtf8, usersSizeFailures, utf8Length } from "./chunks";
+export type { ChunkNaming } from "./chunks";

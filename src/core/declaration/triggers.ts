@@ -14,6 +14,10 @@
  * | `allow_mass_removal`      | `"true"` or `"false"`                                  |
  * | `users`                   | canonical JSON `[{"userId":..,"aliases":[..]}]`        |
  *
+ * A users JSON over {@link USERS_CHUNK_BYTES} is written in chunks instead (format `"2"`):
+ * `users_chunks` (their number) and `users_0`..`users_<n-1>` replace `users` (see chunks.ts), so
+ * the provisioner can pass each in its own environment variable.
+ *
  * Terraform reads every string of a `.tf.json` file as a template, so values are written with
  * `${` and `%{` escaped as `$${` and `%%{` ({@link escapeTemplate}); Terraform, and
  * {@link decodeTriggers}, see the declared text.
@@ -23,12 +27,20 @@ import { DeclarationError } from "../../errors";
 import { canonicalUsers } from "../canonical";
 import type { DesiredUser, ListDeclaration, ListMode } from "../desired";
 import { validateDeclaration } from "./validate";
+import { USERS_CHUNK_BYTES, chunkNaming, readChunked, splitUtf8 } from "./chunks";
+import type { ChunkNaming } from "./chunks";
 
 /** The id of the RuleUserList's `null_resource` child: its path is `<construct path>/resource`. */
 export const RESOURCE_CHILD_ID = "resource";
 
-/** The trigger format this version writes and reads. */
+/** The trigger format of a list whose users JSON is carried whole. */
 export const TRIGGER_FORMAT = "1";
+
+/** The trigger format of a list whose users JSON is carried in chunks (a big list). */
+export const CHUNKED_TRIGGER_FORMAT = "2";
+
+/** The formats this version reads. */
+const SUPPORTED_FORMATS: readonly string[] = [TRIGGER_FORMAT, CHUNKED_TRIGGER_FORMAT];
 
 /** The trigger names, by field. Letters, digits and underscores only. */
 export const TRIGGERS = {
@@ -42,10 +54,14 @@ export const TRIGGERS = {
 
 export type TriggerField = keyof typeof TRIGGERS;
 export type TriggerName = (typeof TRIGGERS)[TriggerField];
-export type Triggers = Record<TriggerName, string>;
+/** A trigger map: the names of {@link TRIGGERS}, with `users` replaced by its chunks for a big list. */
+export type Triggers = Readonly<Record<string, string>>;
 
-/** Every trigger name, in the order of {@link TRIGGERS}. */
+/** Every trigger name of a list carried whole, in the order of {@link TRIGGERS}. */
 export const TRIGGER_NAMES: readonly TriggerName[] = Object.values(TRIGGERS);
+
+/** The trigger names of a users list in chunks: `users_chunks`, `users_0`, `users_1`, ... */
+export const USERS_TRIGGER_CHUNKS = chunkNaming(TRIGGERS.users, "users_chunks");
 
 /** The raw fields written into the triggers, before any validation (the construct may be invalid). */
 export interface TriggerFields {
@@ -74,15 +90,25 @@ export function usersJson(users: TriggerFields["users"]): string {
   );
 }
 
-/** The trigger map of raw fields (canonical users, escaped for Terraform). */
+/** The trigger map of raw fields (canonical users, escaped for Terraform; chunked when big). */
 export function encodeTriggerFields(fields: TriggerFields): Triggers {
-  return {
-    [TRIGGERS.format]: TRIGGER_FORMAT,
+  const json = usersJson(fields.users);
+  const chunks = splitUtf8(json, USERS_CHUNK_BYTES);
+  const common = {
     [TRIGGERS.ruleId]: escapeTemplate(fields.ruleId),
     [TRIGGERS.ruleName]: escapeTemplate(fields.ruleName),
     [TRIGGERS.mode]: escapeTemplate(fields.mode),
     [TRIGGERS.allowMassRemoval]: fields.allowMassRemoval ? "true" : "false",
-    [TRIGGERS.users]: escapeTemplate(usersJson(fields.users)),
+  };
+  if (chunks.length === 1) {
+    return { [TRIGGERS.format]: TRIGGER_FORMAT, ...common, [TRIGGERS.users]: escapeTemplate(json) };
+  }
+  // each chunk is escaped on its own: a `${` split across two chunks is two literals, as intended
+  return {
+    [TRIGGERS.format]: CHUNKED_TRIGGER_FORMAT,
+    ...common,
+    [USERS_TRIGGER_CHUNKS.count]: String(chunks.length),
+    ...Object.fromEntries(chunks.map((chunk, i) => [USERS_TRIGGER_CHUNKS.chunk(i), escapeTemplate(chunk)])),
   };
 }
 
@@ -112,16 +138,17 @@ export function decodeDeclarationValues(
   const fail = (messages: string[]): never => {
     throw new DeclarationError(messages.map((message) => ({ path: where, message })));
   };
+  const format = values.format;
+  if (format !== undefined && !SUPPORTED_FORMATS.includes(format)) {
+    fail([
+      `${nameOf("format")}: format ${JSON.stringify(format)} is not supported (this alert-rule-users reads formats ${SUPPORTED_FORMATS.join(" and ")}); use the alert-rule-users version that synthesized it, or synthesize again`,
+    ]);
+  }
   const missing = (Object.keys(TRIGGERS) as TriggerField[]).filter((field) => values[field] === undefined);
   if (missing.length > 0) {
     fail(missing.map((field) => `${nameOf(field)}: is missing; synthesize again with this version of alert-rule-users`));
   }
   const value = (field: TriggerField): string => values[field] ?? "";
-  if (value("format") !== TRIGGER_FORMAT) {
-    fail([
-      `${nameOf("format")}: format ${JSON.stringify(value("format"))} is not supported (this alert-rule-users reads format ${TRIGGER_FORMAT}); use the alert-rule-users version that synthesized it, or synthesize again`,
-    ]);
-  }
   const failures: string[] = [];
   const flag = value("allowMassRemoval");
   if (flag !== "true" && flag !== "false") {
@@ -158,21 +185,40 @@ export function decodeDeclarationValues(
 
 /**
  * Decodes and validates a trigger map read from the synthesized JSON (escaped values). `where`
- * names the resource in errors, e.g. the stack and construct path.
+ * names the resource in errors, e.g. the stack and construct path; `attribute` the map
+ * (`triggers` of a null_resource, `triggers_replace` of a terraform_data).
  */
-export function decodeTriggers(triggers: unknown, where: string): ListDeclaration {
+export function decodeTriggers(triggers: unknown, where: string, attribute = "triggers"): ListDeclaration {
   const shape = z.record(z.string(), z.string()).safeParse(triggers);
   if (!shape.success) {
-    throw new DeclarationError([{ path: where, message: `triggers: must be an object of strings:\n${z.prettifyError(shape.error)}` }]);
+    throw new DeclarationError([{ path: where, message: `${attribute}: must be an object of strings:\n${z.prettifyError(shape.error)}` }]);
   }
   const raw = shape.data;
+  const unescaped = Object.fromEntries(Object.entries(raw).map(([name, v]) => [name, unescapeTemplate(v)]));
   const values = Object.fromEntries(
-    (Object.entries(TRIGGERS) as [TriggerField, TriggerName][]).map(([field, name]) => {
-      const v = raw[name];
-      return [field, v === undefined ? undefined : unescapeTemplate(v)];
-    }),
+    (Object.entries(TRIGGERS) as [TriggerField, TriggerName][]).map(([field, name]) => [field, unescaped[name]]),
   ) as Record<TriggerField, string | undefined>;
-  return decodeDeclarationValues(values, where, (field) => `triggers.${TRIGGERS[field]}`);
+  return decodeDeclarationValues(
+    withUsers(values, unescaped, USERS_TRIGGER_CHUNKS, where, (name) => `${attribute}.${name}`),
+    where,
+    (field) => `${attribute}.${TRIGGERS[field]}`,
+  );
+}
+
+/**
+ * `values` with `users` read whole (format 1) or joined from its chunks (format 2) of `source`.
+ * Throws a DeclarationError at `where` naming each missing or extra chunk.
+ */
+export function withUsers(
+  values: Readonly<Record<TriggerField, string | undefined>>,
+  source: Readonly<Record<string, string | undefined>>,
+  naming: ChunkNaming,
+  where: string,
+  label: (name: string) => string,
+): Record<TriggerField, string | undefined> {
+  const { value, failures } = readChunked(source, naming, values.format === CHUNKED_TRIGGER_FORMAT, label);
+  if (failures.length > 0) throw new DeclarationError(failures.map((message) => ({ path: where, message })));
+  return { ...values, users: value };
 }
 
 /** True when a trigger map was written by a RuleUserList (of any format). */

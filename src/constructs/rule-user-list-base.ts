@@ -1,0 +1,245 @@
+/**
+ * What the cdktf RuleUserList (`rule-user-list.ts`) and the CDK Terrain one (`cdktn.ts`) share: the
+ * props, validation at synth, the trigger map, the `local-exec` provisioner and the policy writer.
+ * Imports `constructs` only; each entry passes its own framework in a {@link TerraformKit}, so the
+ * same code builds the same JSON with either.
+ */
+import { Construct } from "constructs";
+import type { IConstruct } from "constructs";
+import {
+  DEFAULT_CLI_COMMAND,
+  RESOURCE_CHILD_ID,
+  encodeTriggerFields,
+  provisionerCommand,
+  provisionerEnvironment,
+  usersJson,
+  usersSizeFailures,
+  validateDeclaration,
+} from "../core/declaration";
+import type { TriggerAttribute, Triggers } from "../core/declaration";
+import { canonicalUsers } from "../core/canonical";
+import { POLICIES_KEY } from "../core/policy-schema";
+import { policiesFor } from "./rule-user-list-policy";
+import type { DesiredUser, ListMode } from "../core/desired";
+
+/** One user of a RuleUserList. */
+export interface RuleUserListUser {
+  /** The user's ID (`userIdFromAuthority`): non-empty, no whitespace, once per list. */
+  readonly userId: string;
+  /**
+   * The user's email addresses and cloud aliases: at least one, none empty. Aliases compare
+   * case-insensitively and trimmed (so each may appear once per list); the spelling given here is
+   * what gets sent.
+   */
+  readonly aliases: readonly string[];
+  /**
+   * The day (`yyyy-MM-dd`, UTC) from which the user is no longer desired: from that day on, plan and
+   * apply remove the user from an authoritative list and stop adding them to an additive one (the
+   * plan says "expired on …"). For exceptions that should lapse by themselves, e.g. a user exempted
+   * from an exclusion rule for a project.
+   *
+   * @default - the user never expires
+   */
+  readonly expiresAt?: string;
+}
+
+/** The Terraform resource that carries a list: `null_resource` (hashicorp/null) or the built-in `terraform_data`. */
+export type RuleUserListResourceType = "null_resource" | "terraform_data";
+
+/** The resource types a RuleUserList can synthesize. */
+export const RESOURCE_TYPES: readonly RuleUserListResourceType[] = ["null_resource", "terraform_data"];
+
+/** Properties of a RuleUserList. Set exactly one of `ruleId` and `ruleName`. */
+export interface RuleUserListProps {
+  /**
+   * The rule's `observerRuleId`.
+   *
+   * @default - the rule is found by `ruleName`
+   */
+  readonly ruleId?: string;
+  /**
+   * The rule's exact name; resolved when planning (zero or several matches are a plan error).
+   *
+   * @default - the rule is identified by `ruleId`
+   */
+  readonly ruleName?: string;
+  /**
+   * `"authoritative"`: the rule's list becomes exactly `users` (users and aliases not declared are
+   * removed). `"additive"`: missing users and aliases are added, nothing is ever removed.
+   *
+   * @default "authoritative"
+   */
+  readonly mode?: ListMode;
+  /**
+   * Lets `terraform apply` (the provisioner) pass the mass-removal guard for this rule: losing
+   * every entry of the list, or more than half of a list of 10 or more.
+   *
+   * @default false - such an apply is refused and nothing is sent
+   */
+  readonly allowMassRemoval?: boolean;
+  /**
+   * The desired users; an empty array declares an empty list. At most 1.5 MiB as JSON (about
+   * 12,000 users with 2 aliases each): `terraform apply` passes them to the CLI in the
+   * environment of a process, which Linux caps. Synth refuses a bigger list.
+   */
+  readonly users: readonly RuleUserListUser[];
+  /**
+   * How the `local-exec` provisioner invokes the CLI; it runs
+   * `<cliCommand> apply --from-env --auto-approve` in Terraform's working directory, with the
+   * connection settings (`ALERTS_API_URL`, `ALERTS_API_TOKEN`, `ALERTS_TENANT_ID`) inherited from
+   * the environment of `terraform apply`.
+   *
+   * @default "npx --no -- alert-rule-users" - the CLI installed in the project (`--` keeps npx from taking the CLI's flags as its own)
+   */
+  readonly cliCommand?: string;
+  /**
+   * The resource that carries the list. `"terraform_data"` is Terraform's built-in resource
+   * (Terraform 1.4 or later): no provider to download, so `terraform init` works offline; the
+   * triggers go into its `triggers_replace`. `"null_resource"` needs the hashicorp/null provider;
+   * the triggers go into its `triggers`. Both run the same provisioner, and plan/apply read both.
+   * Changing it replaces the resource, so the next `terraform apply` runs the rule's apply once.
+   *
+   * @default "null_resource" - from `alert-rule-users`; `"terraform_data"` from `alert-rule-users/cdktn`
+   */
+  readonly resourceType?: RuleUserListResourceType;
+}
+
+/** The `local-exec` provisioner of a list, in the shape both frameworks take. */
+export interface LocalExec {
+  readonly type: "local-exec";
+  readonly command: string;
+  readonly environment: Record<string, string>;
+}
+
+/** A synthesized resource, as the shared code uses it. */
+export interface OverridableResource extends IConstruct {
+  addOverride(path: string, value: unknown): void;
+}
+
+/** The parts of a Terraform CDK framework (cdktf or cdktn) a RuleUserList needs. */
+export interface TerraformKit {
+  /** The stack a construct belongs to (`TerraformStack.of`). */
+  readonly stackOf: (construct: IConstruct) => IConstruct;
+  /** Whether a value is an unresolved token (`Token.isUnresolved`). */
+  readonly isUnresolved: (value: unknown) => boolean;
+  /** Adds an aspect to a scope (`Aspects.of(scope).add`). */
+  readonly addAspect: (scope: IConstruct, aspect: { visit(node: IConstruct): void }) => void;
+  /** A `null_resource` with these triggers and provisioner (and a null provider in its stack when needed). */
+  readonly nullResource: (scope: Construct, id: string, triggers: Triggers, provisioner: LocalExec) => OverridableResource;
+  /** A `terraform_data` resource with these `triggers_replace` and provisioner. */
+  readonly dataResource: (scope: Construct, id: string, triggers: Triggers, provisioner: LocalExec) => OverridableResource;
+}
+
+/** Failures for values only known at apply time: plan reads the synthesized JSON as written. */
+function tokenFailures(props: RuleUserListProps, isUnresolved: (value: unknown) => boolean): string[] {
+  const literal = (field: string, value: unknown): string[] =>
+    typeof value === "string" && isUnresolved(value)
+      ? [`${field}: is an unresolved token (a Terraform reference or variable); use a literal value, plan reads the declaration from the synthesized JSON`]
+      : [];
+  const users: readonly Partial<RuleUserListUser>[] = Array.isArray(props.users) ? props.users : [];
+  return [
+    ...literal("ruleId", props.ruleId),
+    ...literal("ruleName", props.ruleName),
+    ...literal("cliCommand", props.cliCommand),
+    ...users.flatMap((user, i) => [
+      ...literal(`users[${i}].userId`, user?.userId),
+      ...literal(`users[${i}].expiresAt`, user?.expiresAt),
+      ...((Array.isArray(user?.aliases) ? user.aliases : []) as readonly unknown[]).flatMap((alias, j) => literal(`users[${i}].aliases[${j}]`, alias)),
+    ]),
+  ];
+}
+
+function resourceTypeFailures(resourceType: unknown): string[] {
+  return resourceType === undefined || (RESOURCE_TYPES as readonly unknown[]).includes(resourceType)
+    ? []
+    : [`resourceType: ${typeof resourceType === "string" ? JSON.stringify(resourceType) : `a ${typeof resourceType}`} is not a resource type; use "terraform_data" (built into Terraform 1.4+, no provider) or "null_resource" (hashicorp/null)`];
+}
+
+/** The users in a shape canonical form can take, whatever was passed (failures are reported apart). */
+function usableUsers(users: unknown): DesiredUser[] {
+  if (!Array.isArray(users)) return [];
+  return (users as unknown[]).flatMap((user) => {
+    if (typeof user !== "object" || user === null) return [];
+    const { userId, aliases, expiresAt } = user as { userId?: unknown; aliases?: unknown; expiresAt?: unknown };
+    return [
+      {
+        userId: typeof userId === "string" ? userId : "",
+        aliases: Array.isArray(aliases) ? (aliases as unknown[]).filter((a): a is string => typeof a === "string") : [],
+        ...(typeof expiresAt === "string" ? { expiresAt } : {}),
+      },
+    ];
+  });
+}
+
+/**
+ * Writes the RuleUserListPolicy checks that apply to a list into its resource's `"//"` block (which
+ * Terraform ignores), at synth, when the whole tree is built. Lists without policies are untouched.
+ */
+class PolicyWriter {
+  constructor(
+    private readonly list: IConstruct,
+    private readonly resource: OverridableResource,
+  ) {}
+
+  visit(node: IConstruct): void {
+    if (node !== this.list) return;
+    const policies = policiesFor(this.list);
+    if (policies.length > 0) this.resource.addOverride(`//.${POLICIES_KEY}`, policies);
+  }
+}
+
+/**
+ * The desired user list of one alert rule, built with a framework's {@link TerraformKit}; the
+ * public classes are `RuleUserList` of `alert-rule-users` (cdktf) and of `alert-rule-users/cdktn`.
+ */
+export abstract class RuleUserListBase extends Construct {
+  /** The rule's observerRuleId, when declared by ID. */
+  readonly ruleId: string | undefined;
+  /** The rule's name, when declared by name. */
+  readonly ruleName: string | undefined;
+  readonly mode: ListMode;
+  readonly allowMassRemoval: boolean;
+  /** The declared users in canonical order (sorted by userId, aliases sorted). */
+  readonly users: readonly DesiredUser[];
+  /** The Terraform resource type that carries the declaration. */
+  readonly resourceType: RuleUserListResourceType;
+  /** The resource that carries the declaration. */
+  readonly resource: OverridableResource;
+
+  protected constructor(scope: Construct, id: string, props: RuleUserListProps, kit: TerraformKit, defaultResourceType: RuleUserListResourceType) {
+    super(scope, id);
+    this.ruleId = props.ruleId;
+    this.ruleName = props.ruleName;
+    this.mode = props.mode ?? "authoritative";
+    this.allowMassRemoval = props.allowMassRemoval ?? false;
+    this.users = canonicalUsers(usableUsers(props.users));
+    const requested: unknown = props.resourceType;
+    this.resourceType = requested === "null_resource" || requested === "terraform_data" ? requested : defaultResourceType;
+
+    const failures = [
+      ...validateDeclaration(props),
+      ...tokenFailures(props, kit.isUnresolved),
+      ...resourceTypeFailures(requested),
+      ...usersSizeFailures(usersJson(this.users), this.users.length),
+    ];
+    this.node.addValidation({ validate: () => failures });
+
+    const stack = kit.stackOf(this);
+    const triggers = encodeTriggerFields({
+      ruleId: typeof props.ruleId === "string" ? props.ruleId : "",
+      ruleName: typeof props.ruleName === "string" ? props.ruleName : "",
+      mode: String(this.mode),
+      allowMassRemoval: this.allowMassRemoval === true,
+      users: this.users,
+    });
+    const attribute: TriggerAttribute = this.resourceType === "terraform_data" ? "triggers_replace" : "triggers";
+    const provisioner: LocalExec = {
+      type: "local-exec",
+      command: provisionerCommand(props.cliCommand ?? DEFAULT_CLI_COMMAND),
+      environment: provisionerEnvironment(this.node.path, stack.node.id, triggers, attribute),
+    };
+    const make = this.resourceType === "terraform_data" ? kit.dataResource : kit.nullResource;
+    this.resource = make(this, RESOURCE_CHILD_ID, triggers, provisioner);
+    kit.addAspect(this, new PolicyWriter(this, this.resource));
+  }
+}
