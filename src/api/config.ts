@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../errors";
-import { redactString } from "./redact";
+import { redactString, registerSecret } from "./redact";
 
 export interface ConnectionConfig {
   /** http(s) URL without credentials and without trailing slash. */
@@ -71,6 +71,8 @@ export function resolveConnection(options: ResolveConnectionOptions): Connection
     problems.push(`${ENV_TENANT_ID} is not set: set the environment variable ${ENV_TENANT_ID} to the tenant ID, or pass --tenant-id ID.`);
   }
 
+  // From here on every redaction in the process removes it, in every form (src/api/redact.ts).
+  registerSecret(token);
   if (problems.length > 0 || baseUrl === undefined || token === undefined || tenantId === undefined) {
     const secrets = token === undefined ? [] : [token];
     throw new ConfigError(redactString(`Connection settings are incomplete:\n- ${problems.join("\n- ")}`, secrets));
@@ -90,6 +92,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /** Checks a base URL: http or https, no credentials, no query or fragment; trailing slashes removed. */
 export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
+  registerUrlPassword(raw);
   let url: URL;
   try {
     url = new URL(raw);
@@ -105,7 +108,7 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
     };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return { ok: false, reason: `'${raw}' uses ${url.protocol.replace(/:$/, "")}; only http and https are supported.` };
+    return { ok: false, reason: `'${withoutCredentials(raw)}' uses ${url.protocol.replace(/:$/, "")}; only http and https are supported.` };
   }
   if (url.search !== "" || url.hash !== "") {
     return { ok: false, reason: `'${url.origin}${url.pathname}' must not have a query string or fragment.` };
@@ -113,8 +116,25 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
   return { ok: true, url: `${url.origin}${url.pathname}`.replace(/\/+$/, "") };
 }
 
+/**
+ * The URL without whatever stands between `//` and the last `@`: a password may hold `/`, `@`
+ * or `#` (unencoded, which also makes the URL unparsable), so nothing there is shown.
+ */
 function withoutCredentials(raw: string): string {
-  return raw.replace(/\/\/[^/@]*@/, "//");
+  return raw.replace(/\/\/.*@/s, "//");
+}
+
+/** Registers the password of a URL (as written and decoded) as a secret, parsable or not. */
+export function registerUrlPassword(raw: string | undefined): void {
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/(.*)@/is.exec(raw?.trim() ?? "")?.[1];
+  if (userinfo === undefined || !userinfo.includes(":")) return;
+  const password = userinfo.slice(userinfo.indexOf(":") + 1);
+  registerSecret(password);
+  try {
+    registerSecret(decodeURIComponent(password));
+  } catch {
+    // not valid percent-encoding: the password as written is registered
+  }
 }
 
 function readToken(path: string, readFile: ((path: string) => string) | undefined): { ok: true; token: string } | { ok: false; reason: string } {

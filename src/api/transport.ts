@@ -284,7 +284,9 @@ export class HttpTransport {
     }
     const parsed = schema.safeParse(json);
     if (parsed.success) return parsed.data;
-    throw new ResponseShapeError({ operation, ruleId, problems: formatIssues(parsed.error.issues, json) });
+    // The issues quote received values, which a hostile service may fill with the token.
+    const problems = formatIssues(parsed.error.issues, json).map((p) => redactString(p, [this.#token]));
+    throw new ResponseShapeError({ operation, ruleId, problems });
   }
 
   #report(event: {

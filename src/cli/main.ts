@@ -6,12 +6,14 @@
 import { hintFor } from "./hints";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { ENV_TOKEN } from "../api/config";
+import { ENV_BASE_URL, ENV_TOKEN, registerUrlPassword } from "../api/config";
+import { registerSecret } from "../api/redact";
 import { AlertRuleUsersError } from "../errors";
 import { TOOL_VERSION } from "../io/version";
 import { COMMANDS } from "./commands";
 import type { Io } from "./io";
 import { redactingStream } from "./io";
+import { UNSAFE_NODE_DEBUG_FLAG, checkNodeDebug } from "./node-debug";
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -24,11 +26,25 @@ Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
 
 Run 'alert-rule-users <command> --help' for a command's flags.
+
+Global flag:
+  ${UNSAFE_NODE_DEBUG_FLAG}  run although NODE_DEBUG names http, net, tls, fetch, undici or
+                             http2 (Node then prints request headers, the token included)
 `;
 }
 
-/** Every value that must never be printed: the token from the environment or a --token-file. */
+/**
+ * Every value that must never be printed: the token from the environment or a --token-file, and
+ * the password of a URL in ALERTS_API_URL or --base-url. Each is also registered, so that every
+ * redaction in the process (reports, plan files, errors) removes it in every form.
+ */
 function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): () => string[] {
+  registerUrlPassword(env[ENV_BASE_URL]);
+  const baseUrlAt = argv.findIndex((a) => a === "--base-url" || a.startsWith("--base-url="));
+  if (baseUrlAt >= 0) {
+    const arg = argv[baseUrlAt]!;
+    registerUrlPassword(arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[baseUrlAt + 1]);
+  }
   const secrets = new Set<string>();
   const token = env[ENV_TOKEN]?.trim();
   if (token) secrets.add(token);
@@ -45,10 +61,13 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string)
       // an unreadable token file is reported by the command itself
     }
   }
+  for (const secret of secrets) registerSecret(secret);
   return () => [...secrets];
 }
 
-export async function main(argv: string[], io: Io): Promise<number> {
+export async function main(args: string[], io: Io): Promise<number> {
+  const allowNodeDebug = args.includes(UNSAFE_NODE_DEBUG_FLAG);
+  const argv = args.filter((a) => a !== UNSAFE_NODE_DEBUG_FLAG);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(usage());
@@ -63,6 +82,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`Error: unknown command '${name}'.\n\n${usage()}`);
     return 1;
   }
+  const nodeDebug = checkNodeDebug(io.env["NODE_DEBUG"], allowNodeDebug);
+  if (!nodeDebug.ok) {
+    io.stderr.write(`Error: ${nodeDebug.message}\n`);
+    return 1;
+  }
+  if (nodeDebug.warning !== null) io.stderr.write(`${nodeDebug.warning}\n`);
   try {
     return await command.run(rest, io);
   } catch (err) {

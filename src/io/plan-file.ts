@@ -2,11 +2,22 @@
 import { readFileSync } from "node:fs";
 import { PlanFileError } from "../errors";
 import { writeFileAtomic } from "./atomic-write";
+import { redactStrings } from "../api/redact";
 import type { Plan } from "../core/plan-schema";
 import { parsePlan, serializePlan } from "../core/plan-schema";
 
-export async function writePlanFile(path: string, plan: Plan): Promise<void> {
-  await writeFileAtomic(path, serializePlan(plan));
+/**
+ * The plan with every secret (the given ones and those registered in src/api/redact.ts) removed
+ * from its strings, in every form: a `reason` or a rule name can carry what a hostile service
+ * echoed. The checksum is computed afterwards, so the redacted plan is a valid plan.
+ */
+export function redactPlan(plan: Plan, secrets: readonly string[] = []): Plan {
+  return redactStrings(plan, secrets);
+}
+
+/** Saves the plan (redacted, see {@link redactPlan}) atomically. */
+export async function writePlanFile(path: string, plan: Plan, secrets: readonly string[] = []): Promise<void> {
+  await writeFileAtomic(path, serializePlan(redactPlan(plan, secrets)));
 }
 
 export function readPlanFile(path: string): Plan {

@@ -1,4 +1,4 @@
-import { REDACTED, redact, redactString } from "../../src/api/redact";
+import { REDACTED, redact, redactString, registerSecret } from "../../src/api/redact";
 
 describe("redactString", () => {
   it("removes a bearer token wherever it appears", () => {
@@ -54,5 +54,38 @@ describe("redactString on prose", () => {
   it("keeps explanations that merely mention the header", () => {
     const text = "Missing or invalid bearer token: send the header Authorization: Bearer <token>. Check ALERTS_API_TOKEN.";
     expect(redactString(text)).toBe(text);
+  });
+});
+
+describe("redactString finds a secret in every form", () => {
+  const secret = `t0k/EN+"&'~=9f3c`;
+  const b64 = (text: string, encoding: BufferEncoding = "base64") => Buffer.from(text, "utf8").toString(encoding);
+  it.each<[string, string]>([
+    ["raw", secret],
+    ["URL-encoded", encodeURIComponent(secret)],
+    ["URL-encoded, lower-case hex", encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+    ["JSON-escaped", JSON.stringify(secret)],
+    ["JSON-escaped twice", JSON.stringify(JSON.stringify(secret))],
+    ["\\u escapes", [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")],
+    ["HTML-escaped", secret.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;")],
+    ["hex", b64(secret, "hex")],
+    ["base64", b64(secret)],
+    ["base64 one byte in", b64(`x${secret}`)],
+    ["base64 two bytes in", b64(`xy${secret}`)],
+    ["base64url of user:token", b64(`user:${secret}`, "base64url")],
+  ])("%s", (_form, encoded) => {
+    const result = redactString(`before ${encoded} after`, [secret]);
+    expect(result).toContain(REDACTED);
+    expect(result).toMatch(/^before .*after$/);
+    expect(result).not.toContain(encoded);
+  });
+
+  it("a registered secret is removed where no caller passes it", () => {
+    registerSecret("registered-Secret-42");
+    expect(redactString("x registered-Secret-42 y")).toBe(`x ${REDACTED} y`);
+  });
+
+  it("leaves text that only shares a few characters with the secret", () => {
+    expect(redactString("t0k/EN and 9f3c", [secret])).toBe("t0k/EN and 9f3c");
   });
 });

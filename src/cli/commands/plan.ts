@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { hasChanges } from "../../core/build-plan";
 import { serializePlan } from "../../core/plan-schema";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
-import { writePlanFile } from "../../io/plan-file";
+import { redactPlan, writePlanFile } from "../../io/plan-file";
 import { getPlan, readDesired } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
@@ -65,7 +65,8 @@ Example:
     const desired = await readDesired(synthSettings(values, io));
     if (desired.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
     const run = session(client, connection, settings, io);
-    const plan = await getPlan(desired, run, new Date(), now).finally(() => run.done());
+    // Redacted once, so the JSON printed and the file saved are the same valid plan.
+    const plan = redactPlan(await getPlan(desired, run, new Date(), now).finally(() => run.done()), [connection.token]);
 
     if (format === "json") io.stdout.write(serializePlan(plan));
     else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));
@@ -73,7 +74,7 @@ Example:
 
     if (values.out !== undefined) {
       const file = resolve(io.cwd, values.out);
-      await writePlanFile(file, plan);
+      await writePlanFile(file, plan, [connection.token]);
       io.stderr.write(`Saved the plan to ${values.out}. Apply exactly this plan with: alert-rule-users apply ${values.out}\n`);
     }
     if (plan.summary.errors > 0) return 1;
