@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test", "<rootDir>/src"],
   testMatch: ["**/*.test.ts"],
+  // test/terraform needs a terraform binary: `npm run test:terraform` runs it
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/terraform/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
   },
