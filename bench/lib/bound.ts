@@ -5,7 +5,8 @@
  * Calls:  ceil(declared rules / page size)  query-rule-metadata
  *       + one query-users per rule whose list is read (found, not a system rule)
  *       + per changed rule, per write operation it needs, ceil(users / batch size) calls
- *       + one query-users per changed rule to verify.
+ *       + one query-users per changed rule to verify
+ *       + one query-users per rule that sends remove-all-users (the read right before it, §9.3).
  *
  * Wall time, with p calls in flight at most and every call taking at least the latency L:
  *   L × ( searchPages                                   the pages are read one after another
@@ -25,7 +26,7 @@ export interface CallBound {
   readonly rounds: { readonly search: number; readonly observe: number; readonly apply: number; readonly total: number };
   readonly readRules: number;
   readonly changedRules: number;
-  /** Σ over changed rules of (write calls + 1 verify read). */
+  /** Σ over changed rules of (write calls + 1 verify read, + 1 read before a remove-all-users). */
   readonly applyCalls: number;
 }
 
@@ -56,14 +57,16 @@ export function callBound(plan: Plan, options: { readonly pageSize: number; read
   // A rule's list was read exactly when the plan carries its fingerprint.
   const readRules = plan.rules.filter((r) => r.fingerprint !== null).length;
   const changed = plan.rules.filter((r) => r.action === "update");
-  const byOperation: OperationCounts = { "query-rule-metadata": searchPages, "query-users": readRules + changed.length };
+  const emptied = changed.filter((r) => r.changes.removeAll).length;
+  const byOperation: OperationCounts = { "query-rule-metadata": searchPages, "query-users": readRules + changed.length + emptied };
   let applyCalls = 0;
   let longestRule = 0;
   for (const rule of changed) {
     const writes = writesNeeded(rule, plan.options.batchSize);
     for (const [op, n] of Object.entries(writes)) byOperation[op] = (byOperation[op] ?? 0) + n;
-    applyCalls += sum(writes) + 1;
-    longestRule = Math.max(longestRule, sum(writes) + 1);
+    const own = sum(writes) + 1 + (rule.changes.removeAll ? 1 : 0);
+    applyCalls += own;
+    longestRule = Math.max(longestRule, own);
   }
   const p = Math.max(1, options.parallelism);
   const search = searchPages;

@@ -144,18 +144,22 @@ export class RuleListClient {
     await this.#write("remove-user-aliases", ruleId, body);
   }
 
-  /** Empties a rule's list. */
-  async removeAllUsers(ruleId: string): Promise<void> {
+  /**
+   * Empties a rule's list. `beforeAttempt` runs right before every attempt, retries included
+   * (apply re-reads the rule there and throws when it changed, so nothing is sent).
+   */
+  async removeAllUsers(ruleId: string, options: { readonly beforeAttempt?: () => Promise<void> } = {}): Promise<void> {
     const body: RemoveAllUsersRequest = { tenantId: this.tenantId, ruleId };
-    await this.#write("remove-all-users", ruleId, body);
+    await this.#write("remove-all-users", ruleId, body, options.beforeAttempt);
   }
 
   /** Every rule-list write is safe to repeat, so it is retried; any 2xx is success, whatever the body. */
-  async #write(operation: WriteOperation, ruleId: string, body: unknown): Promise<void> {
+  async #write(operation: WriteOperation, ruleId: string, body: unknown, beforeAttempt?: () => Promise<void>): Promise<void> {
     await this.transport.post(operation, RULE_OPERATIONS[operation], body, null, {
       accept: "application/json",
       idempotent: true,
       ruleId,
+      beforeAttempt,
     });
   }
 }

@@ -43,6 +43,11 @@ export interface PostOptions {
   readonly idempotent: boolean;
   /** The rule the operation is about; carried into errors and hook events. */
   readonly ruleId?: string | undefined;
+  /**
+   * Runs right before every attempt (the first and each retry); what it throws stops the call
+   * unsent. remove-all-users re-reads its rule here (src/io/execute.ts).
+   */
+  readonly beforeAttempt?: (() => Promise<void>) | undefined;
 }
 
 export interface TransportOptions {
@@ -127,6 +132,7 @@ export class HttpTransport {
     let failures = 0;
     let rateLimited = 0;
     for (let attempt = 1; ; attempt += 1) {
+      await options.beforeAttempt?.();
       this.counter.recordAttempt(operation);
       const started = this.#now();
       const result = await this.#attempt(path, data, options.accept);

@@ -5,7 +5,7 @@
 import type { ErrorCode } from "../errors";
 
 const HINTS: Partial<Record<ErrorCode, string>> = {
-  STALE_PLAN: "Run 'alert-rule-users plan --out FILE' again, review it, and apply the new plan.",
+  STALE_PLAN: "Plan again ('alert-rule-users plan --out FILE', or 'apply' without a file), review it, and apply the new plan.",
   CONNECTION_MISMATCH:
     "Plan again against this service and tenant, or point ALERTS_API_URL / ALERTS_TENANT_ID (or --base-url / --tenant-id) at the planned one.",
   MASS_REMOVAL: "If this is intended, apply again with --allow-mass-removal (on the Terraform path: set allowMassRemoval: true on the RuleUserList).",

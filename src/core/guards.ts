@@ -66,10 +66,11 @@ export function checkSameConnection(plan: Plan, connection: { readonly baseUrl: 
 export type FreshRead = { readonly ok: true; readonly fingerprint: string } | { readonly ok: false; readonly message: string };
 
 /**
- * The staleness comparison of a saved plan: each rule it changes against a fresh read of that
- * rule. Throws a StalePlanError naming every rule whose list differs (or could not be read).
+ * The staleness comparison of a saved plan (or of a plan that waited for confirmation, `when:
+ * "confirmed"`): each rule it changes against a fresh read of that rule. Throws a StalePlanError
+ * naming every rule whose list differs (or could not be read).
  */
-export function checkFresh(rules: readonly RulePlan[], reads: readonly FreshRead[]): void {
+export function checkFresh(rules: readonly RulePlan[], reads: readonly FreshRead[], when: "saved" | "confirmed" = "saved"): void {
   const changed = rules.flatMap((rule, i) => {
     const read = reads[i];
     if (read === undefined || !read.ok) return [`${rule.constructPath}: could not be read again (${read?.message ?? "not read"})`];
@@ -77,7 +78,9 @@ export function checkFresh(rules: readonly RulePlan[], reads: readonly FreshRead
   });
   if (changed.length > 0) {
     throw new StalePlanError(
-      "nothing was applied: the saved plan is stale, these lists changed since it was made:\n" +
+      (when === "saved"
+        ? "nothing was applied: the saved plan is stale, these lists changed since it was made:\n"
+        : "nothing was applied: these lists changed while the plan waited for confirmation (run apply again to see the new plan):\n") +
         changed.map((s) => `  ${s}`).join("\n"),
       changed,
     );

@@ -6,6 +6,7 @@
  */
 import type { RuleListClient } from "../api";
 import { AlertRuleUsersError } from "../errors";
+import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
 import { applyResult, notApplied } from "../core/apply-results";
 import { fingerprintList } from "../core/fingerprint";
@@ -13,31 +14,35 @@ import type { GuardOptions } from "../core/guards";
 import { checkFresh, checkPlanIsApplicable } from "../core/guards";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
 import { plannedRuleFacts, remainingCalls } from "../core/verify";
-import { readList } from "./observe";
+import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
 
 export interface ApplyOptions extends GuardOptions {
   /** Most rules applied at once. @default 4 */
   readonly parallelism?: number;
-  /** A saved plan: re-read every rule to change and refuse the plan if any list changed. */
-  readonly checkStale?: boolean;
+  /**
+   * Re-read every rule to change and refuse the plan if any list changed: "saved" for a saved
+   * plan, "confirmed" for a plan a person confirmed (the lists may have changed while they read it).
+   * @default - no re-read
+   */
+  readonly checkStale?: "saved" | "confirmed";
   readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** Re-reads every rule the plan would change and refuses the plan when any list differs from what was planned. */
-export async function checkNotStale(plan: Plan, client: RuleListClient, parallelism: number): Promise<void> {
+export async function checkNotStale(plan: Plan, client: RuleListClient, parallelism: number, when: "saved" | "confirmed" = "saved"): Promise<void> {
   const changing = plan.rules.filter((r) => r.action === "update");
   const reads = await mapPool(changing, parallelism, async (rule) => {
     const read = await readList(client, plannedRuleFacts(rule));
     return read.ok ? { ok: true as const, fingerprint: fingerprintList(read.list) } : { ok: false as const, message: read.message };
   });
-  checkFresh(changing, reads);
+  checkFresh(changing, reads, when);
 }
 
 export async function applyPlan(plan: Plan, client: RuleListClient, options: ApplyOptions = {}): Promise<ApplyResult> {
   const parallelism = options.parallelism ?? 4;
   checkPlanIsApplicable(plan, options);
-  if (options.checkStale === true) await checkNotStale(plan, client, parallelism);
+  if (options.checkStale !== undefined) await checkNotStale(plan, client, parallelism, options.checkStale);
 
   const changing = plan.rules.filter((r) => r.action === "update");
   let done = 0;
@@ -50,7 +55,8 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
   return applyResult(plan.rules.map((rule): RuleResult => byPath.get(rule.constructPath) ?? notApplied(rule)));
 }
 
-async function send(client: RuleListClient, ruleId: string, call: PlannedCall): Promise<void> {
+async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): Promise<void> {
+  const ruleId = rule.ruleId ?? "";
   switch (call.operation) {
     case "add-users":
       return client.addUsers(ruleId, call.userList.map(toEntry));
@@ -59,8 +65,23 @@ async function send(client: RuleListClient, ruleId: string, call: PlannedCall): 
     case "remove-users":
       return client.removeUsers(ruleId, [...call.userIdList]);
     case "remove-all-users":
-      return client.removeAllUsers(ruleId);
+      return client.removeAllUsers(ruleId, { beforeAttempt: () => checkUnchanged(client, rule) });
   }
+}
+
+/**
+ * design.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
+ * plan's fingerprint. Runs before every attempt (retries included); throws a StalePlanError when
+ * the list changed, so the call is not sent and users added since the plan are kept.
+ */
+async function checkUnchanged(client: RuleListClient, rule: RulePlan): Promise<void> {
+  const list = toObservedList(await client.queryUsers(rule.ruleId ?? ""));
+  if (fingerprintList(list) === rule.fingerprint) return;
+  throw new StalePlanError(
+    `refused: remove-all-users was not sent: a read of the rule right before it found the list changed since it was planned ` +
+      `(someone else edited it), so users added meanwhile are kept. Run plan again to see the difference, then apply.`,
+    [rule.constructPath],
+  );
 }
 
 function toEntry(u: { userId: string; aliases: readonly string[] }) {
@@ -73,15 +94,15 @@ function callSize(call: PlannedCall): number {
 }
 
 async function applyRule(rule: RulePlan, client: RuleListClient): Promise<RuleResult> {
-  const ruleId = rule.ruleId ?? "";
   const facts = plannedRuleFacts(rule);
   const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action };
   const calls: CallRecord[] = [];
   for (const call of rule.calls) {
     try {
-      await send(client, ruleId, call);
+      await send(client, rule, call);
       calls.push({ operation: call.operation, users: callSize(call), status: "ok" });
     } catch (err) {
+      if (err instanceof StalePlanError) return { ...base, outcome: "failed", calls, verified: null, message: err.message };
       if (!(err instanceof AlertRuleUsersError)) throw err;
       calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });
       // A failed or ambiguous write may still have landed: read back; if the list already matches, it converged.

@@ -96,7 +96,7 @@ export function loadSavedPlan(file: string): Plan {
  */
 export async function applySavedPlan(plan: Plan, session: Session, options: GuardOptions): Promise<ApplyResult> {
   checkSameConnection(plan, session.connection);
-  return execute(plan, session, { ...options, checkStale: true });
+  return execute(plan, session, { ...options, checkStale: "saved" });
 }
 
 export type FreshApply =
@@ -104,16 +104,27 @@ export type FreshApply =
   | { readonly kind: "no-changes"; readonly plan: Plan }
   | { readonly kind: "cancelled"; readonly plan: Plan };
 
+export interface FreshApplyHooks extends ApplyHooks {
+  /** Asks for confirmation; true to apply. */
+  readonly confirm: (plan: Plan) => Promise<boolean>;
+  /**
+   * A person answered the confirmation (not --auto-approve): every rule to change is read again
+   * after the answer, before the first write, and the plan is refused (nothing sent) when any
+   * list changed while it was on screen.
+   */
+  readonly recheckAfterConfirm: boolean;
+}
+
 /**
- * Plans the declaration, shows it (hooks.planReady), checks the guards, asks (confirm), then
- * executes and verifies.
+ * Plans the declaration, shows it (hooks.planReady), checks the guards, asks (confirm), re-reads
+ * the changed rules when a person answered, then executes and verifies.
  */
 export async function applyFresh(
   desired: readonly DesiredList[],
   session: Session,
   options: GuardOptions,
   createdAt: Date,
-  hooks: ApplyHooks & { readonly confirm: (plan: Plan) => Promise<boolean> },
+  hooks: FreshApplyHooks,
   now?: string,
 ): Promise<FreshApply> {
   const plan = await getPlan(desired, session, createdAt, now);
@@ -121,10 +132,11 @@ export async function applyFresh(
   checkPlanIsApplicable(plan, options);
   if (!hasChanges(plan)) return { kind: "no-changes", plan };
   if (!(await hooks.confirm(plan))) return { kind: "cancelled", plan };
-  return { kind: "applied", plan, result: await execute(plan, session, options) };
+  const recheck = hooks.recheckAfterConfirm ? { checkStale: "confirmed" as const } : {};
+  return { kind: "applied", plan, result: await execute(plan, session, { ...options, ...recheck }) };
 }
 
-function execute(plan: Plan, session: Session, options: GuardOptions & { checkStale?: boolean }): Promise<ApplyResult> {
+function execute(plan: Plan, session: Session, options: GuardOptions & { checkStale?: "saved" | "confirmed" }): Promise<ApplyResult> {
   return applyPlan(plan, session.client, {
     ...options,
     parallelism: session.parallelism,

@@ -25,8 +25,11 @@ export const applyCommand: Command = {
 
 With PLANFILE (saved by 'plan --out'): checks that every list it changes is still as planned and
 that the connection is the same (else refuses, sending nothing), then applies exactly that plan.
-Without PLANFILE: synthesizes, plans, shows the plan and asks for confirmation; a run without a
-terminal needs --auto-approve.
+Without PLANFILE: synthesizes, plans, shows the plan and asks for confirmation; after 'yes' it
+reads every list to change again and refuses, sending nothing, when one changed while the plan
+was on screen. A run without a terminal needs --auto-approve.
+Either way remove-all-users (emptying or rebuilding a list) is sent only right after a read of
+that rule that still matches the plan; otherwise that rule is refused and its list kept.
 
 Flags:
   --auto-approve         do not ask for confirmation
@@ -145,6 +148,7 @@ async function execute(values: ApplyValues, positionals: readonly string[], io: 
       io.stdout.write(renderPlanText(plan, { color }));
     },
     confirm: async () => autoApprove || (await confirm(io)),
+    recheckAfterConfirm: !autoApprove,
   }, now).finally(() => run.done());
   if (outcome.kind === "no-changes") return outcome.plan.summary.errors > 0 ? 1 : 0;
   if (outcome.kind === "cancelled") {
