@@ -19,6 +19,21 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   {
+    // cdktf and cdktn are loaded by src/constructs only (the CLI and the engine never load them);
+    // src/core's own block below restricts them too, with the rest of its rules.
+    files: ["src/**"],
+    ignores: ["src/constructs/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["cdktf", "cdktn", "@cdktf/provider-null"].map((name) => ({ name, message: "cdktf and cdktn belong in src/constructs only." })),
+          patterns: [{ group: ["cdktf/*", "cdktn/*", "@cdktf/*"], message: "cdktf and cdktn belong in src/constructs only." }],
+        },
+      ],
+    },
+  },
+  {
     // src/core is pure: no files, processes, network or clock. Its inputs are plain data and its
     // outputs are values; src/io reads and writes, src/cli talks to the user (docs/architecture.md).
     files: ["src/core/**"],
@@ -32,6 +47,7 @@ export default tseslint.config(
             ),
             { name: "axios", message: "src/core is pure: the network is src/api and src/io." },
             { name: "cdktf", message: "cdktf belongs in src/constructs only." },
+            { name: "cdktn", message: "cdktn belongs in src/constructs only." },
             { name: "constructs", message: "cdktf belongs in src/constructs only." },
           ],
           patterns: [
