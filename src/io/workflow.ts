@@ -147,8 +147,9 @@ function execute(plan: Plan, session: Session, options: GuardOptions & { checkSt
 /**
  * Reads live rules (every rule of the tenant with ruleIds null) and generates their declarations.
  * Throws an ImportError, writing nothing, when a requested rule does not exist or a list cannot be read.
+ * `fileName` (the module's file, as the user named it) goes into the header's command that runs it.
  */
-export async function importRules(session: Session, ruleIds: readonly string[] | null, functionName: string): Promise<ImportCode> {
+export async function importRules(session: Session, ruleIds: readonly string[] | null, functionName: string, fileName?: string): Promise<ImportCode> {
   const metadata = await searchRules(session.client, ruleIds, session.connection.tenantId, session.pageSize);
   if (ruleIds !== null) {
     const found = new Set(metadata.map((m) => m.observerRuleId));
@@ -172,7 +173,7 @@ export async function importRules(session: Session, ruleIds: readonly string[] |
   }
   return generateImportCode(
     read.map(({ rule, list }) => ({ rule, list })),
-    { functionName, toolVersion: TOOL_VERSION },
+    { functionName, toolVersion: TOOL_VERSION, ...(fileName === undefined ? {} : { fileName }) },
   );
 }
 

@@ -6,31 +6,69 @@
 import { runInNewContext } from "node:vm";
 import ts from "typescript";
 import type { ImportedRule } from "../../src/core/import-code";
-import { commentText, constructIdFor, generateImportCode, tsString, uniqueIds } from "../../src/core/import-code";
+import { IMPORT_STACK_NAME, commentText, constructIdFor, generateImportCode, importAppCommand, tsString, uniqueIds } from "../../src/core/import-code";
 
 interface Declared {
   id: string;
   props: { ruleId: string; mode?: string; users: { userId: string; aliases: string[] }[] };
 }
 
-/** Compiles the generated module and runs its function; returns the RuleUserLists it declared. */
-function evaluate(source: string): Declared[] {
+interface Run {
+  declared: Declared[];
+  /** What a run as the program did: the stacks it made (by name, with the scope each list got) and whether it synthesized. */
+  stacks: string[];
+  scopes: unknown[];
+  synthesized: boolean;
+  exports: Record<string, unknown>;
+}
+
+/**
+ * Compiles the generated module and runs it, with stubs of RuleUserList and cdktf's App and
+ * TerraformStack; `asProgram` runs it as `node FILE` would (require.main is the module).
+ */
+function run(source: string, asProgram: boolean): Run {
   const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  const declared: Declared[] = [];
+  const result: Run = { declared: [], stacks: [], scopes: [], synthesized: false, exports: {} };
   class RuleUserList {
-    constructor(_scope: unknown, id: string, props: Declared["props"]) {
-      declared.push({ id, props });
+    constructor(scope: unknown, id: string, props: Declared["props"]) {
+      result.declared.push({ id, props });
+      result.scopes.push(scope);
     }
   }
-  const module = { exports: {} as Record<string, unknown> };
-  const require = (name: string) => {
-    if (name === "alert-rule-users") return { RuleUserList };
-    throw new Error(`unexpected require(${name})`);
-  };
+  class App {
+    synth(): void {
+      result.synthesized = true;
+    }
+  }
+  class TerraformStack {
+    constructor(
+      readonly scope: unknown,
+      readonly id: string,
+    ) {
+      expect(scope).toBeInstanceOf(App);
+      result.stacks.push(id);
+    }
+  }
+  const module = { exports: result.exports };
+  const require = Object.assign(
+    (name: string) => {
+      if (name === "alert-rule-users") return { RuleUserList };
+      if (name === "cdktf") return { App, TerraformStack };
+      throw new Error(`unexpected require(${name})`);
+    },
+    { main: asProgram ? module : { exports: {} } },
+  );
   runInNewContext(js, { module, exports: module.exports, require });
-  const fn = module.exports["declareRuleUserLists"] as (scope: unknown) => unknown[];
-  expect(fn({}).length).toBe(declared.length);
-  return declared;
+  return result;
+}
+
+/** Compiles the generated module, imports it (as an app would) and runs its function; returns the RuleUserLists it declared. */
+function evaluate(source: string): Declared[] {
+  const imported = run(source, false);
+  expect(imported).toMatchObject({ declared: [], stacks: [], synthesized: false });
+  const fn = imported.exports["declareRuleUserLists"] as (scope: unknown) => unknown[];
+  expect(fn({}).length).toBe(imported.declared.length);
+  return imported.declared;
 }
 
 const rule = (name: string, id: string, over: Partial<ImportedRule["rule"]> = {}) => ({
@@ -161,5 +199,41 @@ describe("generateImportCode", () => {
     const rules: ImportedRule[] = [{ rule: rule("A", "a"), list: list([]) }];
     expect(generateImportCode(rules).source).toBe(generateImportCode(rules).source);
     expect(generateImportCode(rules, { functionName: "lists" }).source).toContain("export function lists(scope: Construct)");
+  });
+
+  it("runs as an app by itself: run as the program, it declares every list in one stack and synthesizes; imported, it does nothing", () => {
+    // given
+    const code = generateImportCode([{ rule: rule("A", "a"), list: list([{ userId: "1", aliases: ["one@x.com"] }]) }, { rule: rule("B", "b"), list: list([]) }], {
+      fileName: "lists/rule user lists.ts",
+    });
+    // when run as the program
+    const program = run(code.source, true);
+    // then
+    expect(program.stacks).toEqual([IMPORT_STACK_NAME]);
+    expect(program.declared.map((d) => d.id)).toEqual(["a", "b"]);
+    expect(program.scopes.every((s) => (s as { id?: string }).id === IMPORT_STACK_NAME)).toBe(true);
+    expect(program.synthesized).toBe(true);
+    // imported by another app: only the function, nothing declared or synthesized
+    expect(run(code.source, false)).toMatchObject({ declared: [], stacks: [], synthesized: false });
+    expect(typeof run(code.source, false).exports["declareRuleUserLists"]).toBe("function");
+    // the header says how to run it, with the file as named
+    expect(code.source).toContain(`"app": "npx ts-node --transpile-only 'lists/rule user lists.ts'"`);
+    expect(code.source).toContain(`alert-rule-users plan --app "npx ts-node --transpile-only 'lists/rule user lists.ts'"`);
+  });
+
+  it("a file name cannot end the header comment", () => {
+    const code = generateImportCode([], { fileName: "x*/ evil();/*.ts" });
+    const header = code.source.slice(0, code.source.indexOf("*/\n") + 2);
+    expect(header.match(/\*\//g)).toHaveLength(1);
+    expect(() => ts.transpileModule(code.source, { reportDiagnostics: true })).not.toThrow();
+    expect(run(code.source, true).synthesized).toBe(true);
+  });
+
+  it.each([
+    ["rule-user-lists.ts", "npx ts-node --transpile-only rule-user-lists.ts"],
+    ["my lists.ts", "npx ts-node --transpile-only 'my lists.ts'"],
+    ["it's.ts", "npx ts-node --transpile-only 'it'\\''s.ts'"],
+  ])("importAppCommand(%j) is %s", (file, command) => {
+    expect(importAppCommand(file)).toBe(command);
   });
 });

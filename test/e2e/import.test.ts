@@ -106,6 +106,23 @@ describe("import", () => {
     expect(writesOf(sim.requestCounts())).toEqual({});
   });
 
+  it("import --all --out FILE runs as an app by itself: plan --app with FILE shows no changes, with no edits", async () => {
+    // when
+    const imported = await cli(["import", "--all", "--out", "all-rules.ts"]);
+    // then it says how to run it
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain(`Plan it as an app by itself: alert-rule-users plan --app "npx ts-node --transpile-only all-rules.ts"`);
+    // and planned as the app (ts-node from this repository: the workspace has no node_modules/.bin)
+    sim.resetCounts();
+    const plan = await cli(["plan", "--app", `${JSON.stringify(join(REPO, "node_modules", ".bin", "ts-node"))} --transpile-only all-rules.ts`, "--detailed-exitcode", "--format", "json"]);
+    expect(plan.stderr).toBe("");
+    expect(plan.code).toBe(0);
+    const json = JSON.parse(plan.stdout) as { rules: { constructPath: string; action: string }[] };
+    expect(json.rules.filter((r) => r.action !== "skip")).toHaveLength(6);
+    expect(json.rules.every((r) => r.constructPath.startsWith("alert-rules/"))).toBe(true);
+    expect(writesOf(sim.requestCounts())).toEqual({});
+  });
+
   it("--rule imports the named rules only and prints to stdout; an unknown rule is an error", async () => {
     const one = await cli(["import", "--rule", RULES.finance, "--rule", RULES.departing]);
     expect(one.code).toBe(0);

@@ -2,7 +2,7 @@
  * The package as a new user gets it (`npm run test:package`; needs the npm registry, so it is not
  * part of `npm test`): `npm pack` → `alert-rule-users init` → `npm install` of the tarball and
  * the registry only → synth, plan, apply and plan again against the simulator, with the CLI and the
- * construct the app installed. One pack and one install serve every test here.
+ * construct the app installed; and `import --all --out FILE` planned as the app by itself. One pack and one install serve every test here.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -129,6 +129,20 @@ app.synth();
       expect(again.stdout).toContain("Plan: 0 rules to update");
     },
     10 * MINUTES,
+  );
+
+  it(
+    "import --all --out FILE in the app, then plan with FILE as the app (the command import prints): no changes",
+    async () => {
+      const imported = await succeed("import", installedCli(["import", "--all", "--out", "all-rules.ts"]));
+      const hint = /plan --app "([^"]+)"/.exec(imported.stderr)?.[1];
+      expect(hint).toBe("npx ts-node --transpile-only all-rules.ts");
+      const plan = await installedCli(["plan", "--app", hint ?? "", "--output", "all-rules.out", "--detailed-exitcode"]);
+      expect(plan.stderr).not.toMatch(/Error/);
+      expect(plan.code).toBe(0);
+      expect(plan.stdout).toContain("Plan: 0 rules to update");
+    },
+    5 * MINUTES,
   );
 
   it(

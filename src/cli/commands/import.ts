@@ -8,6 +8,10 @@ import { writeFileAtomic } from "../../io/atomic-write";
 import { importRules } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
+import { importAppCommand } from "../../core/import-code";
+
+/** Names the generated module declares or imports: not available for the function. */
+const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
 import { connect, session } from "../run-flags";
 
 export const importCommand: Command = {
@@ -16,8 +20,14 @@ export const importCommand: Command = {
   help: `Usage: alert-rule-users import (--rule ID... | --all) [flags]
 Reads the live user lists of the given rules (or of every rule of the tenant) and writes a
 TypeScript module with one exported function, declareRuleUserLists(scope), that declares a
-RuleUserList per rule. Call it from a stack of your cdktf app: 'alert-rule-users plan' then shows
-no changes. Sends no write call.
+RuleUserList per rule; 'alert-rule-users plan' then shows no changes. Sends no write call.
+
+Use the module either way:
+  - as an app by itself (one stack, "alert-rules"): it synthesizes when run as the program,
+      alert-rule-users plan --app "npx ts-node --transpile-only rule-user-lists.ts"
+    or make that command the "app" of cdktf.json;
+  - from your own cdktf app: call declareRuleUserLists(stack) in a stack of it (importing the
+    module does not synthesize anything).
 
   - system rules and rules that monitor all users are listed as comments (they cannot be managed);
   - a list with entries without a user ID is declared additive (only adds, removes nothing) with
@@ -64,21 +74,27 @@ Examples:
       throw new UsageError("import: give either --all or one or more --rule ID. Run 'alert-rule-users import --help' for usage.");
     }
     const functionName = values["function-name"] ?? "declareRuleUserLists";
-    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(functionName)) {
-      throw new UsageError(`import: --function-name must be a JavaScript identifier, got '${functionName}'.`);
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(functionName) || RESERVED_NAMES.includes(functionName)) {
+      throw new UsageError(
+        `import: --function-name must be a JavaScript identifier other than ${RESERVED_NAMES.join(", ")} (names the module uses), got '${functionName}'.`,
+      );
     }
     const parallelism = intFlag("import", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("import", "page-size", values["page-size"], 100, 1, 500);
     const { connection, client } = connect(values, io);
     const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
-    const code = await importRules(run, all ? null : ruleIds, functionName).finally(() => run.done());
+    const code = await importRules(run, all ? null : ruleIds, functionName, values.out).finally(() => run.done());
 
     for (const warning of code.warnings) io.stderr.write(`${warning}\n`);
     const declared = code.rules.filter((r) => r.constructId !== null).length;
     const summary = `Imported ${code.rules.length} ${code.rules.length === 1 ? "rule" : "rules"}: ${declared} declared, ${code.rules.length - declared} as comments.`;
     if (values.out !== undefined) {
       await writeFileAtomic(resolve(io.cwd, values.out), code.source);
-      io.stderr.write(`${summary} Wrote ${values.out}.\n`);
+      io.stderr.write(
+        `${summary} Wrote ${values.out}.\n` +
+          `Plan it as an app by itself: alert-rule-users plan --app ${JSON.stringify(importAppCommand(values.out))}\n` +
+          `(or set "app" to that command in cdktf.json), or call ${functionName}(stack) from your app.\n`,
+      );
     } else {
       io.stdout.write(code.source);
       io.stderr.write(`${summary}\n`);
