@@ -141,7 +141,7 @@ export function usersSizeFailures(json: string, userCount: number): string[] {
   if (bytes <= MAX_USERS_BYTES) return [];
   return [
     `users: ${userCount} users make ${bytes} bytes of JSON, over the ${MAX_USERS_BYTES} bytes (1.5 MiB) that terraform apply can pass to the CLI ` +
-      "(the local-exec provisioner passes them in its environment, which Linux caps at 2 MiB in all); that is about 12,000 users with 2 aliases each. " +
+      "(the local-exec provisioner passes them in its environment, which Linux caps at 2 MiB in all); that is about 13,000 users with 2 aliases of some 30 characters each. " +
       "Split the users across several rules, or remove users that no longer need to be listed",
   ];
 }
