@@ -7,6 +7,7 @@ import { problemsError } from "./errors";
 import type { ConnectionConfig } from "./config";
 import type { RequestCounter, RequestHook } from "./counter";
 import { pageRequestOptions, searchRequest, type Clause, type SearchPageOptions } from "./filters";
+import type { RateLimiter } from "./rate-limiter";
 import type { Random, RetryPolicy, Sleep } from "./retry";
 import {
   RULE_OPERATIONS,
@@ -41,6 +42,8 @@ export type ClientOptions = ConnectionConfig & {
   readonly random?: Random | undefined;
   /** Share a counter between clients. @default - a new counter */
   readonly counter?: RequestCounter | undefined;
+  /** Gates every attempt; share one across a run (src/api/rate-limiter.ts). @default - none */
+  readonly rateLimiter?: RateLimiter | undefined;
 };
 
 /** One page of query-rule-metadata (page size 100 unless given). */

@@ -43,3 +43,5 @@ export {
 } from "./retry";
 export type { RetryPolicy, RetryDecision, Sleep, Random } from "./retry";
 export { redact, redactString, REDACTED } from "./redact";
+export { RateLimiter } from "./rate-limiter";
+export type { RateLimiterOptions, RateLimiterState, SendOutcome } from "./rate-limiter";

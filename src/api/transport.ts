@@ -29,6 +29,7 @@ import {
   type Sleep,
 } from "./retry";
 import { formatIssues, readServiceError, snippet } from "./response-errors";
+import type { RateLimiter, SendOutcome } from "./rate-limiter";
 
 /** `Accept` header: text/plain for the searches and query-users, application/json for writes (interface.md). */
 export type AcceptType = "text/plain" | "application/json";
@@ -68,6 +69,11 @@ export interface TransportOptions {
   readonly counter?: RequestCounter | undefined;
   /** Clock, for `Retry-After` dates and durations. @default - Date.now */
   readonly now?: (() => number) | undefined;
+  /**
+   * Gates every attempt (first sends and retries) and learns from the answers; share one across
+   * the clients of a run (src/api/rate-limiter.ts). @default - none: nothing gated
+   */
+  readonly rateLimiter?: RateLimiter | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -81,6 +87,8 @@ type AttemptResult =
       readonly status: number;
       readonly contentType: string | undefined;
       readonly retryAfter: string | undefined;
+      /** `Retry-After-Ms`, when the service sends it (finer than whole seconds). */
+      readonly retryAfterMs: string | undefined;
       readonly text: string;
     }
   | { readonly type: "failure"; readonly kind: Exclude<ApiErrorKind, "http">; readonly code: string | undefined; readonly message: string };
@@ -96,6 +104,7 @@ export class HttpTransport {
   readonly #sleep: Sleep;
   readonly #random: Random;
   readonly #now: () => number;
+  readonly rateLimiter: RateLimiter | undefined;
 
   constructor(options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -107,6 +116,7 @@ export class HttpTransport {
     this.#sleep = options.sleep ?? realSleep;
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
+    this.rateLimiter = options.rateLimiter;
     // No defaults with the token: an inspected instance must not show it.
     this.#http = axios.create({ maxRedirects: 0 });
   }
@@ -134,8 +144,11 @@ export class HttpTransport {
     for (let attempt = 1; ; attempt += 1) {
       await options.beforeAttempt?.();
       this.counter.recordAttempt(operation);
+      // Rate limiter: wait for a send token, then tell it how the service answered.
+      const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
       const started = this.#now();
       const result = await this.#attempt(path, data, options.accept);
+      this.rateLimiter?.settle(ticket, this.#sendOutcome(result));
       const durationMs = Math.max(0, this.#now() - started);
       const status = result.type === "response" ? result.status : undefined;
       const failure = result.type === "failure" ? (result.kind === "timeout" ? "timeout" : (result.code ?? result.kind)) : undefined;
@@ -199,6 +212,7 @@ export class HttpTransport {
         status: response.status,
         contentType: headerValue(response.headers["content-type"]),
         retryAfter: headerValue(response.headers["retry-after"]),
+        retryAfterMs: headerValue(response.headers["retry-after-ms"]),
         text: typeof response.data === "string" ? response.data : String(response.data ?? ""),
       };
     } catch (error) {
@@ -221,6 +235,12 @@ export class HttpTransport {
     return { type: "failure", kind: "network", code: cause ?? code, message };
   }
 
+  /** A 429 is the service asking to slow down; anything else, answer or not, is not. */
+  #sendOutcome(result: AttemptResult): SendOutcome {
+    if (result.type !== "response" || result.status !== 429) return { throttled: false };
+    return { throttled: true, retryAfterMs: retryAfterOf(result, this.#now()) };
+  }
+
   /** `count` is how many attempts failed this way so far: 429s, or every other failure. */
   #decide(result: AttemptResult, count: number, idempotent: boolean): RetryDecision {
     if (result.type === "failure") {
@@ -229,7 +249,7 @@ export class HttpTransport {
       return nextRetry(this.retryPolicy, count, undefined, this.#random);
     }
     if (!isRetryableStatus(result.status) || !idempotent) return { retry: false };
-    const retryAfterMs = honoursRetryAfter(result.status) ? parseRetryAfter(result.retryAfter, this.#now()) : undefined;
+    const retryAfterMs = honoursRetryAfter(result.status) ? retryAfterOf(result, this.#now()) : undefined;
     const budget = result.status === 429 ? this.retryPolicy.maxRateLimitRetries + 1 : this.retryPolicy.maxAttempts;
     return nextRetry(this.retryPolicy, count, retryAfterMs, this.#random, budget);
   }
@@ -317,6 +337,13 @@ export class HttpTransport {
       ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs }),
     });
   }
+}
+
+/** The wait a 429 or 503 asks for: `Retry-After-Ms` when sent and readable, else `Retry-After`. */
+function retryAfterOf(result: Extract<AttemptResult, { type: "response" }>, now: number): number | undefined {
+  const ms = result.retryAfterMs === undefined ? Number.NaN : Number(result.retryAfterMs.trim());
+  if (Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
+  return parseRetryAfter(result.retryAfter, now);
 }
 
 function headerValue(value: unknown): string | undefined {

@@ -1,0 +1,269 @@
+/**
+ * The client's rate limiter (src/api/rate-limiter.ts), on a virtual clock: every wait is a timer
+ * of the test's own, so the runs are deterministic and take no time.
+ */
+import { RateLimiter, type RateLimiterOptions } from "../../src/api/rate-limiter";
+import { InvalidArgumentError } from "../../src/errors";
+import { TokenBucket } from "../../src/simulator/rate-limit";
+
+/** A clock and a sleep that only move when the test says so. */
+function virtualTime() {
+  let now = 0;
+  const timers: Array<{ at: number; resolve: () => void }> = [];
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return {
+    now: () => now,
+    sleep: (ms: number) =>
+      new Promise<void>((resolve) => {
+        timers.push({ at: now + Math.max(0, ms), resolve });
+      }),
+    /** Runs timers in order until `done` resolves (or the clock passes `limitMs`). */
+    async runUntil<T>(done: Promise<T>, limitMs = 3_600_000): Promise<T> {
+      let finished = false;
+      let value: T | undefined;
+      void done.then((v) => {
+        finished = true;
+        value = v;
+      });
+      await settle();
+      while (!finished) {
+        timers.sort((a, b) => a.at - b.at);
+        const next = timers.shift();
+        if (next === undefined) {
+          await settle();
+          if (!finished) throw new Error("nothing left to run, and the body has not finished");
+          break;
+        }
+        if (next.at > limitMs) throw new Error(`virtual clock passed ${limitMs} ms`);
+        now = Math.max(now, next.at);
+        next.resolve();
+        await settle();
+      }
+      return value as T;
+    },
+  };
+}
+
+/** Acquires, and says when the send went (the virtual time then). */
+async function sendTime(limiter: RateLimiter, time: ReturnType<typeof virtualTime>): Promise<number> {
+  await limiter.acquire();
+  return time.now();
+}
+
+function limiterOn(time: ReturnType<typeof virtualTime>, options: RateLimiterOptions = {}): RateLimiter {
+  return new RateLimiter({ now: time.now, sleep: time.sleep, ...options });
+}
+
+/** Sends in any window of `windowMs` (the most found). */
+function mostInWindow(times: readonly number[], windowMs = 1000): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i += 1) {
+    // (less a nanosecond: 3 sends 1000/3 ms apart add up to 999.9999999 in floating point)
+    while ((sorted[i] ?? 0) - (sorted[j] ?? 0) >= windowMs - 1e-6) j += 1;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+/**
+ * `workers` loops sending `requests` in all through the limiter to a service that is a token
+ * bucket of `serviceRps` (the simulator's own), each answer `latencyMs` after the send.
+ */
+async function closedLoop(
+  time: ReturnType<typeof virtualTime>,
+  limiter: RateLimiter,
+  options: { serviceRps: number; requests: number; workers?: number; latencyMs?: number },
+): Promise<{ sends: number[]; throttled: number; endMs: number }> {
+  const bucket = new TokenBucket(options.serviceRps, time.now);
+  const latencyMs = options.latencyMs ?? 20;
+  const sends: number[] = [];
+  let remaining = options.requests;
+  let throttled = 0;
+  const worker = async () => {
+    let retrying = false;
+    while (retrying || remaining > 0) {
+      if (!retrying) remaining -= 1;
+      const ticket = await limiter.acquire();
+      sends.push(time.now());
+      await time.sleep(latencyMs / 2);
+      const decision = bucket.take();
+      await time.sleep(latencyMs / 2);
+      if (decision.ok) {
+        limiter.settle(ticket, { throttled: false });
+        retrying = false;
+      } else {
+        throttled += 1;
+        limiter.settle(ticket, { throttled: true, retryAfterMs: decision.retryAfterMs });
+        await time.sleep(decision.retryAfterMs);
+        retrying = true;
+      }
+    }
+  };
+  await time.runUntil(Promise.all(Array.from({ length: options.workers ?? 4 }, worker)));
+  return { sends, throttled, endMs: time.now() };
+}
+
+describe("RateLimiter", () => {
+  it("gates nothing until the service answers 429 (no --max-rps)", async () => {
+    // given a limiter that has seen only successes
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+
+    // when 100 requests are sent one after another
+    const sends = await time.runUntil(
+      (async () => {
+        const at: number[] = [];
+        for (let i = 0; i < 100; i += 1) {
+          const ticket = await limiter.acquire();
+          at.push(time.now());
+          limiter.settle(ticket, { throttled: false });
+        }
+        return at;
+      })(),
+    );
+
+    // then none of them waited
+    expect(sends.every((t) => t === 0)).toBe(true);
+    expect(limiter.state()).toMatchObject({ throttled: false, rps: undefined, cuts: 0 });
+  });
+
+  it("never sends more than --max-rps in any second, however many ask at once", async () => {
+    // given --max-rps 5 and 12 requests asking at the same moment
+    const time = virtualTime();
+    const limiter = limiterOn(time, { maxRps: 5 });
+
+    // when they all acquire
+    const sends = await time.runUntil(Promise.all(Array.from({ length: 12 }, () => sendTime(limiter, time))));
+
+    // then they go out 200 ms apart: never 6 within a second
+    expect([...sends].sort((a, b) => a - b)).toEqual([0, 200, 400, 600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2200]);
+    expect(mostInWindow(sends)).toBe(5);
+  });
+
+  it("keeps under --max-rps against a service that would allow more, and meets no 429", async () => {
+    const time = virtualTime();
+    const limiter = limiterOn(time, { maxRps: 3 });
+    const run = await closedLoop(time, limiter, { serviceRps: 10, requests: 60 });
+    expect(mostInWindow(run.sends)).toBeLessThanOrEqual(3);
+    expect(run.throttled).toBe(0);
+    // 60 sends 1/3 s apart: the last one at 59/3 s
+    expect(Math.max(...run.sends)).toBeCloseTo((59 * 1000) / 3, 0);
+  });
+
+  it("on the first 429 slows to what the service admitted in the second before", async () => {
+    // given two answered requests, then a 429
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+    const first = await limiter.acquire();
+    limiter.settle(first, { throttled: false });
+    const second = await limiter.acquire();
+    limiter.settle(second, { throttled: false });
+    const third = await limiter.acquire();
+
+    // when the service answers 429 to the third
+    limiter.settle(third, { throttled: true });
+
+    // then the limiter sends just under 2 a second from now on (beta 0.95 of 2)
+    expect(limiter.state()).toMatchObject({ throttled: true, rps: 1.9, cuts: 1, throttles: 1 });
+    // (the first 1/1.9 s later; then a little sooner each time, as the rate grows back)
+    const next = await time.runUntil(Promise.all([sendTime(limiter, time), sendTime(limiter, time), sendTime(limiter, time)]));
+    expect(next[0]).toBeCloseTo(1000 / 1.9, 6);
+    expect(next[1] - next[0]).toBeGreaterThan(450);
+    expect(next[1] - next[0]).toBeLessThan(1000 / 1.9);
+  });
+
+  it("does not cut again for a 429 of a request sent before the last cut", async () => {
+    // given four requests in flight, sent before any 429
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+    const ok = await limiter.acquire();
+    limiter.settle(ok, { throttled: false });
+    const inFlight = await Promise.all([limiter.acquire(), limiter.acquire(), limiter.acquire()]);
+
+    // when all three come back 429
+    for (const ticket of inFlight) limiter.settle(ticket, { throttled: true });
+
+    // then the rate was cut once, not three times
+    expect(limiter.state()).toMatchObject({ rps: 0.95, cuts: 1, throttles: 3 });
+  });
+
+  it("sends nothing before the Retry-After of a 429, whoever sends", async () => {
+    const time = virtualTime();
+    const limiter = limiterOn(time, { maxRps: 100 });
+    limiter.settle(await limiter.acquire(), { throttled: true, retryAfterMs: 1500 });
+    const next = await time.runUntil(sendTime(limiter, time));
+    expect(next).toBeGreaterThanOrEqual(1500);
+  });
+
+  it("cuts its rate after 429s and settles just under a service's limit (2 a second, burst 2)", async () => {
+    // given a service that admits 2 requests a second and four workers with 200 requests
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+
+    // when they run through the limiter
+    const run = await closedLoop(time, limiter, { serviceRps: 2, requests: 200 });
+
+    // then the rate was cut, few requests were refused (most while it learned the limit, in the
+    // first seconds), and the run took about 200 / 2 s
+    const state = limiter.state();
+    expect(state.cuts).toBeGreaterThanOrEqual(2);
+    expect(state.rps).toBeGreaterThan(1.6);
+    expect(state.rps).toBeLessThan(2.3);
+    expect(run.throttled / run.sends.length).toBeLessThanOrEqual(0.04);
+    expect(run.endMs).toBeLessThan(1.1 * (200 / 2) * 1000);
+  });
+
+  it("without the limiter's cuts (429s honoured, nothing learned) the same run is refused far more", async () => {
+    // the control of the test above: Retry-After alone, no adaptive rate
+    const time = virtualTime();
+    const limiter = limiterOn(time, { adaptive: false });
+    const run = await closedLoop(time, limiter, { serviceRps: 2, requests: 200 });
+    expect(limiter.state().cuts).toBe(0);
+    expect(run.throttled / run.sends.length).toBeGreaterThan(0.2);
+  });
+
+  it("grows back after a cut while the service keeps answering", async () => {
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+    // a first 429 after 10 admitted requests: 10 a second
+    for (let i = 0; i < 10; i += 1) limiter.settle(await limiter.acquire(), { throttled: false });
+    limiter.settle(await limiter.acquire(), { throttled: true });
+    const cutTo = limiter.state().rps ?? 0;
+    // when 30 s of successes follow
+    await time.runUntil(
+      (async () => {
+        while (time.now() < 30_000) limiter.settle(await limiter.acquire(), { throttled: false });
+      })(),
+    );
+    // then the rate is above the cut
+    expect(cutTo).toBe(9.5);
+    expect(limiter.state().rps).toBeGreaterThan(cutTo * 1.5);
+  });
+
+  it("stays under --max-rps even while growing, and can cut below it", async () => {
+    const time = virtualTime();
+    const limiter = limiterOn(time, { maxRps: 4 });
+    limiter.settle(await limiter.acquire(), { throttled: false });
+    limiter.settle(await time.runUntil(limiter.acquire()), { throttled: true });
+    expect(limiter.state().rps).toBe(0.95);
+    const sends = await time.runUntil(
+      (async () => {
+        const at: number[] = [];
+        while (time.now() < 120_000) {
+          const ticket = await limiter.acquire();
+          at.push(time.now());
+          limiter.settle(ticket, { throttled: false });
+        }
+        return at;
+      })(),
+    );
+    expect(limiter.state().rps).toBe(4);
+    expect(mostInWindow(sends)).toBeLessThanOrEqual(4);
+  });
+
+  it("refuses invalid settings, naming each", () => {
+    expect(() => new RateLimiter({ maxRps: 0 })).toThrow(InvalidArgumentError);
+    expect(() => new RateLimiter({ maxRps: Number.NaN, beta: 1.5 })).toThrow(/maxRps must be a number above 0.*beta must be a number above 0 and at most 1/);
+  });
+});
