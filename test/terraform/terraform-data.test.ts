@@ -6,14 +6,13 @@
  * `npm test`). The tests run in order on one tenant and one Terraform state, as a team would:
  * each starts from what the one before left.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { CLI, connectionEnv, listing, runCli, runCommand, workspace, writesOf } from "../support/cli";
+import { CLI, connectionEnv, listing, runCli, workspace, writesOf } from "../support/cli";
 import type { CliResult, ListDecl, Workspace } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
-
-const MINUTES = 60_000;
+import { MINUTES, explain, offlineTerraformEnv, provisionerRuns, terraform as runTerraform } from "./support";
 const TOKEN = "terraform-e2e-token-7c1f09";
 const STACK = "alert-rules";
 const CLI_COMMAND = `"${process.execPath}" "${CLI}"`;
@@ -34,12 +33,16 @@ const finance = (users: unknown[]) => list("finance", { ruleName: "Finance file 
 const legal = list("legal", { ruleId: RULES.legal, mode: "additive", users: [{ userId: "4242", aliases: ["counsel@example.com"] }] });
 const highRisk = list("high-risk", { ruleId: RULES.highRisk, users: [{ userId: "1", aliases: ["someone@example.com"] }] });
 
+/** `count` generated users with 2 aliases each, the same ones for the same count. */
+function people(count: number) {
+  return Array.from({ length: count }, (_, i) => {
+    const n = String(i).padStart(5, "0");
+    return { userId: `00u${n}x7k2m9q4w8`, aliases: [`first.last${n}@example.com`, `fl${n}@corp.example.com`] };
+  });
+}
+
 const FINANCE_USERS = () =>
   sim.rule(RULES.finance)!.users.map((u) => ({ userId: u.userIdFromAuthority ?? "", aliases: u.userAliasList }));
-
-function explain(step: string, result: CliResult): string {
-  return `${step} exited ${String(result.code)}:\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-6000)}`;
-}
 
 /** Synthesizes the declarations with the CLI (`plan` runs the app), then `terraform init` offline. */
 async function synthAndInit(lists: ListDecl[]): Promise<void> {
@@ -54,7 +57,7 @@ async function synthAndInit(lists: ListDecl[]): Promise<void> {
 }
 
 function terraform(args: string[]): Promise<CliResult> {
-  return runCommand("terraform", args, { cwd: stackDir(), env: tfEnv, timeoutMs: 10 * MINUTES });
+  return runTerraform(args, stackDir(), tfEnv);
 }
 
 async function apply(): Promise<CliResult> {
@@ -73,23 +76,14 @@ function addresses(): Record<string, string> {
   );
 }
 
-/** How many provisioners ran, as terraform reports them. */
-const provisionerRuns = (output: string) => output.split("\n").filter((line) => /\(local-exec\): Executing:/.test(line)).length;
-
 async function planExitCode(): Promise<number | null> {
   return (await runCli(["plan", "--skip-synth", "--detailed-exitcode"], { cwd: ws.dir, env: connectionEnv(sim) })).code;
 }
 
 beforeAll(() => {
   ws = workspace([]);
-  // A CLI configuration that installs providers only from an empty local mirror: any download
-  // attempt fails, so a passing init proves the stack needs none.
-  const mirror = join(ws.dir, "empty-provider-mirror");
-  mkdirSync(mirror);
-  const rc = join(ws.dir, "terraform.rc");
-  writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["*/*/*"]\n  }\n}\n`);
-  tfEnv = { ...connectionEnv(sim), TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1", TF_INPUT: "0" };
-}, MINUTES);
+  tfEnv = offlineTerraformEnv(ws.dir, connectionEnv(sim));
+});
 
 afterAll(() => ws?.cleanup());
 
@@ -166,13 +160,7 @@ describe("terraform apply of a terraform_data stack", () => {
 
   it("applies a 2,500-user list", async () => {
     // given 2,500 users on engineering: the 3 it has and 2,497 more with 2 aliases each (finance declared as it is again)
-    const many = [
-      ...ENGINEERING_USERS.slice(1),
-      ...Array.from({ length: 2_497 }, (_, i) => {
-        const n = String(i).padStart(4, "0");
-        return { userId: `00u${n}x7k2m9q4w8`, aliases: [`first.last${n}@example.com`, `fl${n}@corp.example.com`] };
-      }),
-    ];
+    const many = [...ENGINEERING_USERS.slice(1), ...people(2_497)];
     await synthAndInit([engineering(many), finance(FINANCE_USERS()), legal, highRisk]);
     // (its users are over one environment variable's share, so Terraform passes them in chunks)
     const stackJson = JSON.parse(readFileSync(join(stackDir(), "cdk.tf.json"), "utf8")) as { resource: { terraform_data: Record<string, { triggers_replace: Record<string, string> }> } };
@@ -185,6 +173,23 @@ describe("terraform apply of a terraform_data stack", () => {
     expect(sim.rule(RULES.engineering)!.users).toHaveLength(2_500);
     expect(await planExitCode()).toBe(0);
     // and applying again changes nothing
+    sim.resetCounts();
+    const again = await apply();
+    expect(again.stdout).toContain("Apply complete! Resources: 0 added, 0 changed, 0 destroyed.");
+    expect(sim.requestLog()).toEqual([]);
+  }, 10 * MINUTES);
+
+  it("applies a 10,000-user list, 2 aliases each, and re-runs nothing after", async () => {
+    // given engineering grown to 10,000 users (about 1.1 MiB of JSON in the provisioner's environment)
+    const many = [...ENGINEERING_USERS.slice(1), ...people(9_997)];
+    await synthAndInit([engineering(many), finance(FINANCE_USERS()), legal, highRisk]);
+    // when
+    const result = await apply();
+    // then
+    if (result.code !== 0) throw new Error(explain("terraform apply", result));
+    expect(result.stdout).toContain("Apply complete! Resources: 1 added, 0 changed, 1 destroyed.");
+    expect(sim.rule(RULES.engineering)!.users).toHaveLength(10_000);
+    expect(await planExitCode()).toBe(0);
     sim.resetCounts();
     const again = await apply();
     expect(again.stdout).toContain("Apply complete! Resources: 0 added, 0 changed, 0 destroyed.");

@@ -1,0 +1,34 @@
+/**
+ * Real Terraform for the tests of test/terraform: a CLI configuration that allows no provider
+ * download (so a passing `terraform init` proves the stack needs none) and a runner.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCommand } from "../support/cli";
+import type { CliResult } from "../support/cli";
+
+export const MINUTES = 60_000;
+
+/**
+ * The environment for terraform in `dir`: `TF_CLI_CONFIG_FILE` names a configuration that installs
+ * providers only from an empty local mirror, no checkpoint call, no prompts; plus `extra`.
+ */
+export function offlineTerraformEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const mirror = join(dir, "empty-provider-mirror");
+  mkdirSync(mirror, { recursive: true });
+  const rc = join(dir, "terraform.rc");
+  writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["*/*/*"]\n  }\n}\n`);
+  return { ...extra, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1", TF_INPUT: "0" };
+}
+
+/** Runs `terraform ARGS` in `cwd`. */
+export function terraform(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return runCommand("terraform", args, { cwd, env, timeoutMs: 10 * MINUTES });
+}
+
+export function explain(step: string, result: CliResult): string {
+  return `${step} exited ${String(result.code)}:\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-6000)}`;
+}
+
+/** How many provisioners ran, as terraform reports them. */
+export const provisionerRuns = (output: string): number => output.split("\n").filter((line) => /\(local-exec\): Executing:/.test(line)).length;
