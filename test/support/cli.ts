@@ -95,6 +95,7 @@ export function runCommand(
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr });
     });
+    child.stdin.on("error", () => undefined); // EPIPE: the child exited without reading its input
     child.stdin.end(opts.input ?? "");
   });
 }
