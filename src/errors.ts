@@ -20,6 +20,7 @@ export type ErrorCode =
   | "UNRESOLVED_RULES"
   | "API"
   | "RESPONSE_SHAPE"
+  | "READ_LIMIT"
   | "APPLY_FAILED"
   | "INVALID_ARGUMENT"
   | "CONNECTION_MISMATCH"

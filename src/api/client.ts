@@ -24,6 +24,7 @@ import {
   type UsersInRuleResponse,
   type WriteOperation,
 } from "./schemas";
+import { collectPages } from "./paging";
 import { HttpTransport } from "./transport";
 
 /** The page size of query-rule-metadata unless given. */
@@ -44,6 +45,12 @@ export type ClientOptions = ConnectionConfig & {
   readonly counter?: RequestCounter | undefined;
   /** Gates every attempt; share one across a run (src/api/rate-limiter.ts). @default - none */
   readonly rateLimiter?: RateLimiter | undefined;
+  /** Largest response body read. @default - 64 MiB (DEFAULT_READ_LIMITS) */
+  readonly maxBodyBytes?: number | undefined;
+  /** Overall deadline of one request, retries and waits included. @default - 5 minutes (DEFAULT_READ_LIMITS) */
+  readonly requestDeadlineMs?: number | undefined;
+  /** Most results one paged search may bring. @default - 20000 (DEFAULT_READ_LIMITS) */
+  readonly maxSearchResults?: number | undefined;
 };
 
 /** One page of query-rule-metadata (page size 100 unless given). */
@@ -86,28 +93,26 @@ export class RuleListClient {
   }
 
   /**
-   * Every rule matching the groups: reads page after page until `totalCount` rules are read, or
-   * a page comes back short, empty or with nothing new. Rules are returned once each, by `id`.
+   * Every rule matching the groups: reads page after page until `totalCount` rules are read or a
+   * page comes back short; a page with nothing new, or more than `maxSearchResults` rules, stops
+   * with a ReadLimitError (src/api/paging.ts). Rules are returned once each, by `id`.
    */
   async searchRuleMetadata(
     groups: readonly FilterGroup[],
     options: RuleMetadataSearchOptions = {},
   ): Promise<RuleMetadata[]> {
     const pageSize = options.pageSize ?? 100;
-    const byId = new Map<string, RuleMetadata>();
-    for (let pageNumber = 0; ; pageNumber += 1) {
-      const page = await this.queryRuleMetadataPage(groups, { groupClause: options.groupClause, pageSize, pageNumber });
-      let added = 0;
-      for (const rule of page.ruleMetadata) {
-        if (!byId.has(rule.id)) {
-          byId.set(rule.id, rule);
-          added += 1;
-        }
-      }
-      const done =
-        byId.size >= page.totalCount || page.ruleMetadata.length < pageSize || added === 0;
-      if (done) return [...byId.values()];
-    }
+    const { items } = await collectPages({
+      operation: "query-rule-metadata",
+      pageSize,
+      maxResults: this.transport.maxSearchResults,
+      keyOf: (rule: RuleMetadata) => rule.id,
+      fetchPage: async (pageNumber) => {
+        const page = await this.queryRuleMetadataPage(groups, { groupClause: options.groupClause, pageSize, pageNumber });
+        return { items: page.ruleMetadata, totalCount: page.totalCount };
+      },
+    });
+    return items;
   }
 
   /** The users of a rule's inclusion or exclusion list. */

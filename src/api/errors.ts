@@ -167,6 +167,41 @@ export class ResponseShapeError extends AlertRuleUsersError {
   }
 }
 
+/** Which bound stopped a read (see src/api/read-limits.ts). */
+export type ReadLimit = "body-size" | "deadline" | "too-many-results" | "no-progress";
+
+export interface ReadLimitErrorDetails {
+  readonly operation: string;
+  readonly ruleId?: string | undefined;
+  readonly limit: ReadLimit;
+  /** What happened, e.g. "the response body is larger than 64 MiB". */
+  readonly what: string;
+  /** How to go on. */
+  readonly fix: string;
+}
+
+/**
+ * A read stopped by one of the bounds that keep a hostile or broken service from making it
+ * endless: the body cap, the overall deadline of a request, the most results a search may bring,
+ * or a page that brings nothing new. Never retried. The message names the limit and the fix.
+ */
+export class ReadLimitError extends AlertRuleUsersError {
+  readonly operation: string;
+  readonly ruleId?: string;
+  readonly limit: ReadLimit;
+
+  constructor(details: ReadLimitErrorDetails) {
+    super("READ_LIMIT", redactString(`${subject(details.operation, details.ruleId)} stopped: ${details.what}. ${details.fix}`));
+    this.operation = details.operation;
+    if (details.ruleId !== undefined) this.ruleId = details.ruleId;
+    this.limit = details.limit;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), operation: this.operation, ...(this.ruleId === undefined ? {} : { ruleId: this.ruleId }), limit: this.limit };
+  }
+}
+
 /** A 200 answer whose `problems` list is not empty, as an ApiError (code PROBLEMS), the list cut to 300 characters. */
 export function problemsError(operation: string, problems: readonly unknown[]): ApiError {
   const text = problems.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join("; ");

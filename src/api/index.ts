@@ -16,8 +16,9 @@ export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions 
 export { HttpTransport, DEFAULT_TIMEOUT_MS } from "./transport";
 export { readServiceError, formatIssues } from "./response-errors";
 export type { AcceptType, PostOptions, TransportOptions } from "./transport";
-export { ApiError, ResponseShapeError } from "./errors";
-export type { ApiErrorKind, ApiErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./errors";
+export { ApiError, ReadLimitError, ResponseShapeError } from "./errors";
+export type { ApiErrorKind, ApiErrorDetails, ReadLimit, ReadLimitErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./errors";
+export { DEFAULT_READ_LIMITS, resolveReadLimits, type ReadLimits } from "./read-limits";
 export {
   resolveConnection,
   describeConnection,

@@ -13,7 +13,8 @@
  */
 import axios, { isAxiosError, type AxiosInstance } from "axios";
 import type { z } from "zod";
-import { ApiError, ResponseShapeError, type ApiErrorKind } from "./errors";
+import { ApiError, ReadLimitError, ResponseShapeError, type ApiErrorKind } from "./errors";
+import { DEFAULT_READ_LIMITS, ENV_MAX_BODY_MIB, ENV_REQUEST_DEADLINE_SECONDS, byteSize, seconds } from "./read-limits";
 import { RequestCounter, type RequestEvent, type RequestHook } from "./counter";
 import { redactString } from "./redact";
 import {
@@ -74,6 +75,12 @@ export interface TransportOptions {
    * the clients of a run (src/api/rate-limiter.ts). @default - none: nothing gated
    */
   readonly rateLimiter?: RateLimiter | undefined;
+  /** Largest response body read; a larger one stops the request, not retried. @default - 64 MiB */
+  readonly maxBodyBytes?: number | undefined;
+  /** Overall deadline of one request: all attempts and the waits between them. @default - 5 minutes */
+  readonly requestDeadlineMs?: number | undefined;
+  /** Most results one paged search may bring (src/api/paging.ts). @default 20000 */
+  readonly maxSearchResults?: number | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -91,13 +98,19 @@ type AttemptResult =
       readonly retryAfterMs: string | undefined;
       readonly text: string;
     }
-  | { readonly type: "failure"; readonly kind: Exclude<ApiErrorKind, "http">; readonly code: string | undefined; readonly message: string };
+  | { readonly type: "failure"; readonly kind: Exclude<ApiErrorKind, "http">; readonly code: string | undefined; readonly message: string }
+  | { readonly type: "too-large" };
+/** An attempt that got an answer or failed in a way that may be retried (not the body cap). */
+type Answer = Exclude<AttemptResult, { readonly type: "too-large" }>;
 
 export class HttpTransport {
   readonly baseUrl: string;
   readonly timeoutMs: number;
   readonly retryPolicy: RetryPolicy;
   readonly counter: RequestCounter;
+  readonly maxBodyBytes: number;
+  readonly requestDeadlineMs: number;
+  readonly maxSearchResults: number;
   readonly #token: string;
   readonly #http: AxiosInstance;
   readonly #onRequest: RequestHook | undefined;
@@ -117,6 +130,9 @@ export class HttpTransport {
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     this.rateLimiter = options.rateLimiter;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_READ_LIMITS.maxBodyBytes;
+    this.requestDeadlineMs = options.requestDeadlineMs ?? DEFAULT_READ_LIMITS.requestDeadlineMs;
+    this.maxSearchResults = options.maxSearchResults ?? DEFAULT_READ_LIMITS.maxSearchResults;
     // No defaults with the token: an inspected instance must not show it.
     this.#http = axios.create({ maxRedirects: 0 });
   }
@@ -141,19 +157,31 @@ export class HttpTransport {
     // 429s are counted apart from failures: each has its own budget (src/api/retry.ts).
     let failures = 0;
     let rateLimited = 0;
+    const deadlineAt = this.#now() + this.requestDeadlineMs;
     for (let attempt = 1; ; attempt += 1) {
       await options.beforeAttempt?.();
+      const attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1);
       this.counter.recordAttempt(operation);
       // Rate limiter: wait for a send token, then tell it how the service answered.
       const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
       const started = this.#now();
-      const result = await this.#attempt(path, data, options.accept);
+      const result = await this.#attempt(path, data, options.accept, attemptMs);
       this.rateLimiter?.settle(ticket, this.#sendOutcome(result));
       const durationMs = Math.max(0, this.#now() - started);
       const status = result.type === "response" ? result.status : undefined;
-      const failure = result.type === "failure" ? (result.kind === "timeout" ? "timeout" : (result.code ?? result.kind)) : undefined;
+      const failure =
+        result.type === "failure" ? (result.kind === "timeout" ? "timeout" : (result.code ?? result.kind)) : result.type === "too-large" ? "too-large" : undefined;
       const report = (outcome: RequestEvent["outcome"], retryInMs?: number): void =>
         this.#report({ operation, ruleId, attempt, status, outcome, durationMs, failure, retryInMs });
+
+      if (result.type === "too-large") {
+        report("error");
+        throw this.#bodyTooLarge(operation, ruleId);
+      }
+      if (result.type === "failure" && result.kind === "timeout" && attemptMs < this.timeoutMs) {
+        report("error");
+        throw this.#deadlineReached(operation, ruleId, attempt);
+      }
 
       if (result.type === "response" && result.status >= 200 && result.status <= 299) {
         let value: T | undefined;
@@ -171,6 +199,10 @@ export class HttpTransport {
       if (limited) rateLimited += 1;
       else failures += 1;
       const decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
+      if (decision.retry && this.#now() + decision.delayMs >= deadlineAt) {
+        report("error");
+        throw this.#deadlineReached(operation, ruleId, attempt);
+      }
       if (decision.retry) {
         report("retry", decision.delayMs);
         await this.#sleep(decision.delayMs);
@@ -181,14 +213,44 @@ export class HttpTransport {
     }
   }
 
-  async #attempt(path: string, data: string, accept: AcceptType): Promise<AttemptResult> {
+  /**
+   * How long the next attempt may take: the per-attempt timeout, or what is left of the request's
+   * overall deadline when that is less. Throws the deadline error when nothing is left.
+   */
+  #attemptBudget(operation: string, ruleId: string | undefined, deadlineAt: number, attemptsMade: number): number {
+    const left = deadlineAt - this.#now();
+    if (left <= 0) throw this.#deadlineReached(operation, ruleId, attemptsMade);
+    return Math.min(this.timeoutMs, left);
+  }
+
+  #deadlineReached(operation: string, ruleId: string | undefined, attempts: number): ReadLimitError {
+    return new ReadLimitError({
+      operation,
+      ruleId,
+      limit: "deadline",
+      what: `the request did not complete within its overall deadline of ${seconds(this.requestDeadlineMs)} (${attempts} attempt${attempts === 1 ? "" : "s"}, each allowed ${seconds(this.timeoutMs)}, and the waits between them)`,
+      fix: `If the service is this slow, raise ${ENV_REQUEST_DEADLINE_SECONDS}; otherwise check the service, which keeps the answer from ending.`,
+    });
+  }
+
+  #bodyTooLarge(operation: string, ruleId: string | undefined): ReadLimitError {
+    return new ReadLimitError({
+      operation,
+      ruleId,
+      limit: "body-size",
+      what: `the response body is larger than ${byteSize(this.maxBodyBytes)}; reading stopped there, and the request is not repeated`,
+      fix: `If an answer this large is expected, raise ${ENV_MAX_BODY_MIB} (MiB); otherwise the service is misbehaving.`,
+    });
+  }
+
+  async #attempt(path: string, data: string, accept: AcceptType, timeoutMs: number): Promise<AttemptResult> {
     const controller = new AbortController();
     let timedOut = false;
     // A whole-attempt deadline (axios' own timeout only watches socket inactivity in Node).
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, this.timeoutMs);
+    }, timeoutMs);
     try {
       const response = await this.#http.request<string>({
         method: "POST",
@@ -199,8 +261,10 @@ export class HttpTransport {
           "Content-Type": "application/json",
           Accept: accept,
         },
-        timeout: this.timeoutMs,
+        timeout: timeoutMs,
         signal: controller.signal,
+        // The body cap: axios stops reading (and drops the connection) past it.
+        maxContentLength: this.maxBodyBytes,
         responseType: "text",
         transformRequest: [(x: unknown) => x],
         transformResponse: [(x: unknown) => x],
@@ -226,6 +290,7 @@ export class HttpTransport {
   #failure(error: unknown, timedOut: boolean): AttemptResult {
     const code = isAxiosError(error) ? error.code : errorCode(error);
     const rawMessage = error instanceof Error ? error.message : String(error);
+    if (code === "ERR_BAD_RESPONSE" && /^maxContentLength size of \d+ exceeded$/.test(rawMessage)) return { type: "too-large" };
     const message = redactString(rawMessage, [this.#token]);
     const isTimeout =
       timedOut || code === "ETIMEDOUT" || (code === "ECONNABORTED" && /timeout/i.test(rawMessage));
@@ -242,7 +307,7 @@ export class HttpTransport {
   }
 
   /** `count` is how many attempts failed this way so far: 429s, or every other failure. */
-  #decide(result: AttemptResult, count: number, idempotent: boolean): RetryDecision {
+  #decide(result: Answer, count: number, idempotent: boolean): RetryDecision {
     if (result.type === "failure") {
       const neverSent = result.kind === "network" && result.code !== undefined && NOT_SENT_CODES.has(result.code);
       if (!idempotent && !neverSent) return { retry: false };
@@ -254,7 +319,7 @@ export class HttpTransport {
     return nextRetry(this.retryPolicy, count, retryAfterMs, this.#random, budget);
   }
 
-  #error(operation: string, ruleId: string | undefined, result: AttemptResult, attempts: number, note: string | undefined): ApiError {
+  #error(operation: string, ruleId: string | undefined, result: Answer, attempts: number, note: string | undefined): ApiError {
     if (result.type === "failure") {
       return new ApiError({
         operation,

@@ -33,6 +33,7 @@ import {
 } from "./alert-schemas";
 import type { RuleListClient } from "./client";
 import { problemsError } from "./errors";
+import { collectPages } from "./paging";
 import { pageRequestOptions, searchRequest, type SearchPageOptions } from "./filters";
 import type { FilterGroup } from "./schemas";
 import type { HttpTransport } from "./transport";
@@ -109,26 +110,23 @@ export class TriageClient {
   }
 
   /**
-   * Every alert matching the groups: reads pages until `totalCount` alerts are read, or a page is
-   * short, empty or brings nothing new. Alerts are returned once each (by `id`), in page order.
+   * Every alert matching the groups: reads pages until `totalCount` alerts are read or a page is
+   * short; a page with nothing new, or more than the transport's `maxSearchResults` alerts, stops
+   * with a ReadLimitError (src/api/paging.ts). Alerts are returned once each (by `id`), in page order.
    */
   async queryAllAlerts(groups: readonly FilterGroup[], options: AllAlertsOptions = {}): Promise<{ alerts: AlertSummary[]; totalCount: number }> {
     const pageSize = options.pageSize ?? 100;
-    const byId = new Map<string, AlertSummary>();
-    let totalCount = 0;
-    for (let pageNumber = 0; ; pageNumber += 1) {
-      const page = await this.queryAlerts(groups, { ...options, pageSize, pageNumber });
-      totalCount = page.totalCount;
-      let added = 0;
-      for (const alert of page.alerts) {
-        if (byId.has(alert.id)) continue;
-        byId.set(alert.id, alert);
-        added += 1;
-      }
-      if (byId.size >= page.totalCount || page.alerts.length < pageSize || added === 0) {
-        return { alerts: [...byId.values()], totalCount: Math.max(totalCount, byId.size) };
-      }
-    }
+    const { items, totalCount } = await collectPages({
+      operation: "query-alerts",
+      pageSize,
+      maxResults: this.transport.maxSearchResults,
+      keyOf: (alert: AlertSummary) => alert.id,
+      fetchPage: async (pageNumber) => {
+        const page = await this.queryAlerts(groups, { ...options, pageSize, pageNumber });
+        return { items: page.alerts, totalCount: page.totalCount };
+      },
+    });
+    return { alerts: items, totalCount };
   }
 
   /** Full details of alerts, one observation per activity, `data` parsed. */

@@ -3,7 +3,7 @@
  * settings and a connected session (src/io/workflow.ts).
  */
 import { isAbsolute, resolve } from "node:path";
-import { RuleListClient, resolveConnection } from "../api";
+import { RuleListClient, resolveConnection, resolveReadLimits } from "../api";
 import { DEFAULT_RETRY_POLICY } from "../api/retry";
 import type { ConnectionConfig } from "../api";
 import type { Session, SynthSettings } from "../io/workflow";
@@ -99,8 +99,10 @@ export function connect(
     tenantId: flags["tenant-id"],
     tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
   });
+  // The body cap, the overall deadline of a request and the most results of a search (src/api/read-limits.ts).
+  const limits = resolveReadLimits(io.env);
   const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY);
-  return { connection, client: new RuleListClient({ ...connection, timeoutMs: timeoutSeconds * 1000, onRequest }) };
+  return { connection, client: new RuleListClient({ ...connection, ...limits, timeoutMs: timeoutSeconds * 1000, onRequest }) };
 }
 
 /** Where to synthesize and read the declaration, from the synth flags. */
