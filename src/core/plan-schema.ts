@@ -9,6 +9,7 @@ import { USERS_TO_ALERT_ON } from "../api/schemas";
 import { PlanFileError } from "../errors";
 import { canonicalJson } from "./canonical-json";
 import { LIST_MODES } from "./desired";
+import { planContent, signPlan } from "./plan-signature";
 import { POLICY_CHECKS } from "./policy-schema";
 
 export const PLAN_FORMAT_VERSION = 1 as const;
@@ -173,25 +174,29 @@ export type MassRemovalCheck = DeepReadonly<z.infer<typeof massRemovalCheck>>;
 export type RuleAction = RulePlan["action"];
 export type RuleErrorKind = NonNullable<RulePlan["errorKind"]>;
 
-/** The document `--format json` prints and `--out` saves: the plan plus its checksum. */
-export type PlanDocument = Plan & { readonly checksum: string };
+/**
+ * The document `--format json` prints and `--out` saves: the plan plus its checksum, and its
+ * signature when a plan key was set (src/core/plan-signature.ts).
+ */
+export type PlanDocument = Plan & { readonly checksum: string; readonly signature?: string | undefined };
 
 /**
- * sha256 of the plan's canonical JSON (without the checksum field). It proves the file is the
- * one the plan command wrote, unedited; it is not a signature: anyone can recompute it.
+ * sha256 of the plan's canonical JSON (without the checksum and signature fields). It proves the
+ * file is intact, not who wrote it: anyone can recompute it after an edit (a signature can't be).
  */
 export function planChecksum(plan: Plan): string {
-  const { checksum: _ignored, ...rest } = plan as PlanDocument;
-  void _ignored;
-  return "sha256:" + createHash("sha256").update(canonicalJson(rest)).digest("hex");
+  return "sha256:" + createHash("sha256").update(canonicalJson(planContent(plan))).digest("hex");
 }
 
-export function toPlanDocument(plan: Plan): PlanDocument {
-  return { ...plan, checksum: planChecksum(plan) };
+/** The plan with its checksum, and with its signature under `signingKey` when one is given. */
+export function toPlanDocument(plan: Plan, signingKey?: string): PlanDocument {
+  const content = planContent(plan);
+  const document = { ...content, checksum: planChecksum(content) };
+  return signingKey === undefined ? document : { ...document, signature: signPlan(content, signingKey) };
 }
 
-export function serializePlan(plan: Plan): string {
-  return JSON.stringify(toPlanDocument(plan), null, 2) + "\n";
+export function serializePlan(plan: Plan, signingKey?: string): string {
+  return JSON.stringify(toPlanDocument(plan, signingKey), null, 2) + "\n";
 }
 
 /** Parses and checks a plan document: JSON, format version, schema, checksum. */
@@ -211,7 +216,7 @@ export function parsePlan(text: string, source: string): Plan {
       `${source} has plan formatVersion ${JSON.stringify(version)}; this alert-rule-users reads formatVersion ${PLAN_FORMAT_VERSION} only.`,
     );
   }
-  const parsed = planSchema.extend({ checksum: z.string() }).safeParse(raw);
+  const parsed = planSchema.extend({ checksum: z.string(), signature: z.string().optional() }).safeParse(raw);
   if (!parsed.success) {
     throw new PlanFileError(`${source} is not a valid plan:\n${z.prettifyError(parsed.error)}`);
   }

@@ -13,6 +13,7 @@ import { fingerprintList } from "../core/fingerprint";
 import type { GuardOptions } from "../core/guards";
 import { checkFresh, checkPlanIsApplicable } from "../core/guards";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
+import { checkRederived } from "../core/rederive";
 import { plannedRuleFacts, remainingCalls } from "../core/verify";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
@@ -29,14 +30,20 @@ export interface ApplyOptions extends GuardOptions {
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-/** Re-reads every rule the plan would change and refuses the plan when any list differs from what was planned. */
+/**
+ * Re-reads every rule the plan would change and refuses the plan when any list differs from what
+ * was planned, or when the plan's calls and mass-removal checks do not follow from its desired
+ * lists and the lists read now (an edited saved plan, src/core/rederive.ts).
+ */
 export async function checkNotStale(plan: Plan, client: RuleListClient, parallelism: number, when: "saved" | "confirmed" = "saved"): Promise<void> {
   const changing = plan.rules.filter((r) => r.action === "update");
-  const reads = await mapPool(changing, parallelism, async (rule) => {
-    const read = await readList(client, plannedRuleFacts(rule));
-    return read.ok ? { ok: true as const, fingerprint: fingerprintList(read.list) } : { ok: false as const, message: read.message };
-  });
-  checkFresh(changing, reads, when);
+  const reads = await mapPool(changing, parallelism, async (rule) => readList(client, plannedRuleFacts(rule)));
+  checkFresh(
+    changing,
+    reads.map((read) => (read.ok ? { ok: true as const, fingerprint: fingerprintList(read.list) } : { ok: false as const, message: read.message })),
+    when,
+  );
+  checkRederived(plan, reads.flatMap((read) => (read.ok ? [read.list] : [])));
 }
 
 export async function applyPlan(plan: Plan, client: RuleListClient, options: ApplyOptions = {}): Promise<ApplyResult> {

@@ -15,9 +15,9 @@ export function redactPlan(plan: Plan, secrets: readonly string[] = []): Plan {
   return redactStrings(plan, secrets);
 }
 
-/** Saves the plan (redacted, see {@link redactPlan}) atomically. */
-export async function writePlanFile(path: string, plan: Plan, secrets: readonly string[] = []): Promise<void> {
-  await writeFileAtomic(path, serializePlan(redactPlan(plan, secrets)));
+/** Saves the plan (redacted, see {@link redactPlan}) atomically; signed when a key is given (src/core/plan-signature.ts). */
+export async function writePlanFile(path: string, plan: Plan, secrets: readonly string[] = [], signingKey?: string): Promise<void> {
+  await writeFileAtomic(path, serializePlan(redactPlan(plan, signingKey === undefined ? secrets : [...secrets, signingKey]), signingKey));
 }
 
 export function readPlanFile(path: string): Plan {

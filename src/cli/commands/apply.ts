@@ -14,6 +14,7 @@ import { TOOL_VERSION } from "../../io/version";
 import { applyFresh, applySavedPlan, loadSavedPlan, readDesired } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
+import { checkSavedPlanSignature, readPlanKey } from "../plan-key";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
@@ -23,8 +24,11 @@ export const applyCommand: Command = {
   summary: "Send the calls of a plan, then read every changed rule back and verify it",
   help: `Usage: alert-rule-users apply [PLANFILE] [flags]
 
-With PLANFILE (saved by 'plan --out'): checks that every list it changes is still as planned and
-that the connection is the same (else refuses, sending nothing), then applies exactly that plan.
+With PLANFILE (saved by 'plan --out'): checks that every list it changes is still as planned,
+that the connection is the same, and that its calls and mass-removal checks follow from its own
+desired lists and the lists read now (else refuses, sending nothing), then applies that plan.
+With ALERT_RULE_USERS_PLAN_KEY set, only a plan signed with that key (by 'plan --out' run with
+the same key) is applied; an unsigned or otherwise signed plan is refused.
 Without PLANFILE: synthesizes, plans, shows the plan and asks for confirmation; after 'yes' it
 reads every list to change again and refuses, sending nothing, when one changed while the plan
 was on screen. A run without a terminal needs --auto-approve.
@@ -124,8 +128,11 @@ async function execute(values: ApplyValues, positionals: readonly string[], io: 
   const color = useColor(io.stdout, io.env);
 
   if (planFile !== undefined) {
+    const planKey = readPlanKey(io.env);
+    if (planKey !== undefined) secrets.add(planKey);
     const plan = loadSavedPlan(resolve(io.cwd, planFile));
     recorder.planReady(plan);
+    checkSavedPlanSignature(plan, planKey, planFile, io);
     const { connection, client } = connect(values, io);
     secrets.add(connection.token);
     recorder.connected(connection);

@@ -5,6 +5,7 @@ import { renderPlanMarkdown, renderPlanText } from "../../core/render";
 import { redactPlan, writePlanFile } from "../../io/plan-file";
 import { getPlan, readDesired } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
+import { readPlanKey } from "../plan-key";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
@@ -25,7 +26,9 @@ Flags:
   --skip-synth           read an existing --output instead of synthesizing
   --stack NAME           only this stack (repeatable)
   --format FORMAT        text (default), markdown (pull-request comment) or json
-  --out FILE             also save the plan (JSON) for 'alert-rule-users apply FILE'
+  --out FILE             also save the plan (JSON) for 'alert-rule-users apply FILE'; with
+                         ALERT_RULE_USERS_PLAN_KEY set, the plan is signed (HMAC-SHA256) so
+                         that an apply job holding the same key accepts only this plan
   --detailed-exitcode    exit 0 = no changes, 2 = changes present, 1 = error
   --parallelism N        rules read at once (default 4)
   --batch-size N         most users per write call (default 100)
@@ -61,6 +64,7 @@ Example:
     const format = oneOf("plan", "format", values.format, FORMATS, "text");
     const settings = engineSettings("plan", values);
     const now = nowFlag("plan", values.now);
+    const planKey = readPlanKey(io.env);
     const { connection, client } = connect(values, io);
     const desired = await readDesired(synthSettings(values, io));
     if (desired.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
@@ -68,13 +72,13 @@ Example:
     // Redacted once, so the JSON printed and the file saved are the same valid plan.
     const plan = redactPlan(await getPlan(desired, run, new Date(), now).finally(() => run.done()), [connection.token]);
 
-    if (format === "json") io.stdout.write(serializePlan(plan));
+    if (format === "json") io.stdout.write(serializePlan(plan, planKey));
     else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));
     else io.stdout.write(renderPlanText(plan, { color: useColor(io.stdout, io.env) }));
 
     if (values.out !== undefined) {
       const file = resolve(io.cwd, values.out);
-      await writePlanFile(file, plan, [connection.token]);
+      await writePlanFile(file, plan, [connection.token], planKey);
       io.stderr.write(`Saved the plan to ${values.out}. Apply exactly this plan with: alert-rule-users apply ${values.out}\n`);
     }
     if (plan.summary.errors > 0) return 1;
