@@ -56,6 +56,15 @@ export function shippedWorkflows(): InitFile[] {
   }));
 }
 
+/** Whether `dir` is a directory, or nothing yet (init creates it). */
+export function isDirectoryOrAbsent(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return !fs.existsSync(dir) && !isLink(dir);
+  }
+}
+
 /** The files (relative paths) that exist in `dir` already, as anything: a file, a directory, a link. */
 export function existingFiles(dir: string, files: readonly InitFile[]): string[] {
   return files.filter((f) => fs.existsSync(path.join(dir, f.path)) || isLink(path.join(dir, f.path))).map((f) => f.path);

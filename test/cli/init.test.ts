@@ -147,6 +147,14 @@ describe("alert-rule-users init", () => {
     expect(filesUnder(root)).toEqual([join(".github", "workflows", "alert-rule-users-plan.yml")]);
   });
 
+  it("refuses a DIR that is a file", async () => {
+    writeFileSync(join(root, "rules"), "not a directory\n");
+    const run = await init(root, "rules");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("init: rules exists and is not a directory: nothing was written.");
+    expect(readFileSync(join(root, "rules"), "utf8")).toBe("not a directory\n");
+  });
+
   it("--help shows the files, the flags and the next steps; two directories are a usage error", async () => {
     const help = await init(root, "--help");
     expect(help.code).toBe(0);

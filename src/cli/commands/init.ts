@@ -5,7 +5,7 @@
 import { basename, relative, resolve } from "node:path";
 import { initFiles } from "../../core/init-files";
 import { UsageError } from "../../errors";
-import { existingFiles, initVersions, shippedWorkflows, writeNewFiles } from "../../io/init-app";
+import { existingFiles, initVersions, isDirectoryOrAbsent, shippedWorkflows, writeNewFiles } from "../../io/init-app";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
 
@@ -75,6 +75,9 @@ Examples:
     });
 
     const shown = relative(io.cwd, dir) || ".";
+    if (!isDirectoryOrAbsent(dir)) {
+      throw new UsageError(`init: ${shown} exists and is not a directory: nothing was written. Give a new or empty directory.`);
+    }
     const existing = existingFiles(dir, files);
     if (existing.length > 0) {
       throw new UsageError(
