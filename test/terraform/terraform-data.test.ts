@@ -30,7 +30,9 @@ function list(id: string, props: Record<string, unknown>): ListDecl {
 
 const engineering = (users: unknown[]) => list("engineering", { ruleId: RULES.engineering, users });
 const finance = (users: unknown[]) => list("finance", { ruleName: "Finance file type mismatch watch", users });
-const legal = list("legal", { ruleId: RULES.legal, mode: "additive", users: [{ userId: "4242", aliases: ["counsel@example.com"] }] });
+// an alias with Terraform template sequences: Terraform must pass it through as written
+const TEMPLATE_ALIAS = "a${weird}%{name}@example.com";
+const legal = list("legal", { ruleId: RULES.legal, mode: "additive", users: [{ userId: "4242", aliases: ["counsel@example.com", TEMPLATE_ALIAS] }] });
 const highRisk = list("high-risk", { ruleId: RULES.highRisk, users: [{ userId: "1", aliases: ["someone@example.com"] }] });
 
 /** `count` generated users with 2 aliases each, the same ones for the same count. */
@@ -103,7 +105,7 @@ describe("terraform apply of a terraform_data stack", () => {
     expect(listing(sim, RULES.engineering)).toEqual(
       ENGINEERING_USERS.map((u) => `${u.userId}:${[...u.aliases].sort().join(",")}`).sort(),
     );
-    expect(listing(sim, RULES.legal)).toContain("4242:counsel@example.com");
+    expect(listing(sim, RULES.legal)).toContain(`4242:${TEMPLATE_ALIAS},counsel@example.com`);
     // the system rule: reported as skipped, nothing written to it
     expect(result.stdout).toMatch(/\(local-exec\):.*skipped/);
     expect(writesOf(sim.requestCounts())).toEqual({ "add-users": 2 }); // engineering and legal only
