@@ -2,10 +2,11 @@
  * The package as a new user gets it (`npm run test:package`; needs the npm registry, so it is not
  * part of `npm test`): `npm pack` → `alert-rule-users init` → `npm install` of the tarball and
  * the registry only → synth, plan, apply and plan again against the simulator, with the CLI and the
- * construct the app installed; and `import --all --out FILE` planned as the app by itself. One pack and one install serve every test here.
+ * construct the app installed; `import --all --out FILE` planned as the app by itself; and an app
+ * with an older constructs stopped by the dependency check (src/constructs/compat.ts). One pack and one install serve every test here.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, connectionEnv, listing, runCli, runCommand } from "../support/cli";
@@ -151,6 +152,36 @@ app.synth();
       await succeed("tsc", runCommand(NPX, ["--no", "--", "tsc", "--noEmit", "-p", "."], { cwd: app, timeoutMs: 5 * MINUTES }));
     },
     5 * MINUTES,
+  );
+
+  it(
+    "an app with an older constructs (installed past the peer ranges with --legacy-peer-deps) stops at the first RuleUserList, saying what to install",
+    async () => {
+      // given an app pinned to constructs 10.0.0, which npm only installs beside alert-rule-users without its peer checks
+      const old = join(root, "old-constructs");
+      mkdirSync(old);
+      writeFileSync(join(old, "package.json"), JSON.stringify({ name: "old-constructs", version: "0.0.0", private: true }));
+      await succeed(
+        "npm install (legacy peer deps)",
+        runCommand(
+          NPM,
+          ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error", "--legacy-peer-deps", `file:${tarball}`, "cdktf@0.21.0", "constructs@10.0.0", "@cdktf/provider-null@^11"],
+          { cwd: old, timeoutMs: 10 * MINUTES },
+        ),
+      );
+      writeFileSync(join(old, "plain.js"), readFileSync(join(app, "plain.js"), "utf8"));
+      writeFileSync(join(old, "cdktf.json"), JSON.stringify({ language: "typescript", app: "node plain.js" }));
+
+      // when
+      const plan = await installedCli(["plan"], { cwd: old });
+
+      // then: plan fails with the check's message, not constructs' "_scopes is not iterable"
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain(`alert-rule-users loads constructs 10.0.0 at ${join(old, "node_modules", "constructs")}, outside the supported range ^10.4.2.`);
+      expect(plan.stderr).toContain("npm install constructs@'^10.4.2' cdktf@'^0.21.0'");
+      expect(plan.stderr).not.toContain("_scopes");
+    },
+    10 * MINUTES,
   );
 
   it(
