@@ -3,7 +3,7 @@
  * Terrain apps. The same JSON as the cdktf entry, `terraform_data` by default (there is no
  * `@cdktn/provider-null`); a cdktn app plans, applies and plans again with no changes.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TerraformStack as CdktnStack, Testing as CdktnTesting } from "cdktn";
@@ -12,7 +12,7 @@ import { RuleUserList as CdktnRuleUserList, RuleUserListPolicy as CdktnPolicy } 
 import { RuleUserList as CdktfRuleUserList } from "../../src/constructs";
 import { decodeStack } from "../../src/core/decode-stack";
 import { useSimulator } from "../support/simulator";
-import { REPO, connectionEnv, listing, runCli } from "../support/cli";
+import { REPO, connectionEnv, listing, runCli, runCommand } from "../support/cli";
 import { RULES } from "../support/sample";
 
 interface Synthesized {
@@ -120,5 +120,42 @@ app.synth();
     // then a new plan has nothing to do
     const again = await runCli(["plan", "--detailed-exitcode"], { cwd: dir, env });
     expect(again.code).toBe(0);
+  }, 120_000);
+});
+
+describe("the types of alert-rule-users/cdktn", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "aru-cdktn-types-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(["node", "node16"])("resolve in a TypeScript app with moduleResolution %s (init writes node)", async (moduleResolution) => {
+    // given an app that installed the package, cdktn and constructs
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(REPO, join(dir, "node_modules", "alert-rule-users"));
+    for (const name of ["cdktn", "constructs"]) symlinkSync(join(REPO, "node_modules", name), join(dir, "node_modules", name));
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { target: "ES2022", module: moduleResolution === "node" ? "commonjs" : "node16", moduleResolution, strict: true, noEmit: true, skipLibCheck: true }, include: ["main.ts"] }),
+    );
+    writeFileSync(
+      join(dir, "main.ts"),
+      `import { App, TerraformStack } from "cdktn";
+import { RuleUserList, RuleUserListPolicy } from "alert-rule-users/cdktn";
+import type { RuleUserListProps } from "alert-rule-users/cdktn";
+const stack = new TerraformStack(new App(), "s");
+const props: RuleUserListProps = { ruleId: "1", users: [], resourceType: "null_resource" };
+new RuleUserList(stack, "x", props);
+new RuleUserListPolicy(stack, "p", { maxUsers: 1 });
+// @ts-expect-error resourceType is one of two names
+new RuleUserList(stack, "y", { ruleId: "1", users: [], resourceType: "aws_instance" });
+`,
+    );
+    // when type-checked
+    const tsc = await runCommand(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { cwd: dir });
+    // then
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.code).toBe(0);
   }, 120_000);
 });
