@@ -59,6 +59,13 @@ describe("resourceType", () => {
     expect(Object.keys(nullJson.provider ?? {})).toEqual(["null"]);
   });
 
+  it("synthesizes terraform_data (snapshot)", () => {
+    const stack = new TerraformStack(Testing.app(), "stack");
+    new RuleUserList(stack, "exfiltration-watch", { ruleId: "c3e0", resourceType: "terraform_data", users: [alice, bob] });
+    new RuleUserList(stack, "mismatch-watch", { ruleName: "File type mismatch", mode: "additive", allowMassRemoval: true, resourceType: "terraform_data", users: [] });
+    expect(Testing.synth(stack, true)).toMatchSnapshot();
+  });
+
   it("defaults to null_resource", () => {
     const json = synthOne({ ruleId: "c3e0", users: [] });
     expect(Object.keys(json.resource)).toEqual(["null_resource"]);
