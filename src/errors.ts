@@ -21,6 +21,7 @@ export type ErrorCode =
   | "API"
   | "RESPONSE_SHAPE"
   | "READ_LIMIT"
+  | "OUTPUT_FILE"
   | "APPLY_FAILED"
   | "INVALID_ARGUMENT"
   | "CONNECTION_MISMATCH"
@@ -108,6 +109,17 @@ export class SynthError extends AlertRuleUsersError {
 export class PlanFileError extends AlertRuleUsersError {
   constructor(message: string) {
     super("PLAN_FILE", message);
+  }
+}
+
+/** A file the tool was asked to write (--out, a report, --data) that cannot be written there. */
+export class OutputFileError extends AlertRuleUsersError {
+  /** The system's error code (ENOENT, EACCES, ...). */
+  readonly reason: string;
+
+  constructor(message: string, reason: string) {
+    super("OUTPUT_FILE", message);
+    this.reason = reason;
   }
 }
 

@@ -3,7 +3,7 @@
  * (`ALERTS_API_URL`, `ALERTS_API_TOKEN`, `ALERTS_TENANT_ID`), with `--base-url` / `--tenant-id`
  * overriding it and `--token-file` as the only other source of the token (never a flag value).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { ConfigError } from "../errors";
 import { redactString, registerSecret } from "./redact";
 
@@ -29,6 +29,10 @@ export interface ResolveConnectionOptions {
   readonly tokenFile?: string | undefined;
   /** @default - fs.readFileSync(path, "utf8") */
   readonly readFile?: ((path: string) => string) | undefined;
+  /** The permission bits of the token file. @default - fs.statSync(path).mode; none on Windows */
+  readonly fileMode?: ((path: string) => number | undefined) | undefined;
+  /** Told about settings that work but are unsafe (a token file others can read). @default - ignored */
+  readonly onWarning?: ((message: string) => void) | undefined;
 }
 
 /**
@@ -53,8 +57,11 @@ export function resolveConnection(options: ResolveConnectionOptions): Connection
   const tokenFile = nonEmpty(options.tokenFile);
   if (tokenFile !== undefined) {
     const read = readToken(tokenFile, options.readFile);
-    if (read.ok) token = read.token;
-    else problems.push(read.reason);
+    if (read.ok) {
+      token = read.token;
+      const warning = tokenFileExposure(tokenFile, options.fileMode ?? defaultFileMode);
+      if (warning !== null) options.onWarning?.(warning);
+    } else problems.push(read.reason);
   } else {
     token = nonEmpty(options.env[ENV_TOKEN]);
     if (token === undefined) {
@@ -135,6 +142,24 @@ export function registerUrlPassword(raw: string | undefined): void {
   } catch {
     // not valid percent-encoding: the password as written is registered
   }
+}
+
+function defaultFileMode(path: string): number | undefined {
+  if (process.platform === "win32") return undefined;
+  try {
+    return statSync(path).mode;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A warning when the group or others may read the token file (never says anything of its content). */
+export function tokenFileExposure(path: string, fileMode: (path: string) => number | undefined): string | null {
+  const mode = fileMode(path);
+  if (mode === undefined || (mode & 0o044) === 0) return null;
+  const who = (mode & 0o004) !== 0 ? "every user of this machine" : "its group";
+  const octal = (mode & 0o777).toString(8).padStart(4, "0");
+  return `--token-file ${path} can be read by ${who} (mode ${octal}); restrict it to its owner: chmod 600 ${path}`;
 }
 
 function readToken(path: string, readFile: ((path: string) => string) | undefined): { ok: true; token: string } | { ok: false; reason: string } {

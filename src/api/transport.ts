@@ -96,6 +96,8 @@ type AttemptResult =
       readonly retryAfter: string | undefined;
       /** `Retry-After-Ms`, when the service sends it (finer than whole seconds). */
       readonly retryAfterMs: string | undefined;
+      /** `Location`, for the message of a redirect (which is not followed). */
+      readonly location: string | undefined;
       readonly text: string;
     }
   | { readonly type: "failure"; readonly kind: Exclude<ApiErrorKind, "http">; readonly code: string | undefined; readonly message: string }
@@ -277,6 +279,7 @@ export class HttpTransport {
         contentType: headerValue(response.headers["content-type"]),
         retryAfter: headerValue(response.headers["retry-after"]),
         retryAfterMs: headerValue(response.headers["retry-after-ms"]),
+        location: headerValue(response.headers["location"]),
         text: typeof response.data === "string" ? response.data : String(response.data ?? ""),
       };
     } catch (error) {
@@ -334,6 +337,7 @@ export class HttpTransport {
       });
     }
     const service = readServiceError(result.text, result.contentType);
+    const redirect = this.#redirectNote(result);
     return new ApiError({
       operation,
       ruleId,
@@ -343,8 +347,15 @@ export class HttpTransport {
       serviceMessage: service.message === undefined ? undefined : redactString(service.message, [this.#token]),
       retryable: isRetryableStatus(result.status),
       attempts,
-      note,
+      note: [note, redirect].filter((s) => s !== undefined).join(". ") || undefined,
     });
+  }
+
+  /** For a 3xx: where it points, and that redirects are not followed (the token would go along). */
+  #redirectNote(result: Extract<AttemptResult, { type: "response" }>): string | undefined {
+    if (result.status < 300 || result.status > 399) return undefined;
+    const where = result.location === undefined ? "without a Location header" : `to ${redactString(result.location, [this.#token])}`;
+    return `The service redirects ${where}; redirects are not followed (the request carries the token). If the service has moved, point ALERTS_API_URL (or --base-url) at the new address`;
   }
 
   #parse<T>(

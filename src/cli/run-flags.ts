@@ -98,6 +98,7 @@ export function connect(
     baseUrl: flags["base-url"],
     tenantId: flags["tenant-id"],
     tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
+    onWarning: (message) => io.stderr.write(`Warning: ${message}\n`),
   });
   // The body cap, the overall deadline of a request and the most results of a search (src/api/read-limits.ts).
   const limits = resolveReadLimits(io.env);

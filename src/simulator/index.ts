@@ -14,7 +14,7 @@ import { fileEventRoutes } from "./file-event-routes";
 import type { SimAlert, SimCase, SimFileEvent } from "./triage-seed";
 import { TenantStore } from "./state";
 import { writeFileAtomic } from "../io/atomic-write";
-import { SerializedFileWriter, renderState } from "./persistence";
+import { SerializedFileWriter, removeStaleTempFiles, renderState } from "./persistence";
 import { loadSeedFile, parseSeed, parseSeedFile, sampleTenantPath, tenantSeedSchema, type ParsedTenantSeed, type SimRule, type TenantSeed } from "./seed";
 
 export { tenantSeedSchema, loadSeedFile, sampleTenantPath, type TenantSeed, type SimRule };
@@ -103,10 +103,14 @@ function validateOptions(options: SimulatorOptions): void {
 /** Starts a simulator; resolves once it listens. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   validateOptions(options);
+  const log = options.log ?? (() => undefined);
+  if (options.dataFile !== undefined) {
+    const removed = removeStaleTempFiles(options.dataFile);
+    if (removed.length > 0) log(`Removed ${removed.length} temp file${removed.length === 1 ? "" : "s"} left beside ${options.dataFile} by a simulator that was killed: ${removed.join(", ")}`);
+  }
   const { seed, loadedFromDataFile } = initialState(options);
   const store = new TenantStore(seed, options.tenantId === undefined ? {} : { tenantId: options.tenantId });
   const faults = new FaultInjector(options.faults ?? {});
-  const log = options.log ?? (() => undefined);
   const token = options.token ?? DEFAULT_SIMULATOR_TOKEN;
 
   const dataFile = options.dataFile;

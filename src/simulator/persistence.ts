@@ -7,6 +7,8 @@
  * state as it is at that moment, so no change is lost and the last file written is the latest
  * state. Saves requested while one is already waiting share that write.
  */
+import { readdirSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../io/atomic-write";
 
 /** Serializes saves of a changing state to one file (see the module comment). */
@@ -48,4 +50,41 @@ export class SerializedFileWriter {
 /** Renders a state for the data file. */
 export function renderState(state: unknown): string {
   return `${JSON.stringify(state, null, 2)}\n`;
+}
+
+/** Whether a process with this ID is running (signal 0 only checks). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the temp files that a killed writer of `dataFile` left beside it
+ * (`.<name>.<pid>.<hex>.tmp`, as writeFileAtomic names them), unless their process still runs.
+ * Returns the names removed.
+ */
+export function removeStaleTempFiles(dataFile: string): string[] {
+  const dir = dirname(dataFile);
+  const prefix = `.${basename(dataFile)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(\d+)\.[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length));
+    if (match === null) continue;
+    const pid = Number(match[1]);
+    if (pid !== process.pid && isRunning(pid)) continue;
+    rmSync(join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
 }

@@ -174,13 +174,23 @@ export class TenantStore {
   /** Removes the listed aliases (case-insensitively) from the bag with that ID; a bag left empty is dropped. */
   removeUserAliases(ruleId: string, entries: ReadonlyArray<{ userIdFromAuthority: string; userAliasList: readonly string[] }>, actor = SIMULATOR_API_USER): WriteOutcome {
     return this.write(ruleId, actor, (rule) => {
+      // The aliases to drop, by the first bag of each user ID: one pass over the entries and one
+      // over the list (a search of the list per entry took 23 s on a 140,000-user rule).
+      const firstBag = new Map<string, SimUser>();
+      for (const user of rule.users) {
+        const userId = user.userIdFromAuthority;
+        if (userId !== null && !firstBag.has(userId)) firstBag.set(userId, user);
+      }
+      const drops = new Map<SimUser, Set<string>>();
       for (const entry of entries) {
         if (isMissingUserId(entry.userIdFromAuthority)) continue;
-        const bag = rule.users.find((user) => user.userIdFromAuthority === entry.userIdFromAuthority);
+        const bag = firstBag.get(entry.userIdFromAuthority);
         if (bag === undefined) continue;
-        const drop = new Set(entry.userAliasList.map(aliasKey));
-        bag.userAliasList = bag.userAliasList.filter((alias) => !drop.has(aliasKey(alias)));
+        const drop = drops.get(bag) ?? new Set<string>();
+        for (const alias of entry.userAliasList) drop.add(aliasKey(alias));
+        drops.set(bag, drop);
       }
+      for (const [bag, drop] of drops) bag.userAliasList = bag.userAliasList.filter((alias) => !drop.has(aliasKey(alias)));
       rule.users = rule.users.filter((user) => user.userAliasList.length > 0);
     });
   }

@@ -56,3 +56,50 @@ describe("TenantStore.addUsers (indexed by user ID once per call)", () => {
     expect(store.rule(ruleId)!.users).toHaveLength(before + 2);
   });
 });
+
+describe("TenantStore.removeUserAliases (indexed by user ID once per call)", () => {
+  const RULE = "00000000-0000-4000-8000-000000000001";
+  const storeWith = (users: Array<{ userIdFromAuthority: string | null; userAliasList: string[] }>) => {
+    const parsed = parseSeedFile(sampleTenantPath());
+    const rule = parsed.rules.find((r) => !r.metadata.isSystem && r.metadata.ruleSource === "Alerting" && r.usersToAlertOn !== "ALL_USERS")!;
+    rule.metadata.observerRuleId = RULE;
+    rule.users = users;
+    return new TenantStore(parsed);
+  };
+
+  it("drops the listed aliases (any case) of the bag with that ID, drops a bag left empty, and leaves the rest", () => {
+    // given
+    const store = storeWith([
+      { userIdFromAuthority: "u1", userAliasList: ["a@example.com", "b@example.com", "c@example.com"] },
+      { userIdFromAuthority: "u2", userAliasList: ["d@example.com"] },
+      { userIdFromAuthority: null, userAliasList: ["e@example.com"] },
+      { userIdFromAuthority: "u3", userAliasList: ["f@example.com"] },
+    ]);
+    // when two entries name u1, one empties u2, one names an unknown ID and one has no ID
+    const outcome = store.removeUserAliases(RULE, [
+      { userIdFromAuthority: "u1", userAliasList: ["A@Example.com"] },
+      { userIdFromAuthority: "u1", userAliasList: ["c@example.com"] },
+      { userIdFromAuthority: "u2", userAliasList: ["d@example.com"] },
+      { userIdFromAuthority: "nobody", userAliasList: ["f@example.com"] },
+      { userIdFromAuthority: " ", userAliasList: ["e@example.com"] },
+    ]);
+    // then
+    expect(outcome.ok).toBe(true);
+    expect(store.rule(RULE)!.users).toEqual([
+      { userIdFromAuthority: "u1", userAliasList: ["b@example.com"] },
+      { userIdFromAuthority: null, userAliasList: ["e@example.com"] },
+      { userIdFromAuthority: "u3", userAliasList: ["f@example.com"] },
+    ]);
+  });
+
+  it("on a 20,000-user list, one call removing an alias from half the users leaves exactly the other aliases", () => {
+    // given 20,000 users with two aliases each
+    const store = storeWith(Array.from({ length: 20_000 }, (_, i) => ({ userIdFromAuthority: `u${i}`, userAliasList: [`x${i}@example.com`, `y${i}@example.com`] })));
+    // when the even users lose their y alias
+    store.removeUserAliases(RULE, Array.from({ length: 10_000 }, (_, k) => ({ userIdFromAuthority: `u${2 * k}`, userAliasList: [`Y${2 * k}@example.com`] })));
+    // then
+    const users = store.rule(RULE)!.users;
+    expect(users).toHaveLength(20_000);
+    expect(users.every((u, i) => u.userAliasList.length === (i % 2 === 0 ? 1 : 2) && u.userAliasList[0] === `x${i}@example.com`)).toBe(true);
+  });
+});

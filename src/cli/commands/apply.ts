@@ -8,7 +8,7 @@ import { declarationFromEnv } from "../../core/declaration";
 import type { GuardOptions } from "../../core/guards";
 import { renderApplyText, renderPlanText } from "../../core/render";
 import { renderApplyReportMarkdown } from "../../core/render/apply-report";
-import { UsageError } from "../../errors";
+import { OutputFileError, UsageError } from "../../errors";
 import { writeFileAtomic } from "../../io/atomic-write";
 import { TOOL_VERSION } from "../../io/version";
 import { applyFresh, applySavedPlan, loadSavedPlan, readDesired } from "../../io/workflow";
@@ -189,7 +189,7 @@ async function writeReports(
       await writeFileAtomic(resolve(io.cwd, file), mask(render()));
     } catch (err) {
       ok = false;
-      const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+      const reason = err instanceof OutputFileError ? err.reason : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
       io.stderr.write(`Error: could not write the apply report ${file} (${reason})${completed ? "" : "; the error of the run follows"}.\n`);
     }
   }

@@ -172,6 +172,21 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
+/** A port that cannot be listened on, as a usage error naming the port and the way out; else null. */
+function listenError(error: unknown, options: SimulatorOptions): UsageError | null {
+  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+  const where = `${options.host ?? "127.0.0.1"}:${options.port ?? 0}`;
+  if (code === "EADDRINUSE") {
+    return new UsageError(
+      `simulator: port ${options.port ?? 0} is already in use (${where}). Stop what listens there (a simulator still running? 'lsof -i :${options.port ?? 0}' shows it), or pass another --port, or --port 0 for any free port.`,
+    );
+  }
+  if (code === "EACCES") {
+    return new UsageError(`simulator: not allowed to listen on port ${options.port ?? 0} (${where}); ports below 1024 need privileges: pass --port 1024 or above, or --port 0 for any free port.`);
+  }
+  return null;
+}
+
 export const simulatorCommand = {
   name: "simulator" as const,
   summary: "Serve a local simulator of the alert service (for trying changes and for tests)",
@@ -182,7 +197,9 @@ export const simulatorCommand = {
       io.stdout.write(helpText(io.env));
       return 0;
     }
-    const sim = await startSimulator({ ...parsed.options, log: (line) => io.stderr.write(`${line}\n`) });
+    const sim = await startSimulator({ ...parsed.options, log: (line) => io.stderr.write(`${line}\n`) }).catch((error: unknown) => {
+      throw listenError(error, parsed.options) ?? error;
+    });
     const stopped = untilSignal();
     const tokenLine =
       parsed.options.token === undefined
