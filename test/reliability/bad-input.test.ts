@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { StackDecl, Workspace } from "../support/cli";
 import { runCli, workspace } from "../support/cli";
 import { useSimulator } from "../support/simulator";
+import { planChecksum, type Plan } from "../../src/core/plan-schema";
 import { SecretScan, TOKEN, chaosCase, env } from "./support";
 
 const scan = new SecretScan();
@@ -41,6 +42,15 @@ afterAll(() => {
 });
 
 const app = (props: Record<string, unknown>): StackDecl[] => [{ name: "bad", lists: [{ id: "list", props }] }];
+const withPolicy = (policy: Record<string, unknown>): StackDecl[] => [
+  { name: "bad", lists: [{ id: "list", props: { ruleId: RULE, users: [someone] } }], policies: [{ id: "policy", props: policy }] },
+];
+
+/** Writes `text` into the workspace as `name` and returns the name. */
+function fileWith(name: string, text: string): string {
+  writeFileSync(join(ws.dir, name), text);
+  return name;
+}
 
 /** Rewrites the saved plan through `edit` into `name`. */
 function planFileWith(name: string, edit: (plan: Record<string, unknown>) => void): string {
@@ -52,6 +62,8 @@ function planFileWith(name: string, edit: (plan: Record<string, unknown>) => voi
 
 interface Case {
   readonly declared?: StackDecl[];
+  /** A case that must not start a simulator either (its own flags are at fault). */
+  readonly simulator?: boolean;
   readonly args: () => string[];
   readonly env?: (url: string) => NodeJS.ProcessEnv;
   /** Key phrases of the message: what is wrong and how to fix it. */
@@ -99,6 +111,51 @@ const CONSTRUCT_PROPS: Record<string, Case> = {
     args: () => ["plan"],
     says: [/not a list mode; use "authoritative" .* or "additive"/],
   },
+  "a userId with a space in it": {
+    declared: app({ ruleId: RULE, users: [{ userId: "10 01", aliases: ["a@example.com"] }] }),
+    args: () => ["plan"],
+    says: [/bad\/list/, /users\[0\]\.userId: "10 01" contains whitespace; .*use the user's ID without spaces/],
+  },
+  "a userId that is a number": {
+    declared: app({ ruleId: RULE, users: [{ userId: 1001, aliases: ["a@example.com"] }] }),
+    args: () => ["plan"],
+    says: [/users\[0\]\.userId: must be a string \(the user's userIdFromAuthority\)/],
+  },
+  "aliases given as one string": {
+    declared: app({ ruleId: RULE, users: [{ userId: "1001", aliases: "a@example.com" }] }),
+    args: () => ["plan"],
+    says: [/users\[0\]\.aliases: must be an array of strings/],
+  },
+  "an alias that is not a string": {
+    declared: app({ ruleId: RULE, users: [{ userId: "1001", aliases: [42] }] }),
+    args: () => ["plan"],
+    says: [/users\[0\]\.aliases\[0\]: must be a string/],
+  },
+  "users that is not an array": {
+    declared: app({ ruleId: RULE, users: { userId: "1001" } }),
+    args: () => ["plan"],
+    says: [/users: must be an array of \{ userId, aliases \}/],
+  },
+  "allowMassRemoval that is not a boolean": {
+    declared: app({ ruleId: RULE, allowMassRemoval: "yes", users: [someone] }),
+    args: () => ["plan"],
+    says: [/allowMassRemoval: must be true or false, got/],
+  },
+  "an expiresAt that is not a real date": {
+    declared: app({ ruleId: RULE, users: [{ ...someone, expiresAt: "2026-02-30" }] }),
+    args: () => ["plan"],
+    says: [/bad\/list/, /users\[0\]\.expiresAt: .*2026-02-30/],
+  },
+  "a right-to-left override in an alias": {
+    declared: app({ ruleId: RULE, users: [{ userId: "1001", aliases: ["moc.elpmaxe@\u202eevil"] }] }),
+    args: () => ["plan"],
+    says: [/users\[0\]\.aliases\[0\]: .*\\u202e.*Remove them/],
+  },
+  "a policy with a negative maxUsers": {
+    declared: withPolicy({ maxUsers: -1 }),
+    args: () => ["plan"],
+    says: [/bad\/policy/, /maxUsers/],
+  },
   "several mistakes at once, all reported with the construct path": {
     declared: app({ users: [{ userId: "", aliases: [] }, someone, someone] }),
     args: () => ["plan"],
@@ -132,6 +189,42 @@ const CLI_USAGE: Record<string, Case> = {
     args: () => ["plan", "--token-file", "no-such-token"],
     says: [/--token-file .*no-such-token cannot be read \(ENOENT\); check the path/],
   },
+  "--now that is not an instant": {
+    args: () => ["plan", "--now", "tomorrow"],
+    says: [/--now takes an instant written yyyy-MM-ddTHH:mm:ssZ \(UTC\), e\.g\. 2026-12-01T00:00:00Z; got 'tomorrow'/],
+  },
+  "--now on a day that does not exist": {
+    args: () => ["plan", "--now", "2026-02-30T00:00:00Z"],
+    says: [/--now takes an instant .*got '2026-02-30T00:00:00Z'/],
+  },
+  "--format that does not exist": {
+    args: () => ["plan", "--format", "yaml"],
+    says: [/--format must be one of text, markdown, json; got 'yaml'/],
+  },
+  "--page-size over the service's largest page": {
+    args: () => ["plan", "--page-size", "501"],
+    says: [/--page-size must be between 1 and 500, got 501/],
+  },
+  "--batch-size 0": {
+    args: () => ["apply", "--auto-approve", "--batch-size", "0"],
+    says: [/--batch-size must be between 1 and 10000, got 0/],
+  },
+  "--parallelism over 64": {
+    args: () => ["apply", "--auto-approve", "--parallelism", "65"],
+    says: [/--parallelism must be between 1 and 64, got 65/],
+  },
+  "--out into a directory that does not exist": {
+    args: () => ["plan", "--out", "no/such/dir/plan.json"],
+    says: [/--out no\/such\/dir\/plan\.json: the directory .*no\/such\/dir does not exist; create it first \(mkdir -p .*\) or choose another path/],
+  },
+  "--report-json into a directory that does not exist": {
+    args: () => ["apply", "--auto-approve", "--report-json", "no/such/dir/report.json"],
+    says: [/--report-json no\/such\/dir\/report\.json: the directory .*no\/such\/dir does not exist; create it first/],
+  },
+  "a PLANFILE and --from-env together": {
+    args: () => ["apply", "plan.json", "--from-env"],
+    says: [/give either PLANFILE or --from-env, not both/],
+  },
   "an apply with no terminal and no --auto-approve": {
     args: () => ["apply"],
     says: [/pass --auto-approve, or apply a reviewed plan file/],
@@ -158,6 +251,29 @@ const PLAN_FILES: Record<string, Case> = {
     args: () => ["apply", planFileWith("future.json", (p) => (p["formatVersion"] = 2))],
     says: [/formatVersion 2; this alert-rule-users reads formatVersion 1 only/, /Plan again/],
   },
+  "an empty plan file": {
+    args: () => ["apply", fileWith("empty.json", "")],
+    says: [/empty\.json.*is not a plan/, /plan --out FILE/],
+  },
+  "a plan file cut off half way": {
+    args: () => ["apply", fileWith("cut.json", readFileSync(join(ws.dir, "plan.json"), "utf8").slice(0, 200))],
+    says: [/cut\.json.*is not a plan: it is not JSON/],
+  },
+  "a plan file without its checksum": {
+    args: () => ["apply", planFileWith("unsigned.json", (p) => delete p["checksum"])],
+    says: [/unsigned\.json/, /checksum/],
+  },
+  "a JSON array instead of a plan": {
+    args: () => ["apply", fileWith("array.json", "[1, 2, 3]\n")],
+    says: [/array\.json.*is not a plan/],
+  },
+  "a plan file whose rules are not a list (checksum recomputed)": {
+    args: () => ["apply", planFileWith("shape.json", (p) => {
+      p["rules"] = "all of them";
+      p["checksum"] = planChecksum(p as unknown as Plan);
+    })],
+    says: [/shape\.json/, /rules/],
+  },
   "a plan file for another tenant": {
     args: () => ["apply", "plan.json"],
     env: (url) => env(url, TOKEN, "another-tenant"),
@@ -170,20 +286,102 @@ const PLAN_FILES: Record<string, Case> = {
   },
 };
 
+const ENVIRONMENT: Record<string, Case> = {
+  "ALERTS_API_URL that is not a URL": {
+    args: () => ["plan"],
+    env: (url) => ({ ...env(url), ALERTS_API_URL: "alerts.example.com" }),
+    says: [/ALERTS_API_URL is invalid: 'alerts\.example\.com' is not a URL; expected something like https:\/\/alerts\.example\.com/],
+  },
+  "ALERTS_API_URL with another scheme": {
+    args: () => ["plan"],
+    env: (url) => ({ ...env(url), ALERTS_API_URL: "ftp://alerts.example.com" }),
+    says: [/ALERTS_API_URL is invalid: .*uses ftp; only http and https are supported/],
+  },
+  "ALERTS_API_URL with a query string": {
+    args: () => ["plan"],
+    env: (url) => ({ ...env(url), ALERTS_API_URL: `${url}/?tenant=x` }),
+    says: [/ALERTS_API_URL is invalid: .*must not have a query string or fragment/],
+  },
+  "--base-url with credentials": {
+    args: () => ["plan", "--base-url", "https://user:pass@alerts.example.com"],
+    says: [/--base-url is invalid: the URL contains credentials; remove them \(https:\/\/alerts\.example\.com\) and put the token in ALERTS_API_TOKEN/],
+  },
+  "a token with a space in it": {
+    args: () => ["plan"],
+    env: (url) => env(url, "two words"),
+    says: [/The token \(from ALERTS_API_TOKEN\) contains whitespace or control characters; it must be a single line without spaces/],
+  },
+  "NODE_DEBUG that would print the token": {
+    args: () => ["plan"],
+    env: (url) => ({ ...env(url), NODE_DEBUG: "http" }),
+    says: [/NODE_DEBUG=http .*prints every request header, the bearer token included/, /Unset NODE_DEBUG .*or pass --unsafe-allow-node-debug/],
+  },
+  "ALERT_RULE_USERS_MAX_BODY_MIB that is not a number": {
+    args: () => ["plan"],
+    env: (url) => ({ ...env(url), ALERT_RULE_USERS_MAX_BODY_MIB: "lots" }),
+    says: [/ALERT_RULE_USERS_MAX_BODY_MIB must be a whole number of MiB from 1 to 4096, got 'lots'; fix or unset it/],
+  },
+  "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS of 0": {
+    args: () => ["plan"],
+    env: (url) => ({ ...env(url), ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS: "0" }),
+    says: [/ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS must be a whole number of seconds from 1 to 86400, got '0'/],
+  },
+  "ALERT_RULE_USERS_MAX_SEARCH_RESULTS below zero": {
+    args: () => ["plan"],
+    env: (url) => ({ ...env(url), ALERT_RULE_USERS_MAX_SEARCH_RESULTS: "-5" }),
+    says: [/ALERT_RULE_USERS_MAX_SEARCH_RESULTS must be a whole number of results/],
+  },
+  "an empty token file": {
+    args: () => ["plan", "--token-file", fileWith("empty-token", "\n")],
+    says: [/--token-file .*empty-token is empty; write the bearer token into it/],
+  },
+  "a token file that is a directory": {
+    args: () => ["plan", "--token-file", "."],
+    says: [/--token-file .* cannot be read \(EISDIR\); check the path/],
+  },
+};
+
+const SIMULATOR_FLAGS: Record<string, Case> = {
+  "simulator --port out of range": {
+    simulator: true,
+    args: () => ["simulator", "--port", "70000"],
+    says: [/--port/, /70000/],
+  },
+  "simulator --fail-rate over 1": {
+    simulator: true,
+    args: () => ["simulator", "--fail-rate", "2"],
+    says: [/--fail-rate/, /2/],
+  },
+  "simulator --seed-file that does not exist": {
+    simulator: true,
+    args: () => ["simulator", "--seed-file", "no-such-seed.json"],
+    says: [/no-such-seed\.json/],
+  },
+  "simulator --token with a space": {
+    simulator: true,
+    args: () => ["simulator", "--token", "two words"],
+    says: [/--token/],
+  },
+};
+
 describe.each([
   ["wrong construct props", CONSTRUCT_PROPS],
   ["wrong CLI usage", CLI_USAGE],
   ["unusable plan files", PLAN_FILES],
+  ["bad environment and token files", ENVIRONMENT],
+  ["bad simulator flags", SIMULATOR_FLAGS],
 ])("%s", (_group, cases) => {
   it.each(Object.entries(cases))("%s: exit 1 before any request, saying how to fix it", async (_name, c) => {
     // given
     if (c.declared !== undefined) ws.write(c.declared);
     // when
-    const result = await runCli(c.args(), { cwd: ws.dir, env: c.env?.(sim.url) ?? env(sim.url) });
+    const result = await runCli(c.args(), { cwd: ws.dir, env: c.env?.(sim.url) ?? env(sim.url), timeoutMs: 30_000 });
     scan.add(_name, result.stdout, result.stderr);
     // then
     expect(result.code).toBe(1);
+    expect(result.stderr).not.toMatch(/Internal error/);
     for (const phrase of c.says) expect(result.stderr).toMatch(phrase);
-    expect(sim.requestCounts()).toEqual({});
+    expect(sim.requestLog()).toEqual([]);
+    if (c.simulator === true) expect(result.stderr).not.toMatch(/Simulator listening/);
   });
 });

@@ -40,15 +40,24 @@ describe("--out into a directory that does not exist", () => {
     scan.add(_name, result.stdout, result.stderr);
     expect(result.code).toBe(1);
     expect(result.stderr).not.toMatch(NOT_A_BUG);
-    expect(result.stderr).toMatch(new RegExp(`cannot write .*no/such/dir/${file.replace(".", "\\.")}: the directory .*no/such/dir does not exist; create it first \\(mkdir -p .*no/such/dir\\)`));
+    expect(result.stderr).toMatch(new RegExp(`--out no/such/dir/${file.replace(".", "\\.")}: the directory .*no/such/dir does not exist; create it first \\(mkdir -p .*no/such/dir\\)`));
   });
 
-  it("apply --report-json: the report error names the reason, and the run's own outcome stands", async () => {
+  it("apply --report-json: refused before anything is sent, since the report could not be written", async () => {
+    sim.resetCounts();
     const result = await runCli(["apply", "--auto-approve", "--report-json", "no/such/dir/report.json"], { cwd: ws.dir, env: env(sim.url) });
     scan.add("apply report", result.stdout, result.stderr);
     expect(result.code).toBe(1);
     expect(result.stderr).not.toMatch(NOT_A_BUG);
-    expect(result.stderr).toMatch(/could not write the apply report no\/such\/dir\/report\.json \(ENOENT\)/);
+    expect(result.stderr).toMatch(/--report-json no\/such\/dir\/report\.json: the directory .*no\/such\/dir does not exist; create it first/);
+    expect(sim.requestLog()).toEqual([]);
+  });
+
+  it("simulator --data: the directory and how to create it", async () => {
+    const result = await runCli(["simulator", "--data", "no/such/dir/state.json"], { cwd: ws.dir, env: {}, timeoutMs: 20_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toMatch(NOT_A_BUG);
+    expect(result.stderr).toMatch(/cannot write .*no\/such\/dir\/state\.json: the directory .*no\/such\/dir does not exist; create it first \(mkdir -p/);
   });
 });
 

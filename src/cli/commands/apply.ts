@@ -17,6 +17,7 @@ import { confirm } from "../confirm";
 import { checkSavedPlanSignature, readPlanKey } from "../plan-key";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
+import { checkOutputPath } from "../output-path";
 import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
 
 export const applyCommand: Command = {
@@ -70,6 +71,8 @@ Examples:
       return 0;
     }
     const reports = { json: values["report-json"], markdown: values["report-markdown"] };
+    checkOutputPath("apply", "report-json", reports.json, io.cwd);
+    checkOutputPath("apply", "report-markdown", reports.markdown, io.cwd);
     const source: ApplyReportSource =
       positionals[0] !== undefined
         ? { kind: "plan-file", path: positionals[0] }

@@ -13,6 +13,7 @@ import { importAppCommand } from "../../core/import-code";
 /** Names the generated module declares or imports: not available for the function. */
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
 import { connect, session } from "../run-flags";
+import { checkOutputPath } from "../output-path";
 
 export const importCommand: Command = {
   name: "import",
@@ -73,6 +74,7 @@ Examples:
     if (all === (ruleIds.length > 0)) {
       throw new UsageError("import: give either --all or one or more --rule ID. Run 'alert-rule-users import --help' for usage.");
     }
+    checkOutputPath("import", "out", values.out, io.cwd);
     const functionName = values["function-name"] ?? "declareRuleUserLists";
     if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(functionName) || RESERVED_NAMES.includes(functionName)) {
       throw new UsageError(

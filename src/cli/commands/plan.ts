@@ -8,6 +8,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import { readPlanKey } from "../plan-key";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
+import { checkOutputPath } from "../output-path";
 import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
 
 const FORMATS = ["text", "markdown", "json"] as const;
@@ -62,6 +63,7 @@ Example:
       return 0;
     }
     const format = oneOf("plan", "format", values.format, FORMATS, "text");
+    checkOutputPath("plan", "out", values.out, io.cwd);
     const settings = engineSettings("plan", values);
     const now = nowFlag("plan", values.now);
     const planKey = readPlanKey(io.env);
