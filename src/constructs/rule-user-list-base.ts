@@ -8,8 +8,10 @@ import { Construct } from "constructs";
 import type { IConstruct } from "constructs";
 import {
   DEFAULT_CLI_COMMAND,
+  ENV_POLICIES,
   RESOURCE_CHILD_ID,
   encodeTriggerFields,
+  escapeTemplate,
   provisionerCommand,
   provisionerEnvironment,
   usersJson,
@@ -172,19 +174,24 @@ function usableUsers(users: unknown): DesiredUser[] {
 }
 
 /**
- * Writes the RuleUserListPolicy checks that apply to a list into its resource's `"//"` block (which
- * Terraform ignores), at synth, when the whole tree is built. Lists without policies are untouched.
+ * Writes the RuleUserListPolicy checks that apply to a list, at synth when the whole tree is built,
+ * into its resource's `"//"` block (which Terraform ignores; `plan` reads it) and into its
+ * provisioner's environment (so `terraform apply` refuses a violating list as `apply` does). Lists
+ * without policies are untouched.
  */
 class PolicyWriter {
   constructor(
     private readonly list: IConstruct,
     private readonly resource: OverridableResource,
+    private readonly provisioner: LocalExec,
   ) {}
 
   visit(node: IConstruct): void {
     if (node !== this.list) return;
     const policies = policiesFor(this.list);
-    if (policies.length > 0) this.resource.addOverride(`//.${POLICIES_KEY}`, policies);
+    if (policies.length === 0) return;
+    this.resource.addOverride(`//.${POLICIES_KEY}`, policies);
+    this.provisioner.environment[ENV_POLICIES] = escapeTemplate(JSON.stringify(policies));
   }
 }
 
@@ -240,6 +247,6 @@ export abstract class RuleUserListBase extends Construct {
     };
     const make = this.resourceType === "terraform_data" ? kit.dataResource : kit.nullResource;
     this.resource = make(this, RESOURCE_CHILD_ID, triggers, provisioner);
-    kit.addAspect(this, new PolicyWriter(this, this.resource));
+    kit.addAspect(this, new PolicyWriter(this, this.resource, provisioner));
   }
 }

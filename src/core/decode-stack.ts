@@ -9,8 +9,7 @@ import type { DeclarationFailure } from "../errors";
 import { compareStrings } from "./canonical";
 import { RESOURCE_CHILD_ID, decodeTriggers, isRuleUserListTriggers } from "./declaration/triggers";
 import type { DesiredList } from "./desired";
-import { POLICIES_KEY, listPolicySchema } from "./policy-schema";
-import type { ListPolicy } from "./policy-schema";
+import { POLICIES_KEY, decodePolicies } from "./policy-schema";
 
 const resourceSchema = z.looseObject({
   triggers: z.unknown().optional(),
@@ -42,18 +41,6 @@ function constructPathOf(metadataPath: string | undefined, stack: string, addres
   return metadataPath.endsWith(suffix) ? metadataPath.slice(0, -suffix.length) : metadataPath;
 }
 
-/** The RuleUserListPolicy checks written beside a list (see policy-schema.ts); [] when none. */
-function decodePolicies(raw: unknown, where: string): ListPolicy[] {
-  if (raw === undefined) return [];
-  const parsed = z.array(listPolicySchema).safeParse(raw);
-  if (!parsed.success) {
-    throw new DeclarationError([
-      { path: where, message: `"//".${POLICIES_KEY}: is not a list of RuleUserListPolicy checks; synthesize again with this version of alert-rule-users:\n${z.prettifyError(parsed.error)}` },
-    ]);
-  }
-  return parsed.data;
-}
-
 /**
  * The lists declared in one stack, ordered by construct path. `where` names the stack's source in
  * messages (a file path). Throws a ConfigError when the JSON is not a Terraform JSON stack, and one
@@ -75,7 +62,7 @@ export function decodeStack(stack: string, json: unknown, where = `stack "${stac
       try {
         const where = `${constructPath} (stack ${stack}, ${address})`;
         const declaration = decodeTriggers(triggers, where, attribute);
-        const policies = decodePolicies(resource["//"]?.[POLICIES_KEY], where);
+        const policies = decodePolicies(resource["//"]?.[POLICIES_KEY], where, `"//".${POLICIES_KEY}`);
         lists.push({ constructPath, stack, ...declaration, ...(policies.length > 0 ? { policies } : {}) });
       } catch (error) {
         if (!(error instanceof DeclarationError)) throw error;

@@ -6,6 +6,7 @@
  * evaluates them purely (policy.ts). Plain TypeScript and zod: no cdktf, no constructs.
  */
 import { z } from "zod";
+import { DeclarationError } from "../errors";
 
 /** The key, inside a resource's `"//"` object, that carries the policies of its list. */
 export const POLICIES_KEY = "alert_rule_users_policies";
@@ -25,6 +26,21 @@ export const listPolicySchema = z.object({
 });
 
 export type ListPolicy = z.infer<typeof listPolicySchema>;
+
+/**
+ * The policies carried beside a list (`"//"` of its resource, or the provisioner's environment);
+ * [] when none. `where` names the list (a construct path), `source` the field that carried them.
+ */
+export function decodePolicies(raw: unknown, where: string, source: string): ListPolicy[] {
+  if (raw === undefined) return [];
+  const parsed = z.array(listPolicySchema).safeParse(raw);
+  if (!parsed.success) {
+    throw new DeclarationError([
+      { path: where, message: `${source}: is not a list of RuleUserListPolicy checks; synthesize again with this version of alert-rule-users:\n${z.prettifyError(parsed.error)}` },
+    ]);
+  }
+  return parsed.data;
+}
 
 /** The props of a policy as given (from TypeScript or plain JavaScript). */
 export interface PolicyPropsInput {

@@ -1,5 +1,6 @@
 import {
   ENV_CONSTRUCT_PATH,
+  ENV_POLICIES,
   ENV_STACK,
   ENV_USERS_CHUNKS,
   ENV_VARS,
@@ -59,6 +60,23 @@ describe("provisioner environment", () => {
     expect(() => declarationFromEnv(partial)).toThrow(`${ENV_VARS.mode}, ${ENV_VARS.users} are not set`);
     expect(() => declarationFromEnv({ ...env, [ENV_VARS.users]: "[]x" })).toThrow(
       `[stack/watch] ${ENV_VARS.users}: is not valid JSON`,
+    );
+  });
+});
+
+describe("policies in the environment", () => {
+  const env = () => terraformEnvironment(provisionerEnvironment("stack/watch", "stack", encodeTriggers(declared)), encodeTriggers(declared));
+
+  it("carries the list's RuleUserListPolicy checks to apply --from-env", () => {
+    const policies = [{ path: "stack/guardrails", maxUsers: 10, allowedAliasDomains: ["example.com"] }];
+    expect(declarationFromEnv({ ...env(), [ENV_POLICIES]: JSON.stringify(policies) }).policies).toEqual(policies);
+    expect(declarationFromEnv(env())).not.toHaveProperty("policies");
+  });
+
+  it("names the variable and the list when the policies are not what this version writes", () => {
+    expect(() => declarationFromEnv({ ...env(), [ENV_POLICIES]: "{not json" })).toThrow(`[stack/watch] ${ENV_POLICIES} is not JSON`);
+    expect(() => declarationFromEnv({ ...env(), [ENV_POLICIES]: JSON.stringify([{ maxUsers: -1 }]) })).toThrow(
+      `[stack/watch] ${ENV_POLICIES}: is not a list of RuleUserListPolicy checks`,
     );
   });
 });

@@ -117,6 +117,25 @@ describe("the local-exec provisioner", () => {
     expect(sim.rule(RULES.finance)!.users).toEqual([]);
   });
 
+  it("refuses a list that violates its RuleUserListPolicy, as plan does, and sends nothing", async () => {
+    // given a policy on the stack that the list breaks (an alias outside the allowed domain)
+    const before = aliasesOf(RULES.finance);
+    sim.resetCounts();
+    const [result] = await synthAndRunProvisioners([
+      {
+        name: "rules",
+        policies: [{ id: "guardrails", props: { allowedAliasDomains: ["example.com"] } }],
+        lists: [{ id: "finance", props: { ruleId: RULES.finance, users: [{ userId: "7", aliases: ["someone@elsewhere.test"] }] } }],
+      },
+    ]);
+    // then the provisioner fails naming the policy and the alias, and no write reached the service
+    expect(result!.code).toBe(1);
+    expect(result!.stdout + result!.stderr).toMatch(/allowedAliasDomains/);
+    expect(result!.stdout + result!.stderr).toMatch(/someone@elsewhere\.test/);
+    expect(Object.keys(sim.requestCounts()).filter((op) => !op.startsWith("query"))).toEqual([]);
+    expect(aliasesOf(RULES.finance)).toEqual(before);
+  });
+
   it("reports a skipped system rule and sends nothing", async () => {
     sim.resetCounts();
     const [result] = await synthAndRunProvisioners([

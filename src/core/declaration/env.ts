@@ -10,11 +10,12 @@
  * and stack name are literals (for messages only): they are not triggers, so moving a construct
  * does not re-apply its rule.
  */
-import { ConfigError } from "../../errors";
+import { ConfigError, DeclarationError } from "../../errors";
 import { escapeTemplate, TRIGGERS, USERS_TRIGGER_CHUNKS, decodeDeclarationValues, withUsers } from "./triggers";
 import type { TriggerField, Triggers } from "./triggers";
 import { chunkNaming } from "./chunks";
 import type { DesiredList } from "../desired";
+import { decodePolicies } from "../policy-schema";
 
 /** The environment variable of each trigger field. */
 export const ENV_VARS: Readonly<Record<TriggerField, string>> = {
@@ -33,6 +34,12 @@ export const ENV_USERS_CHUNKS = chunkNaming(ENV_VARS.users, `${ENV_VARS.users}_C
 export const ENV_CONSTRUCT_PATH = "ALERT_RULE_USERS_CONSTRUCT_PATH";
 /** The stack of the list (literal, for messages; optional when reading). */
 export const ENV_STACK = "ALERT_RULE_USERS_STACK";
+/**
+ * The RuleUserListPolicy checks of the list, JSON (a literal written at synth; optional when
+ * reading). Not a trigger: a changed policy does not re-run the rule, but every run checks the
+ * policies of the app it was synthesized from, as `plan` does.
+ */
+export const ENV_POLICIES = "ALERT_RULE_USERS_POLICIES";
 
 /** The arguments the provisioner passes to the CLI after the CLI command itself. */
 export const PROVISIONER_ARGS = "apply --from-env --auto-approve";
@@ -98,5 +105,20 @@ export function declarationFromEnv(env: Readonly<Record<string, string | undefin
     (Object.keys(ENV_VARS) as TriggerField[]).map((field) => [field, env[ENV_VARS[field]]]),
   ) as Record<TriggerField, string | undefined>;
   const declaration = decodeDeclarationValues(withUsers(values, env, ENV_USERS_CHUNKS, constructPath, (name) => name), constructPath, (field) => ENV_VARS[field]);
-  return { constructPath, stack, ...declaration };
+  const policies = policiesFromEnv(env[ENV_POLICIES], constructPath);
+  return { constructPath, stack, ...declaration, ...(policies.length > 0 ? { policies } : {}) };
+}
+
+/** The policies the provisioner passed in {@link ENV_POLICIES}; [] when unset. */
+function policiesFromEnv(raw: string | undefined, constructPath: string) {
+  if (raw === undefined || raw === "") return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new DeclarationError([
+      { path: constructPath, message: `${ENV_POLICIES} is not JSON; synthesize again with this version of alert-rule-users (cdktf synth) and run terraform apply again` },
+    ]);
+  }
+  return decodePolicies(parsed, constructPath, ENV_POLICIES);
 }

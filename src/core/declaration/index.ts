@@ -25,6 +25,7 @@ export type { TriggerField, TriggerFields, TriggerName, Triggers } from "./trigg
 export {
   DEFAULT_CLI_COMMAND,
   ENV_CONSTRUCT_PATH,
+  ENV_POLICIES,
   ENV_STACK,
   ENV_USERS_CHUNKS,
   ENV_VARS,
