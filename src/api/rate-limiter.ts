@@ -15,8 +15,10 @@
  * - **Grow back on success.** Until the second 429 the rate grows fast (`probeGrowth` of itself a
  *   second), to find the limit; from then on slowly (`growth` of the estimated limit a second),
  *   so the run sits just under the limit and probes above it rarely.
- * - **Honour Retry-After.** After a 429 that says how long to wait, no request is sent before
- *   that time, whoever sends it.
+ * - **Retry-After** stays with the request it was sent for: the transport waits it before that
+ *   request's retry (which takes a token like any send). It does not stop the other requests: a
+ *   service may ask one request to wait without being out of capacity, and against a token
+ *   bucket the cut spacing already waits about as long.
  * - **`maxRps`** (`--max-rps N`) is a hard cap: sends are spaced at least 1/N s apart, so no
  *   window of one second ever holds more than N sends. The adaptive rate can only go below it.
  *
@@ -62,9 +64,10 @@ export interface RateLimiterState {
 }
 
 /** How an attempt ended, as the limiter needs it. */
-export type SendOutcome =
-  | { readonly throttled: false }
-  | { readonly throttled: true; readonly retryAfterMs?: number | undefined };
+export interface SendOutcome {
+  /** The service answered 429. */
+  readonly throttled: boolean;
+}
 
 /**
  * Tuned against a token bucket of 2 and of 50 requests a second (the simulator's) with four
@@ -90,8 +93,6 @@ export class RateLimiter {
 
   /** Earliest time of the next send (the one-token bucket). */
   #nextAt = -Infinity;
-  /** No send before this (Retry-After). */
-  #blockedUntil = -Infinity;
   /** The adaptive rate: undefined until the first 429. */
   #cut: { readonly at: number; readonly rps: number; readonly limit: number | undefined; readonly lastTicket: number } | undefined;
   /** Sends so far: the tickets. */
@@ -135,13 +136,13 @@ export class RateLimiter {
     for (;;) {
       const now = this.#now();
       const rps = this.#rps(now);
-      const earliest = Math.max(this.#blockedUntil, rps === undefined ? -Infinity : this.#nextAt);
+      const earliest = rps === undefined ? -Infinity : this.#nextAt;
       if (now >= earliest) {
         if (rps !== undefined) this.#nextAt = Math.max(this.#nextAt, now) + 1000 / rps;
         this.#sent += 1;
         return this.#sent;
       }
-      // Sleep, then look again: a 429 meanwhile may have cut the rate or set a Retry-After.
+      // Sleep, then look again: a 429 meanwhile may have cut the rate.
       await this.#sleep(earliest - now);
     }
   }
@@ -155,9 +156,6 @@ export class RateLimiter {
       return;
     }
     this.#throttles += 1;
-    if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0) {
-      this.#blockedUntil = Math.max(this.#blockedUntil, now + outcome.retryAfterMs);
-    }
     if (!this.adaptive) return;
     // Sent before the last cut: that request was already counted against the old rate.
     if (this.#cut !== undefined && ticket <= this.#cut.lastTicket) return;

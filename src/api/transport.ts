@@ -30,7 +30,7 @@ import {
   type Sleep,
 } from "./retry";
 import { formatIssues, readServiceError, snippet } from "./response-errors";
-import type { RateLimiter, SendOutcome } from "./rate-limiter";
+import type { RateLimiter } from "./rate-limiter";
 
 /** `Accept` header: text/plain for the searches and query-users, application/json for writes (interface.md). */
 export type AcceptType = "text/plain" | "application/json";
@@ -162,13 +162,14 @@ export class HttpTransport {
     const deadlineAt = this.#now() + this.requestDeadlineMs;
     for (let attempt = 1; ; attempt += 1) {
       await options.beforeAttempt?.();
+      // Rate limiter: wait for a send token (the wait counts against the deadline), then tell it
+      // how the service answered.
+      const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
       const attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1);
       this.counter.recordAttempt(operation);
-      // Rate limiter: wait for a send token, then tell it how the service answered.
-      const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
       const started = this.#now();
       const result = await this.#attempt(path, data, options.accept, attemptMs);
-      this.rateLimiter?.settle(ticket, this.#sendOutcome(result));
+      this.rateLimiter?.settle(ticket, { throttled: result.type === "response" && result.status === 429 });
       const durationMs = Math.max(0, this.#now() - started);
       const status = result.type === "response" ? result.status : undefined;
       const failure =
@@ -301,12 +302,6 @@ export class HttpTransport {
     // For a network error, prefer the system code (ECONNREFUSED) over axios' generic one.
     const cause = isAxiosError(error) ? errorCode(error.cause) : undefined;
     return { type: "failure", kind: "network", code: cause ?? code, message };
-  }
-
-  /** A 429 is the service asking to slow down; anything else, answer or not, is not. */
-  #sendOutcome(result: AttemptResult): SendOutcome {
-    if (result.type !== "response" || result.status !== 429) return { throttled: false };
-    return { throttled: true, retryAfterMs: retryAfterOf(result, this.#now()) };
   }
 
   /** `count` is how many attempts failed this way so far: 429s, or every other failure. */

@@ -4,8 +4,10 @@
  * (10 attempts take about 16 s). Only on a TTY: logs and CI output stay as they were.
  */
 import type { RequestEvent, RequestHook } from "../api/counter";
+import type { RateLimiter } from "../api/rate-limiter";
 import type { RetryPolicy } from "../api/retry";
 import type { OutputStream } from "./io";
+import { formatRps } from "./progress";
 
 const FAILURES: Readonly<Record<string, string>> = {
   ECONNREFUSED: "connection refused (is the service, or the simulator, running at that address?)",
@@ -32,18 +34,22 @@ export function describeRetry(event: RequestEvent, baseUrl: string, policy: Pick
 
 /**
  * A request hook that writes each retry to `stream` when it is a TTY (clearing a progress line
- * first). Returns undefined when the stream is not a TTY, so nothing is hooked.
+ * first). After a 429 it also says at what rate the run sends from then on (`limiter`). Returns
+ * undefined when the stream is not a TTY, so nothing is hooked.
  */
 export function retryNotice(
   stream: OutputStream,
   baseUrl: string,
   policy: Pick<RetryPolicy, "maxAttempts" | "maxRateLimitRetries">,
+  limiter?: RateLimiter,
 ): RequestHook | undefined {
   if (stream.isTTY !== true) return undefined;
   const where = withoutCredentials(baseUrl);
   return (event) => {
     if (event.outcome !== "retry") return;
-    stream.write(`\r\x1b[2K${describeRetry(event, where, policy)}\n`);
+    const rps = event.status === 429 ? limiter?.state().rps : undefined;
+    const slower = rps === undefined ? "" : `; sending at most ${formatRps(rps)} requests/s from now on`;
+    stream.write(`\r\x1b[2K${describeRetry(event, where, policy)}${slower}\n`);
   };
 }
 

@@ -3,7 +3,7 @@
  * settings and a connected session (src/io/workflow.ts).
  */
 import { isAbsolute, resolve } from "node:path";
-import { RuleListClient, resolveConnection, resolveReadLimits } from "../api";
+import { RateLimiter, RuleListClient, resolveConnection, resolveReadLimits } from "../api";
 import { DEFAULT_RETRY_POLICY } from "../api/retry";
 import type { ConnectionConfig } from "../api";
 import type { Session, SynthSettings } from "../io/workflow";
@@ -11,7 +11,7 @@ import { isInstant } from "../core/expiry";
 import { UsageError } from "../errors";
 import { intFlag } from "./args";
 import type { Io } from "./io";
-import { progress } from "./progress";
+import { progress, rateNote } from "./progress";
 import { retryNotice } from "./retry-notice";
 
 export const SYNTH_OPTIONS = {
@@ -21,11 +21,20 @@ export const SYNTH_OPTIONS = {
   stack: { type: "string", multiple: true },
 } as const;
 
+/** `--max-rps`: plan, apply and the triage commands. */
+export const RATE_OPTIONS = {
+  "max-rps": { type: "string" },
+} as const;
+
+export const RATE_HELP = `  --max-rps N            never send more than N requests a second (reads, writes and retries;
+                         default: no cap, the client slows down by itself on the service's 429s)`;
+
 export const ENGINE_OPTIONS = {
   parallelism: { type: "string" },
   "batch-size": { type: "string" },
   "page-size": { type: "string" },
   timeout: { type: "string" },
+  ...RATE_OPTIONS,
 } as const;
 
 /** `--now`: the clock of plan and apply (expiries, policies). */
@@ -84,15 +93,34 @@ export function engineSettings(
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /**
+ * `--max-rps N`: a number of requests a second above 0 (0.5 is one request every 2 s), or
+ * undefined when not given.
+ */
+export function maxRpsFlag(command: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const n = /^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(Number.isFinite(n) && n > 0 && n <= 100_000)) {
+    throw new UsageError(
+      `${command}: --max-rps takes a number of requests a second above 0 (at most 100000), e.g. 2 or 0.5; got '${value}'.`,
+    );
+  }
+  return n;
+}
+
+/**
  * Resolves the connection and builds the client. `timeout` (--timeout SECONDS) bounds each HTTP
- * attempt; an attempt that takes longer is abandoned and retried like a 5xx. On a TTY, each retry
- * is shown on stderr (src/cli/retry-notice.ts).
+ * attempt; an attempt that takes longer is abandoned and retried like a 5xx. Every attempt of the
+ * run goes through one rate limiter: capped by `--max-rps N` when given, slowing down by itself
+ * on the service's 429s always (src/api/rate-limiter.ts). On a TTY, each retry is shown on
+ * stderr (src/cli/retry-notice.ts).
  */
 export function connect(
-  flags: ConnectionFlags & { readonly timeout?: string | undefined },
+  flags: ConnectionFlags & { readonly timeout?: string | undefined; readonly "max-rps"?: string | undefined },
   io: Io,
 ): { connection: ConnectionConfig; client: RuleListClient } {
   const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
+  const rateLimiter = new RateLimiter({ maxRps: maxRpsFlag("alert-rule-users", flags["max-rps"]) });
   const connection = resolveConnection({
     env: io.env,
     baseUrl: flags["base-url"],
@@ -102,8 +130,8 @@ export function connect(
   });
   // The body cap, the overall deadline of a request and the most results of a search (src/api/read-limits.ts).
   const limits = resolveReadLimits(io.env);
-  const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY);
-  return { connection, client: new RuleListClient({ ...connection, ...limits, timeoutMs: timeoutSeconds * 1000, onRequest }) };
+  const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY, rateLimiter);
+  return { connection, client: new RuleListClient({ ...connection, ...limits, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }) };
 }
 
 /** Where to synthesize and read the declaration, from the synth flags. */
@@ -138,7 +166,7 @@ export function session(client: RuleListClient, connection: ConnectionConfig, se
     onProgress(phase, doneCount, total) {
       if (bar?.phase !== phase) {
         done();
-        bar = { phase, line: progress(io.stderr, PHASE_LABELS[phase]) };
+        bar = { phase, line: progress(io.stderr, PHASE_LABELS[phase], () => rateNote(client.transport.rateLimiter?.state())) };
       }
       bar.line.update(doneCount, total);
     },

@@ -13,7 +13,7 @@ import {
 import { AlertRuleUsersError, UsageError } from "../errors";
 import { CONNECTION_OPTIONS, oneOf } from "./args";
 import type { Command, Io } from "./io";
-import { connect, type ConnectionFlags } from "./run-flags";
+import { RATE_OPTIONS, connect, type ConnectionFlags } from "./run-flags";
 import { renderFields, renderTable } from "./table";
 
 export const FORMATS = ["table", "json"] as const;
@@ -22,11 +22,14 @@ export type Format = (typeof FORMATS)[number];
 /** Flags every triage subcommand takes: the connection, --format and --help. */
 export const TRIAGE_OPTIONS = {
   ...CONNECTION_OPTIONS,
+  ...RATE_OPTIONS,
   format: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 export const TRIAGE_FLAGS_HELP = `  --format FORMAT     table (default on a terminal) or json (default otherwise)
+  --max-rps N         never send more than N requests a second (default: no cap; the
+                      client slows down by itself on the service's 429s)
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help`;
 
@@ -40,7 +43,7 @@ export function writeJson(io: Io, document: unknown): void {
   io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }
 
-export function triageClient(flags: ConnectionFlags, io: Io): TriageClient {
+export function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined }, io: Io): TriageClient {
   return TriageClient.from(connect(flags, io).client);
 }
 

@@ -1,8 +1,9 @@
 /**
  * Chaos converge: 50 rules with mixed changes, applied through the real CLI while the service
  * fails 20% of requests before applying them, loses 10% of the responses of applied writes,
- * rate limits every 7th request with Retry-After, and adds latency. The apply still converges
- * every list and verifies it, and planning again finds nothing to do.
+ * rate limits the run (a token bucket of 25 requests a second: 429 with Retry-After beyond it),
+ * and adds latency. The apply, with the CLI's rate limiter on as always, still converges every
+ * list and verifies it, and planning again finds nothing to do.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -26,7 +27,7 @@ describe("apply under injected faults", () => {
     const chaos = chaosCase(faultSeed);
     await withChaosRun(scan, chaos, {}, async (sim, ws) => {
       // and a service that fails, loses responses, rate limits and is slow
-      sim.setFaults({ failRate: 0.2, lostResponseRate: 0.1, rateLimitEvery: 7, retryAfterSeconds: 1, latencyMs: 3, seed: faultSeed });
+      sim.setFaults({ failRate: 0.2, lostResponseRate: 0.1, rateLimitRps: 25, latencyMs: 3, seed: faultSeed });
 
       // when the declaration is applied
       const applied = await runCli(["apply", "--auto-approve", ...REPORTS], { cwd: ws.dir, env: env(sim.url), timeoutMs: 150_000 });
@@ -36,6 +37,8 @@ describe("apply under injected faults", () => {
       expect({ code: applied.code, failures: failuresIn(applied.stdout) }).toEqual({ code: 0, failures: [] });
       const counts = sim.requestCounts();
       expect(Object.keys(writesOf(counts)).length).toBeGreaterThanOrEqual(3);
+      // and the rate limit was met: some requests were refused, the limiter slowed the run down
+      expect(sim.requestLog().filter((e) => e.status === 429).length).toBeGreaterThan(0);
 
       expect(existsSync(join(ws.dir, "report.json")) && existsSync(join(ws.dir, "report.md"))).toBe(true);
 

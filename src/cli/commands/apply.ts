@@ -18,7 +18,7 @@ import { checkSavedPlanSignature, readPlanKey } from "../plan-key";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
 
 export const applyCommand: Command = {
   name: "apply",
@@ -45,6 +45,7 @@ Flags:
   --batch-size N         most users per write call (default 100; a saved plan keeps its own)
   --page-size N          rule-metadata search page size (default 100)
   --timeout SECONDS      give up on a request after this long and retry it (default 30)
+${RATE_HELP}
 ${NOW_HELP}
                          (without PLANFILE; a saved plan applies at the "now" it records)
   --from-env             apply the one list given by the ALERT_RULE_USERS_* environment

@@ -9,7 +9,7 @@ import { readPlanKey } from "../plan-key";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
 
 const FORMATS = ["text", "markdown", "json"] as const;
 
@@ -35,6 +35,7 @@ Flags:
   --batch-size N         most users per write call (default 100)
   --page-size N          rule-metadata search page size (default 100)
   --timeout SECONDS      give up on a request after this long and retry it (default 30)
+${RATE_HELP}
 ${NOW_HELP}
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help
