@@ -3,13 +3,13 @@
  * --auto-approve` does: observe → buildPlan → the applicability checks → applyPlan, with a real
  * RuleListClient over HTTP. Counts calls on both sides and checks the tenant converged.
  */
-import { RuleListClient } from "../../src/api";
+import { RateLimiter, RuleListClient } from "../../src/api";
 import { applyPlan } from "../../src/io/execute";
 import { aliasKey, checkPlanIsApplicable } from "../../src/core";
 import type { Plan } from "../../src/core/plan-schema";
 import { observe } from "../../src/io/observe";
 import { buildPlan } from "../../src/core/build-plan";
-import type { SimRule } from "../../src/simulator";
+import type { RequestLogEntry, SimRule } from "../../src/simulator";
 import { callBound, equalsBound, type CallBound, type OperationCounts } from "./bound";
 import type { ExpectedChanges, GeneratedTenant } from "./tenant";
 import { hostSimulator, type HostedSimulator, type SimulatorMode } from "./simulator-host";
@@ -23,6 +23,10 @@ export interface EngineRunOptions {
   readonly pageSize?: number;
   /** @default 100 (the CLI default) */
   readonly batchSize?: number;
+  /** The simulator's rate limit, requests a second. @default - none */
+  readonly rateLimitRps?: number | undefined;
+  /** The client's `--max-rps`. @default - none: the limiter adapts to 429s by itself, as the CLI's does */
+  readonly maxRps?: number | undefined;
 }
 
 export interface EngineRun {
@@ -33,8 +37,16 @@ export interface EngineRun {
   readonly calls: OperationCounts;
   /** HTTP attempts by operation (calls plus retries). */
   readonly attempts: OperationCounts;
-  /** Requests by operation, as the simulator received them. */
+  /** Requests by operation, as the simulator received them (429s included). */
   readonly serverRequests: OperationCounts;
+  /** Requests the simulator answered 429. */
+  readonly rateLimited: number;
+  /** The simulator's rate limit, when it had one. */
+  readonly rateLimitRps: number | undefined;
+  /** Every request as the simulator saw it (arrival in ms since the run started, status). */
+  readonly requestLog: ReadonlyArray<{ readonly atMs: number; readonly status: number }>;
+  /** The client's rate limiter at the end: the rate it sent at, and how often it was cut. */
+  readonly limiter: { readonly rps: number | undefined; readonly cuts: number; readonly throttles: number };
   readonly totalCalls: number;
   readonly bound: CallBound;
   readonly callsEqualBound: boolean;
@@ -49,8 +61,13 @@ export interface EngineRun {
 }
 
 /** Runs `fn` against a fresh simulator seeded with the tenant (see simulator-host.ts for where it runs). */
-export async function withSimulator<T>(tenant: GeneratedTenant, latencyMs: number, fn: (sim: HostedSimulator) => Promise<T>): Promise<T> {
-  const sim = await hostSimulator(tenant.seed, latencyMs);
+export async function withSimulator<T>(
+  tenant: GeneratedTenant,
+  latencyMs: number,
+  fn: (sim: HostedSimulator) => Promise<T>,
+  rateLimitRps?: number,
+): Promise<T> {
+  const sim = await hostSimulator(tenant.seed, latencyMs, undefined, rateLimitRps);
   try {
     return await fn(sim);
   } finally {
@@ -62,9 +79,12 @@ export async function runEngine(tenant: GeneratedTenant, options: EngineRunOptio
   const pageSize = options.pageSize ?? 100;
   const batchSize = options.batchSize ?? 100;
   return withSimulator(tenant, options.latencyMs, async (sim) => {
-    const client = new RuleListClient({ baseUrl: sim.url, token: sim.token, tenantId: sim.tenantId });
+    // As the CLI builds it: one limiter for the run, adaptive, capped by --max-rps when given.
+    const rateLimiter = new RateLimiter({ maxRps: options.maxRps });
+    const client = new RuleListClient({ baseUrl: sim.url, token: sim.token, tenantId: sim.tenantId, rateLimiter });
     const connection = { baseUrl: client.baseUrl, tenantId: client.tenantId };
 
+    const logBefore = (await sim.requestLog()).length;
     const started = performance.now();
     const observed = await timed(() => observe(client, tenant.declarations, { parallelism: options.parallelism, pageSize }));
     const planned = timedSync(() =>
@@ -90,7 +110,10 @@ export async function runEngine(tenant: GeneratedTenant, options: EngineRunOptio
     }
     const bound = callBound(plan, { pageSize, parallelism: options.parallelism });
     const serverRequests = await sim.requestCounts();
+    const log = (await sim.requestLog()).slice(logBefore);
+    const rateLimited = log.filter((e) => e.status === 429).length;
     const stateOk = mismatchedRules(await sim.rules(), tenant) === 0;
+    const limiterState = rateLimiter.state();
     return {
       parallelism: options.parallelism,
       latencyMs: options.latencyMs,
@@ -98,9 +121,17 @@ export async function runEngine(tenant: GeneratedTenant, options: EngineRunOptio
       calls,
       attempts,
       serverRequests,
+      rateLimited,
+      rateLimitRps: options.rateLimitRps,
+      requestLog: relativeLog(log),
+      limiter: { rps: limiterState.rps, cuts: limiterState.cuts, throttles: limiterState.throttles },
       totalCalls: snapshot.calls,
       bound,
-      callsEqualBound: equalsBound(calls, bound.byOperation) && equalsBound(attempts, calls) && equalsBound(serverRequests, calls),
+      // Calls equal the bound; every attempt but the 429s (retried) reached the service once.
+      callsEqualBound:
+        equalsBound(calls, bound.byOperation) &&
+        equalsBound(served(serverRequests, log), calls) &&
+        snapshot.attempts - snapshot.calls === rateLimited,
       wallMs,
       phases: { observeMs: observed.ms, planMs: planned.ms, applyMs: applied.ms },
       lowerBoundMs: bound.rounds.total * options.latencyMs,
@@ -108,7 +139,23 @@ export async function runEngine(tenant: GeneratedTenant, options: EngineRunOptio
       planMismatches: compareWithChangeSet(plan, tenant.expected),
       planSummary: plan.summary,
     };
-  });
+  }, options.rateLimitRps);
+}
+
+/** Requests the simulator served (answered other than 429), by operation. */
+function served(requests: OperationCounts, log: readonly RequestLogEntry[]): OperationCounts {
+  const out: OperationCounts = { ...requests };
+  for (const entry of log) if (entry.status === 429) out[entry.operation] = (out[entry.operation] ?? 0) - 1;
+  return Object.fromEntries(Object.entries(out).filter(([, n]) => n !== 0));
+}
+
+/**
+ * The log with arrival times from the run's first request (ms), for plots. (The simulator's clock
+ * is its own: on a worker thread its origin is not ours.)
+ */
+export function relativeLog(log: readonly RequestLogEntry[]): Array<{ atMs: number; status: number }> {
+  const first = log[0]?.atMs ?? 0;
+  return log.map((e) => ({ atMs: Math.round((e.atMs - first) * 10) / 10, status: e.status }));
 }
 
 /** The plan's changes, counted in the change set's terms (from `changes`, not the summary, whose wording may evolve). */

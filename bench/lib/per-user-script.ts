@@ -2,8 +2,13 @@
  * The vendor's per-user script, for comparison: it reads a CSV of (rule, user, action) rows and,
  * for every row, looks the rule up (one query-rule-metadata search by ObserverRuleId), then sends
  * one add-users, remove-users or remove-user-aliases call carrying that one user. Five workers,
- * no back-off, no retries, no read-back. Plain `fetch`, written from interface.md: none of our
- * client or engine code is used.
+ * no back-off, no read-back. Plain `fetch`, written from interface.md: none of our client or
+ * engine code is used.
+ *
+ * Against a rate-limited service (`retryOn429`) it retries a 429 the way a Python SDK built on
+ * requests + urllib3's `Retry(status_forcelist=[429], respect_retry_after_header=True)` does:
+ * each worker sleeps the `Retry-After` the service sends (whole seconds; `Retry-After-Ms` is not
+ * a header urllib3 reads) and sends the same request again, up to `maxRetries` times.
  */
 import type { PerUserRow } from "./tenant";
 
@@ -19,8 +24,12 @@ export interface PerUserRun {
   /** Requests sent, by operation. */
   readonly calls: Record<string, number>;
   readonly totalCalls: number;
-  /** Requests that did not answer 2xx (the script logs and goes on). */
+  /** Requests that did not answer 2xx in the end (the script logs and goes on). */
   readonly failures: number;
+  /** 429 answers (each retried when `retryOn429`). */
+  readonly rateLimited: number;
+  /** Rows processed (all of them, unless `maxRows` stopped the run early). */
+  readonly rowsDone: number;
   readonly wallMs: number;
 }
 
@@ -31,17 +40,43 @@ const PATHS = {
   "remove-user-aliases": "/v1/alert-rules/remove-user-aliases",
 } as const;
 
-export async function runPerUserScript(rows: readonly PerUserRow[], connection: Connection, workers = 5): Promise<PerUserRun> {
+export interface PerUserOptions {
+  /** Retry 429s after the whole-second `Retry-After`, as urllib3's Retry does. @default false */
+  readonly retryOn429?: boolean;
+  /** @default 20 */
+  readonly maxRetries?: number;
+  /** Stop after this many rows (a measured prefix of a run too long to finish). @default - all */
+  readonly maxRows?: number;
+}
+
+export async function runPerUserScript(
+  rows: readonly PerUserRow[],
+  connection: Connection,
+  workers = 5,
+  options: PerUserOptions = {},
+): Promise<PerUserRun> {
   const calls: Record<string, number> = {};
   let failures = 0;
+  let rateLimited = 0;
+  const maxRetries = options.maxRetries ?? 20;
+  const rowLimit = Math.min(rows.length, options.maxRows ?? rows.length);
 
   const post = async (operation: keyof typeof PATHS, body: unknown, accept: string): Promise<unknown> => {
     calls[operation] = (calls[operation] ?? 0) + 1;
-    const response = await fetch(connection.url + PATHS[operation], {
-      method: "POST",
-      headers: { Authorization: `Bearer ${connection.token}`, "Content-Type": "application/json", Accept: accept },
-      body: JSON.stringify(body),
-    });
+    let response: Response;
+    for (let retries = 0; ; retries += 1) {
+      response = await fetch(connection.url + PATHS[operation], {
+        method: "POST",
+        headers: { Authorization: `Bearer ${connection.token}`, "Content-Type": "application/json", Accept: accept },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 429) break;
+      rateLimited += 1;
+      if (options.retryOn429 !== true || retries >= maxRetries) break;
+      await response.text();
+      const seconds = Number(response.headers.get("retry-after") ?? "0");
+      await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(seconds) ? seconds : 0) * 1000));
+    }
     const text = await response.text();
     if (!response.ok) {
       failures += 1;
@@ -83,12 +118,12 @@ export async function runPerUserScript(rows: readonly PerUserRow[], connection: 
   const started = performance.now();
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < rows.length) {
+    while (next < rowLimit) {
       const row = rows[next++];
       if (row !== undefined) await processRow(row);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, rows.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, rowLimit)) }, worker));
   const wallMs = performance.now() - started;
   return {
     workers,
@@ -96,6 +131,8 @@ export async function runPerUserScript(rows: readonly PerUserRow[], connection: 
     calls,
     totalCalls: Object.values(calls).reduce((a, b) => a + b, 0),
     failures,
+    rateLimited,
+    rowsDone: rowLimit,
     wallMs,
   };
 }

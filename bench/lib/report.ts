@@ -5,6 +5,11 @@ export interface Check {
   readonly pass: boolean;
   /** The measured value against the target, in words. */
   readonly detail: string;
+  /**
+   * False when the run's sizes cannot show the target (`--quick`): printed, never a FAIL.
+   * @default true
+   */
+  readonly judged?: boolean;
 }
 
 export interface Table {
@@ -54,4 +59,12 @@ export const fmt = {
 
 export function check(name: string, pass: boolean, detail: string): Check {
   return { name, pass, detail };
+}
+
+/**
+ * A check of a target the sizes of a `--quick` run cannot show: judged on a full run, only
+ * reported (never a FAIL) on a quick one.
+ */
+export function sizedCheck(quick: boolean, name: string, pass: boolean, detail: string): Check {
+  return quick ? { name: `${name} (not judged at --quick sizes)`, pass, detail, judged: false } : { name, pass, detail };
 }

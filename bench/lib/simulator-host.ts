@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { startSimulator, type SimRule, type TenantSeed } from "../../src/simulator";
+import { startSimulator, type RequestLogEntry, type SimRule, type TenantSeed } from "../../src/simulator";
 
 export type SimulatorMode = "thread" | "same-thread";
 
@@ -19,6 +19,8 @@ export interface HostedSimulator {
   readonly tenantId: string;
   readonly mode: SimulatorMode;
   requestCounts(): Promise<Record<string, number>>;
+  /** Every request as the simulator saw it: arrival (ms since it started), operation, status. */
+  requestLog(): Promise<RequestLogEntry[]>;
   rules(): Promise<SimRule[]>;
   stop(): Promise<void>;
 }
@@ -43,23 +45,42 @@ export function simulatorMode(): SimulatorMode {
 
 export interface WorkerRequest {
   readonly id: number;
-  readonly kind: "counts" | "rules" | "stop";
+  readonly kind: "counts" | "log" | "rules" | "stop";
 }
 
-export async function hostSimulator(seed: TenantSeed, latencyMs: number, mode: SimulatorMode = defaultMode): Promise<HostedSimulator> {
+/** What the worker is started with. */
+export interface WorkerSetup {
+  readonly seed: TenantSeed;
+  readonly latencyMs: number;
+  /** The simulator's `rateLimitRps` (a token bucket of that many requests a second, burst as many). */
+  readonly rateLimitRps?: number | undefined;
+}
+
+/** The simulator's faults for a setup: the latency, and the rate limit when there is one. */
+export function faultsOf(setup: Omit<WorkerSetup, "seed">): { latencyMs: number; rateLimitRps?: number } {
+  return { latencyMs: setup.latencyMs, ...(setup.rateLimitRps === undefined ? {} : { rateLimitRps: setup.rateLimitRps }) };
+}
+
+export async function hostSimulator(
+  seed: TenantSeed,
+  latencyMs: number,
+  mode: SimulatorMode = defaultMode,
+  rateLimitRps?: number,
+): Promise<HostedSimulator> {
   if (mode === "same-thread") {
-    const sim = await startSimulator({ port: 0, seed, faults: { latencyMs } });
+    const sim = await startSimulator({ port: 0, seed, faults: faultsOf({ latencyMs, rateLimitRps }) });
     return {
       url: sim.url,
       token: sim.token,
       tenantId: sim.tenantId,
       mode,
       requestCounts: () => Promise.resolve(sim.requestCounts()),
+      requestLog: () => Promise.resolve(sim.requestLog()),
       rules: () => Promise.resolve(sim.rules()),
       stop: () => sim.stop(),
     };
   }
-  const worker = new Worker(WORKER_SCRIPT, { workerData: { seed, latencyMs } });
+  const worker = new Worker(WORKER_SCRIPT, { workerData: { seed, latencyMs, rateLimitRps } satisfies WorkerSetup });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let failure: Error | null = null;
   const fail = (error: Error) => {
@@ -92,6 +113,7 @@ export async function hostSimulator(seed: TenantSeed, latencyMs: number, mode: S
     ...ready,
     mode,
     requestCounts: () => ask<Record<string, number>>("counts"),
+    requestLog: () => ask<RequestLogEntry[]>("log"),
     rules: () => ask<SimRule[]>("rules"),
     stop: async () => {
       await ask<null>("stop");

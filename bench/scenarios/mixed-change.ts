@@ -5,7 +5,7 @@
  */
 import { engineChecks, callsTable, TIME_COLUMNS, timeRow } from "../lib/engine-report";
 import { runEngine, type EngineRun } from "../lib/engine-run";
-import { check, fmt, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
+import { fmt, sizedCheck, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
 import { generateTenant, type GeneratedTenant } from "../lib/tenant";
 
 export interface MixedSizes {
@@ -57,7 +57,8 @@ export const mixedChange: Scenario = {
       ],
       checks: [
         ...engineChecks("mixed change", run),
-        check(
+        sizedCheck(
+          ctx.quick,
           `mixed change: wall time within ${WALL_TARGET}× of its lower bound`,
           ratio <= WALL_TARGET,
           `${fmt.s(run.wallMs)} s against ${fmt.s(run.lowerBoundMs)} s (${fmt.ratio(ratio)})`,
