@@ -8,7 +8,8 @@
  * Also: NODE_DEBUG naming http/net/tls/fetch/undici/http2 is refused before any request unless
  * --unsafe-allow-node-debug is passed, and a URL password with reserved characters is not echoed.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerResponse } from "node:http";
 import { runCli, workspace, type CliResult, type Workspace } from "../support/cli";
@@ -173,6 +174,39 @@ describe("a service that echoes the token", () => {
       expect(leaksIn(outputs, TOKEN)).toEqual([]);
     } finally {
       await service.stop();
+    }
+  });
+});
+
+describe("a token from --token-file", () => {
+  it("is redacted like one from the environment: in the plan file, the reports and the output", async () => {
+    // given the token in a file (outside the scanned workspace) and a service that echoes it
+    const ws = workspace(STACKS);
+    const secretDir = mkdtempSync(join(tmpdir(), "aru-token-"));
+    const tokenFile = join(secretDir, "token");
+    writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
+    const service = await startHostileService(echoing((t) => base64(`user:${t}`)));
+    const outputs: Array<{ where: string; text: string }> = [];
+    const { ALERTS_API_TOKEN: _unused, ...noToken } = env(service.url);
+    void _unused;
+    try {
+      // when
+      for (const args of [
+        ["plan", "--format", "json", "--out", "plan.json", "--token-file", tokenFile],
+        ["apply", "--auto-approve", "--skip-synth", "--stack", "writes", "--token-file", tokenFile, "--report-json", "report.json", "--report-markdown", "report.md"],
+      ]) {
+        const result = await runCli(args, { cwd: ws.dir, env: noToken });
+        outputs.push({ where: `${args[0]} stdout`, text: result.stdout }, { where: `${args[0]} stderr`, text: result.stderr });
+      }
+      // then the service did see the token, and no sink holds it
+      expect(service.requests.every((r) => r.token === TOKEN)).toBe(true);
+      for (const file of filesUnder(ws.dir)) outputs.push({ where: file.slice(ws.dir.length + 1), text: readFileSync(file, "utf8") });
+      expect(outputs.map((o) => o.where)).toEqual(expect.arrayContaining(["plan.json", "report.json", "report.md"]));
+      expect(leaksIn(outputs, TOKEN)).toEqual([]);
+    } finally {
+      await service.stop();
+      ws.cleanup();
+      rmSync(secretDir, { recursive: true, force: true });
     }
   });
 });
