@@ -54,4 +54,6 @@ export const CONNECTION_OPTIONS = {
 export const CONNECTION_HELP = `Connection (environment, overridden by flags):
   ALERTS_API_URL       base URL of the service          (--base-url URL)
   ALERTS_API_TOKEN     bearer token; never a flag value (--token-file FILE)
-  ALERTS_TENANT_ID     tenant ID                        (--tenant-id ID)`;
+  ALERTS_TENANT_ID     tenant ID                        (--tenant-id ID)
+Read limits (environment): ALERT_RULE_USERS_MAX_BODY_MIB (default 64),
+  ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS (300), ALERT_RULE_USERS_MAX_SEARCH_RESULTS (20000)`;
