@@ -213,6 +213,14 @@ const CLI_USAGE: Record<string, Case> = {
     args: () => ["apply", "--auto-approve", "--parallelism", "65"],
     says: [/--parallelism must be between 1 and 64, got 65/],
   },
+  "--max-rps that is not a number": {
+    args: () => ["plan", "--max-rps", "fast"],
+    says: [/--max-rps takes a number of requests a second above 0 .*got 'fast'/],
+  },
+  "--max-rps 0": {
+    args: () => ["apply", "--auto-approve", "--max-rps", "0"],
+    says: [/--max-rps takes a number of requests a second above 0 .*got '0'/],
+  },
   "--out into a directory that does not exist": {
     args: () => ["plan", "--out", "no/such/dir/plan.json"],
     says: [/--out no\/such\/dir\/plan\.json: the directory .*no\/such\/dir does not exist; create it first \(mkdir -p .*\) or choose another path/],
