@@ -71,19 +71,32 @@ async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): 
       return client.removeUserAliases(ruleId, call.userList.map(toEntry));
     case "remove-users":
       return client.removeUsers(ruleId, [...call.userIdList]);
-    case "remove-all-users":
-      return client.removeAllUsers(ruleId, { beforeAttempt: () => checkUnchanged(client, rule) });
+    case "remove-all-users": {
+      let attempt = 0;
+      try {
+        return await client.removeAllUsers(ruleId, { beforeAttempt: () => checkUnchanged(client, rule, ++attempt > 1) });
+      } catch (err) {
+        if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
+        throw err;
+      }
+    }
   }
 }
+
+/** A retry of remove-all-users found the list empty: the attempt before it landed, though its answer was lost. */
+class AlreadyEmptied extends Error {}
 
 /**
  * design.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
  * plan's fingerprint. Runs before every attempt (retries included); throws a StalePlanError when
- * the list changed, so the call is not sent and users added since the plan are kept.
+ * the list changed, so the call is not sent and users added since the plan are kept. Before a
+ * retry, an empty list means the previous attempt emptied it (a lost response): the call is not
+ * sent again and the rule goes on to its next call.
  */
-async function checkUnchanged(client: RuleListClient, rule: RulePlan): Promise<void> {
+async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean): Promise<void> {
   const list = toObservedList(await client.queryUsers(rule.ruleId ?? ""));
   if (fingerprintList(list) === rule.fingerprint) return;
+  if (retry && list.entries.length === 0) throw new AlreadyEmptied();
   throw new StalePlanError(
     `refused: remove-all-users was not sent: a read of the rule right before it found the list changed since it was planned ` +
       `(someone else edited it), so users added meanwhile are kept. Run plan again to see the difference, then apply.`,
