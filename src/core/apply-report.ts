@@ -7,7 +7,7 @@
 import type { ErrorCode } from "../errors";
 import { AlertRuleUsersError, StalePlanError } from "../errors";
 import type { ApplyResult, RuleResult } from "./apply-results";
-import { countOutcomes, notApplied } from "./apply-results";
+import { countOutcomes, interruptedBeforeApply, notApplied } from "./apply-results";
 import type { Plan } from "./plan-schema";
 import { planChecksum } from "./plan-schema";
 
@@ -18,9 +18,10 @@ export const APPLY_REPORT_VERSION = 1 as const;
  * `failed`: some rule did not converge (or the plan has rules in error); `refused`: a safety
  * rule refused the run before anything was sent (stale plan, other connection, mass removal,
  * unresolved rules, a plan file that is not valid); `cancelled`: not confirmed; `error`: the
- * run stopped on another error (usage, configuration, synth, the service).
+ * run stopped on another error (usage, configuration, synth, the service); `interrupted`: SIGINT or
+ * SIGTERM stopped the run (no call started after it; rules not done have outcome `interrupted`).
  */
-export type ApplyReportStatus = "applied" | "no-changes" | "failed" | "refused" | "cancelled" | "error";
+export type ApplyReportStatus = "applied" | "no-changes" | "failed" | "refused" | "cancelled" | "error" | "interrupted";
 
 export type ApplyReportSource =
   | { readonly kind: "plan-file"; readonly path: string }
@@ -42,7 +43,7 @@ export interface ApplyReport {
   readonly plan: { readonly checksum: string; readonly createdAt: string } | null;
   /** Why nothing (or not everything) was applied; null when the run completed. */
   readonly refusal: {
-    readonly code: ErrorCode | "INTERNAL" | "CANCELLED";
+    readonly code: ErrorCode | "INTERNAL" | "CANCELLED" | "INTERRUPTED";
     readonly message: string;
     /** Rules whose lists changed since a saved plan (STALE_PLAN). */
     readonly staleRules: readonly string[];
@@ -65,6 +66,7 @@ export class ApplyReportRecorder {
   private planned: Plan | null = null;
   private result: ApplyResult | null = null;
   private cancelledRun = false;
+  private interruption: string | null = null;
 
   constructor(
     private readonly startedAt: string,
@@ -88,8 +90,18 @@ export class ApplyReportRecorder {
     this.cancelledRun = true;
   }
 
+  /** The run was stopped by a signal; `message` says what was done and what to do next. */
+  interrupted(message: string): void {
+    this.interruption = message;
+  }
+
   /** The report of a run that returned `exitCode`. */
   finish(exitCode: number, finishedAt: string): ApplyReport {
+    if (this.interruption !== null) {
+      const rules = this.result?.rules ?? (this.planned === null ? [] : interruptedBeforeApply(this.planned.rules));
+      this.result = { ok: false, rules, summary: countOutcomes(rules) };
+      return this.build(finishedAt, exitCode, "interrupted", { code: "INTERRUPTED", message: this.interruption, staleRules: [] });
+    }
     if (this.cancelledRun) {
       return this.build(finishedAt, exitCode, "cancelled", { code: "CANCELLED", message: "Apply cancelled at the confirmation prompt: nothing was sent.", staleRules: [] });
     }

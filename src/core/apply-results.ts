@@ -1,7 +1,8 @@
 /** The outcome of an apply, per rule and in sum: plain data the renderers and reports read. */
 import type { PlannedCall, RulePlan } from "./plan-schema";
 
-export type RuleOutcome = "applied" | "unchanged" | "skipped" | "failed";
+/** `interrupted`: SIGINT/SIGTERM stopped the run before this rule was done (calls it sent are listed). */
+export type RuleOutcome = "applied" | "unchanged" | "skipped" | "failed" | "interrupted";
 
 export interface CallRecord {
   readonly operation: PlannedCall["operation"];
@@ -28,6 +29,8 @@ export interface ApplySummary {
   readonly unchanged: number;
   readonly skipped: number;
   readonly failed: number;
+  /** Rules an interrupt (SIGINT/SIGTERM) stopped before they were done. */
+  readonly interrupted: number;
 }
 
 export interface ApplyResult {
@@ -48,11 +51,34 @@ export function notApplied(rule: RulePlan): RuleResult {
 /** How many rules ended in each outcome. */
 export function countOutcomes(rules: readonly RuleResult[]): ApplySummary {
   const count = (o: RuleOutcome) => rules.filter((r) => r.outcome === o).length;
-  return { applied: count("applied"), unchanged: count("unchanged"), skipped: count("skipped"), failed: count("failed") };
+  return { applied: count("applied"), unchanged: count("unchanged"), skipped: count("skipped"), failed: count("failed"), interrupted: count("interrupted") };
+}
+
+/** An update an interrupt stopped: after `calls` (none when it had not started). */
+export function interruptedRule(rule: RulePlan, calls: readonly CallRecord[] = []): RuleResult {
+  const sent = calls.filter((c) => c.status === "ok").length;
+  return {
+    ruleId: rule.ruleId,
+    ruleName: rule.ruleName,
+    constructPath: rule.constructPath,
+    action: rule.action,
+    outcome: "interrupted",
+    calls,
+    verified: null,
+    message:
+      calls.length === 0
+        ? "interrupted before any call was sent"
+        : `interrupted after ${sent} of ${rule.calls.length} calls (no further call sent, not read back)`,
+  };
+}
+
+/** The results of a plan an interrupt stopped before it was applied: its updates interrupted, nothing sent. */
+export function interruptedBeforeApply(rules: readonly RulePlan[]): RuleResult[] {
+  return rules.map((rule) => (rule.action === "update" ? interruptedRule(rule) : notApplied(rule)));
 }
 
 /** The whole result from the per-rule results, in plan order. */
 export function applyResult(rules: readonly RuleResult[]): ApplyResult {
   const summary = countOutcomes(rules);
-  return { ok: summary.failed === 0, rules, summary };
+  return { ok: summary.failed === 0 && summary.interrupted === 0, rules, summary };
 }

@@ -8,7 +8,7 @@ import type { RuleListClient } from "../api";
 import { AlertRuleUsersError } from "../errors";
 import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
-import { applyResult, notApplied } from "../core/apply-results";
+import { applyResult, interruptedBeforeApply, interruptedRule, notApplied } from "../core/apply-results";
 import { fingerprintList } from "../core/fingerprint";
 import type { GuardOptions } from "../core/guards";
 import { checkFresh, checkPlanIsApplicable } from "../core/guards";
@@ -28,6 +28,11 @@ export interface ApplyOptions extends GuardOptions {
    */
   readonly checkStale?: "saved" | "confirmed";
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Aborted by an interrupt (src/cli/interrupt.ts): no new call starts, calls in flight finish,
+   * rules not done are reported `interrupted`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -50,11 +55,13 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
   const parallelism = options.parallelism ?? 4;
   checkPlanIsApplicable(plan, options);
   if (options.checkStale !== undefined) await checkNotStale(plan, client, parallelism, options.checkStale);
+  const signal = options.signal;
+  if (signal?.aborted === true) return applyResult(interruptedBeforeApply(plan.rules));
 
   const changing = plan.rules.filter((r) => r.action === "update");
   let done = 0;
   const applied = await mapPool(changing, parallelism, async (rule) => {
-    const result = await applyRule(rule, client);
+    const result = signal?.aborted === true ? interruptedRule(rule) : await applyRule(rule, client, signal);
     options.onProgress?.(++done, changing.length);
     return result;
   });
@@ -113,11 +120,13 @@ function callSize(call: PlannedCall): number {
   return call.operation === "remove-users" ? call.userIdList.length : call.userList.length;
 }
 
-async function applyRule(rule: RulePlan, client: RuleListClient): Promise<RuleResult> {
+async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSignal | undefined): Promise<RuleResult> {
   const facts = plannedRuleFacts(rule);
   const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action };
   const calls: CallRecord[] = [];
+  const stopped = (): boolean => signal?.aborted === true;
   for (const call of rule.calls) {
+    if (stopped()) return interruptedRule(rule, calls);
     try {
       await send(client, rule, call);
       calls.push({ operation: call.operation, users: callSize(call), status: "ok" });
@@ -125,6 +134,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient): Promise<RuleRe
       if (err instanceof StalePlanError) return { ...base, outcome: "failed", calls, verified: null, message: err.message };
       if (!(err instanceof AlertRuleUsersError)) throw err;
       calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });
+      if (stopped()) return interruptedRule(rule, calls);
       // A failed or ambiguous write may still have landed: read back; if the list already matches, it converged.
       const read = await readList(client, facts);
       if (read.ok && remainingCalls(rule, read.list) === 0) {
@@ -139,6 +149,8 @@ async function applyRule(rule: RulePlan, client: RuleListClient): Promise<RuleRe
       };
     }
   }
+  // An interrupt starts no new request, not even the read back: the next apply checks this rule again.
+  if (stopped()) return interruptedRule(rule, calls);
   const read = await readList(client, facts);
   if (!read.ok) {
     return { ...base, outcome: "failed", calls, verified: null, message: `the calls were sent but the rule could not be read back to verify: ${read.message}` };

@@ -94,15 +94,22 @@ export function loadSavedPlan(file: string): Plan {
  * Applies a saved plan: same connection, guards, every changed list re-read and compared with the
  * plan's fingerprints (refused, nothing sent, when any differs), then execute and verify.
  */
-export async function applySavedPlan(plan: Plan, session: Session, options: GuardOptions): Promise<ApplyResult> {
+export async function applySavedPlan(plan: Plan, session: Session, options: RunOptions): Promise<ApplyResult> {
   checkSameConnection(plan, session.connection);
   return execute(plan, session, { ...options, checkStale: "saved" });
+}
+
+/** The guards, and the signal of an interrupt (src/cli/interrupt.ts): once aborted, no new call starts. */
+export interface RunOptions extends GuardOptions {
+  readonly signal?: AbortSignal;
 }
 
 export type FreshApply =
   | { readonly kind: "applied"; readonly plan: Plan; readonly result: ApplyResult }
   | { readonly kind: "no-changes"; readonly plan: Plan }
-  | { readonly kind: "cancelled"; readonly plan: Plan };
+  | { readonly kind: "cancelled"; readonly plan: Plan }
+  /** An interrupt came before the first write: nothing was sent. */
+  | { readonly kind: "interrupted"; readonly plan: Plan };
 
 export interface FreshApplyHooks extends ApplyHooks {
   /** Asks for confirmation; true to apply. */
@@ -122,21 +129,25 @@ export interface FreshApplyHooks extends ApplyHooks {
 export async function applyFresh(
   desired: readonly DesiredList[],
   session: Session,
-  options: GuardOptions,
+  options: RunOptions,
   createdAt: Date,
   hooks: FreshApplyHooks,
   now?: string,
 ): Promise<FreshApply> {
+  const interrupted = (): boolean => options.signal?.aborted === true;
   const plan = await getPlan(desired, session, createdAt, now);
+  if (interrupted()) return { kind: "interrupted", plan };
   hooks.planReady?.(plan);
   checkPlanIsApplicable(plan, options);
   if (!hasChanges(plan)) return { kind: "no-changes", plan };
-  if (!(await hooks.confirm(plan))) return { kind: "cancelled", plan };
+  const approved = await hooks.confirm(plan);
+  if (interrupted()) return { kind: "interrupted", plan };
+  if (!approved) return { kind: "cancelled", plan };
   const recheck = hooks.recheckAfterConfirm ? { checkStale: "confirmed" as const } : {};
   return { kind: "applied", plan, result: await execute(plan, session, { ...options, ...recheck }) };
 }
 
-function execute(plan: Plan, session: Session, options: GuardOptions & { checkStale?: "saved" | "confirmed" }): Promise<ApplyResult> {
+function execute(plan: Plan, session: Session, options: RunOptions & { checkStale?: "saved" | "confirmed" }): Promise<ApplyResult> {
   return applyPlan(plan, session.client, {
     ...options,
     parallelism: session.parallelism,

@@ -121,8 +121,8 @@ export function ruleResult(over: Partial<RuleResult> & Pick<RuleResult, "outcome
 
 export function applyResult(...rules: RuleResult[]): ApplyResult {
   const count = (o: RuleResult["outcome"]) => rules.filter((r) => r.outcome === o).length;
-  const summary = { applied: count("applied"), unchanged: count("unchanged"), skipped: count("skipped"), failed: count("failed") };
-  return { ok: summary.failed === 0, rules, summary };
+  const summary = { applied: count("applied"), unchanged: count("unchanged"), skipped: count("skipped"), failed: count("failed"), interrupted: count("interrupted") };
+  return { ok: summary.failed === 0 && summary.interrupted === 0, rules, summary };
 }
 
 export const ANSI = /\u001b\[[0-9;]*m/;

@@ -5,15 +5,16 @@ import type { ApplyResult } from "../../core/apply-results";
 import type { ApplyReport, ApplyReportSource } from "../../core/apply-report";
 import { ApplyReportRecorder } from "../../core/apply-report";
 import { declarationFromEnv } from "../../core/declaration";
-import type { GuardOptions } from "../../core/guards";
 import { renderApplyText, renderPlanText } from "../../core/render";
 import { renderApplyReportMarkdown } from "../../core/render/apply-report";
 import { OutputFileError, UsageError } from "../../errors";
 import { writeFileAtomic } from "../../io/atomic-write";
 import { TOOL_VERSION } from "../../io/version";
-import { applyFresh, applySavedPlan, loadSavedPlan, readDesired } from "../../io/workflow";
+import { applyFresh, applySavedPlan, loadSavedPlan, readDesired, type RunOptions } from "../../io/workflow";
+import { plural } from "../../core/render/common";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
+import { watchInterrupts, type InterruptSignal } from "../interrupt";
 import { checkSavedPlanSignature, readPlanKey } from "../plan-key";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
@@ -59,7 +60,10 @@ ${NOW_HELP}
 ${CONNECTION_HELP}
 
 Exit codes: 0 every changed rule applied and verified (skipped rules do not count against it),
-1 anything else: a refusal (stale plan, mass removal, unknown rule) or a rule that failed.
+1 anything else: a refusal (stale plan, mass removal, unknown rule) or a rule that failed;
+130 / 143 interrupted by SIGINT / SIGTERM: no call starts after the signal, calls in flight
+finish, the reports are written with the rules not done as "interrupted"; run apply again.
+A second signal stops at once.
 
 Examples:
   alert-rule-users plan --out plan.json && alert-rule-users apply plan.json
@@ -80,15 +84,32 @@ Examples:
         : { kind: values["from-env"] === true ? "environment" : "declaration" };
     const recorder = new ApplyReportRecorder(new Date().toISOString(), source, TOOL_VERSION);
     const secrets = new Set<string>([io.env[ENV_TOKEN]?.trim() ?? ""]);
-    let code: number;
+    const interrupts = watchInterrupts(io.stderr, "apply");
     try {
-      code = await execute(values, positionals, io, recorder, secrets);
-    } catch (err) {
-      await writeReports(reports, recorder.fail(err, new Date().toISOString()), secrets, io, false);
-      throw err;
+      const ran: RunState = { result: null };
+      let code: number;
+      try {
+        code = await execute(values, positionals, io, recorder, secrets, interrupts.signal, ran);
+      } catch (err) {
+        // an interrupt also stops what it reaches (a synth app, a prompt): report the interrupt, not its echo
+        if (interrupts.received() === null) {
+          await writeReports(reports, recorder.fail(err, new Date().toISOString()), secrets, io, false);
+          throw err;
+        }
+        code = 1;
+      }
+      const signal = interrupts.received();
+      if (signal !== null) {
+        const message = interruptedMessage(signal, ran.result, positionals[0]);
+        recorder.interrupted(message);
+        io.stderr.write(`\n${message}\n`);
+        code = interrupts.exitCode() ?? code;
+      }
+      const written = await writeReports(reports, recorder.finish(code, new Date().toISOString()), secrets, io, true);
+      return written || signal !== null ? code : 1;
+    } finally {
+      interrupts.dispose();
     }
-    const written = await writeReports(reports, recorder.finish(code, new Date().toISOString()), secrets, io, true);
-    return written ? code : 1;
   },
 };
 
@@ -107,7 +128,32 @@ const APPLY_OPTIONS = {
 
 type ApplyValues = ReturnType<typeof parse<typeof APPLY_OPTIONS>>["values"];
 
-async function execute(values: ApplyValues, positionals: readonly string[], io: Io, recorder: ApplyReportRecorder, secrets: Set<string>): Promise<number> {
+/** What the run applied, for the message of an interrupt. */
+interface RunState {
+  result: ApplyResult | null;
+}
+
+/** What an interrupted run did, and how to finish (a saved plan no longer matches the lists it changed). */
+function interruptedMessage(signal: InterruptSignal, result: ApplyResult | null, planFile: string | undefined): string {
+  const done = result === null ? "nothing was sent" : `${plural(result.summary.applied, "rule")} applied and verified, ${result.summary.interrupted} not done (interrupted)`;
+  const next =
+    planFile === undefined
+      ? "Run apply again to finish: it plans from the lists as they are now."
+      : result === null || result.rules.every((r) => r.calls.length === 0)
+        ? `Run apply again (alert-rule-users apply ${planFile}) to finish.`
+        : `Run plan again and apply the new plan to finish (run apply again with a new plan: ${planFile} no longer matches the lists it already changed).`;
+  return `Apply interrupted by ${signal}: ${done}; no call was started after the interrupt. ${next}`;
+}
+
+async function execute(
+  values: ApplyValues,
+  positionals: readonly string[],
+  io: Io,
+  recorder: ApplyReportRecorder,
+  secrets: Set<string>,
+  signal: AbortSignal,
+  ran: RunState,
+): Promise<number> {
   if (positionals.length > 1) throw new UsageError(`apply takes at most one PLANFILE, got ${positionals.length}: ${positionals.join(" ")}.`);
   const planFile = positionals[0];
   if (planFile !== undefined && values["from-env"] === true) throw new UsageError("apply: give either PLANFILE or --from-env, not both.");
@@ -125,9 +171,10 @@ async function execute(values: ApplyValues, positionals: readonly string[], io: 
       "apply: this run has no terminal to confirm in: pass --auto-approve, or apply a reviewed plan file (alert-rule-users apply PLANFILE).",
     );
   }
-  const options: GuardOptions = {
+  const options: RunOptions = {
     allowMassRemoval: values["allow-mass-removal"] === true,
     honourRuleMassRemovalFlag: values["from-env"] === true,
+    signal,
   };
   const color = useColor(io.stdout, io.env);
 
@@ -142,6 +189,7 @@ async function execute(values: ApplyValues, positionals: readonly string[], io: 
     recorder.connected(connection);
     const run = session(client, connection, settings, io);
     const result = await applySavedPlan(plan, run, options).finally(() => run.done());
+    ran.result = result;
     return finish(result, io, color, recorder);
   }
 
@@ -158,15 +206,20 @@ async function execute(values: ApplyValues, positionals: readonly string[], io: 
       recorder.planReady(plan);
       io.stdout.write(renderPlanText(plan, { color }));
     },
-    confirm: async () => autoApprove || (await confirm(io)),
+    confirm: async () => autoApprove || (await confirm(io, signal)),
     recheckAfterConfirm: !autoApprove,
   }, now).finally(() => run.done());
+  if (outcome.kind === "interrupted") {
+    recorder.planReady(outcome.plan);
+    return 1;
+  }
   if (outcome.kind === "no-changes") return outcome.plan.summary.errors > 0 ? 1 : 0;
   if (outcome.kind === "cancelled") {
     recorder.cancelled();
     io.stderr.write("Apply cancelled: nothing was sent.\n");
     return 1;
   }
+  ran.result = outcome.result;
   return finish(outcome.result, io, color, recorder);
 }
 

@@ -14,12 +14,17 @@ const HEADLINE: Readonly<Record<ApplyReport["status"], string>> = {
   refused: "Apply refused: nothing was sent.",
   cancelled: "Apply cancelled: nothing was sent.",
   error: "Apply stopped on an error.",
+  interrupted: "",
 };
+
+const NO_SUMMARY = { applied: 0, unchanged: 0, skipped: 0, failed: 0, interrupted: 0 };
 
 export function renderApplyReportMarkdown(report: ApplyReport): string {
   const parts: string[] = [];
-  if (report.refusal === null) {
-    parts.push(renderApplyMarkdown({ ok: report.exitCode === 0, rules: report.rules, summary: report.summary ?? { applied: 0, unchanged: 0, skipped: 0, failed: 0 } }).trimEnd());
+  if (report.refusal === null || report.status === "interrupted") {
+    // an interrupted run shows what it did, rule by rule, and then why it stopped
+    parts.push(renderApplyMarkdown({ ok: report.exitCode === 0, rules: report.rules, summary: report.summary ?? NO_SUMMARY }).trimEnd());
+    if (report.refusal !== null) parts.push(report.refusal.message.split("\n").map((line) => `> ${mdText(line)}`).join("\n"));
   } else {
     const lines = report.refusal.message.split("\n").map((line) => `> ${mdText(line)}`);
     parts.push(

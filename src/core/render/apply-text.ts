@@ -26,14 +26,18 @@ export function renderApplyText(result: ApplyResult, options: ApplyTextRenderOpt
   if (result.summary.unchanged > 0) out.push(`  ${plural(result.summary.unchanged, "rule")} unchanged.`);
   if (out.length > 0) out.push("");
   const s = result.summary;
-  out.push(
-    paint(
-      ["bold", result.ok ? "green" : "red"],
-      `Apply complete: ${plural(s.applied, "rule")} applied and verified, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.`,
-    ),
-  );
-  if (!result.ok) out.push("Some rules did not converge: fix the cause above and run apply again; rules already converged are left as they are.");
+  out.push(paint(["bold", result.ok ? "green" : "red"], headline(result)));
+  if (s.interrupted > 0) out.push("No call was started after the interrupt; the calls in flight finished. The rules marked interrupted are not done.");
+  else if (!result.ok) out.push("Some rules did not converge: fix the cause above and run apply again; rules already converged are left as they are.");
   return out.join("\n") + "\n";
+}
+
+function headline(result: ApplyResult): string {
+  const s = result.summary;
+  if (s.interrupted > 0) {
+    return `Apply interrupted: ${plural(s.applied, "rule")} applied and verified, ${s.interrupted} interrupted, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.`;
+  }
+  return `Apply complete: ${plural(s.applied, "rule")} applied and verified, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.`;
 }
 
 function label(rule: RuleResult): string {
@@ -52,6 +56,8 @@ function outcomeLine(rule: RuleResult, paint: Paint): string {
       return `  ${paint("dim", "-")} ${paint("bold", label(rule))} skipped: ${message || "no reason given"}`;
     case "unchanged":
       return `  ${label(rule)} unchanged`;
+    case "interrupted":
+      return `  ${paint(["bold", "yellow"], "‖")} ${paint("bold", label(rule))} ${paint("yellow", `interrupted: ${message || "not done"}`)}`;
   }
 }
 
@@ -64,11 +70,9 @@ function callLine(call: CallRecord, paint: Paint): string {
 /** A job summary (e.g. $GITHUB_STEP_SUMMARY): one table row per rule that was not unchanged. */
 export function renderApplyMarkdown(result: ApplyResult): string {
   const s = result.summary;
-  const parts: string[] = [
-    `${APPLY_SUMMARY_MARKER}\n## alert-rule-users apply`,
-    `**Apply complete: ${plural(s.applied, "rule")} applied and verified, ${s.failed} failed, ${s.skipped} skipped, ${s.unchanged} unchanged.**`,
-  ];
-  if (!result.ok) parts.push("> [!CAUTION]\n> Some rules did not converge: fix the cause and run apply again.");
+  const parts: string[] = [`${APPLY_SUMMARY_MARKER}\n## alert-rule-users apply`, `**${headline(result)}**`];
+  if (s.interrupted > 0) parts.push("> [!CAUTION]\n> Interrupted: no call was started after the interrupt. The rules marked interrupted are not done: run apply again.");
+  else if (!result.ok) parts.push("> [!CAUTION]\n> Some rules did not converge: fix the cause and run apply again.");
   const listed = result.rules.filter((r) => r.outcome !== "unchanged");
   if (listed.length > 0) {
     parts.push(
@@ -91,6 +95,7 @@ const OUTCOME: Readonly<Record<RuleResult["outcome"], string>> = {
   failed: "❌ failed",
   skipped: "⏭️ skipped",
   unchanged: "unchanged",
+  interrupted: "⏸️ interrupted",
 };
 
 function ruleCell(rule: RuleResult): string {
