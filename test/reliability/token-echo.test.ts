@@ -3,7 +3,8 @@
  * the three alignments, and as `user:token`), base64url, JSON-escaped, HTML-escaped. It echoes it
  * in a field that fails validation (which becomes the plan's `reason`), in error messages, in an
  * HTML error page, in a rule name, in aliases and user IDs, and in the answers to writes. No sink
- * (stdout, stderr, the saved plan, both apply reports) may contain the token in any form.
+ * (stdout, stderr, the saved plan, both apply reports, import's file) may contain the token in
+ * any form.
  *
  * Also: NODE_DEBUG naming http/net/tls/fetch/undici/http2 is refused before any request unless
  * --unsafe-allow-node-debug is passed, and a URL password with reserved characters is not echoed.
@@ -115,14 +116,23 @@ const STACKS = [
   },
 ];
 
+/** The rule IDs a metadata search asks for by ObserverRuleId ([] for a search of every rule). */
+function requestedRuleIds(body: Record<string, unknown>): string[] {
+  const groups = Array.isArray(body["groups"]) ? (body["groups"] as Array<{ filters?: Array<{ term?: string; value?: string }> }>) : [];
+  return groups.flatMap((g) => (g.filters ?? []).filter((f) => f.term === "ObserverRuleId").map((f) => String(f.value)));
+}
+
 /** Answers every operation with the token echoed by `echo`, in a different place each time. */
 function echoing(echo: (token: string) => string) {
   return (request: HostileRequest, res: ServerResponse): void => {
     const e = echo(request.token);
     const rule = request.body["ruleId"];
     switch (request.operation) {
-      case "query-rule-metadata":
-        return sendJson(res, 200, metadataPage([1, 2, 3].map((i) => ruleMetadata(i)).concat(ruleMetadata(4, `Echo ${e}`))));
+      case "query-rule-metadata": {
+        const all = [1, 2, 3].map((i) => ruleMetadata(i)).concat(ruleMetadata(4, `Echo ${e}`));
+        const asked = requestedRuleIds(request.body);
+        return sendJson(res, 200, metadataPage(asked.length === 0 ? all : all.filter((r) => asked.includes(String(r["observerRuleId"])))));
+      }
       case "query-users":
         if (rule === ruleId(1)) return sendJson(res, 200, usersPage([], `ALL_${e}`)); // fails validation
         if (rule === ruleId(2)) return sendJson(res, 400, { type$: "ERROR", code: `BAD_${e}`, message: `token ${e} is not valid here` });
@@ -160,14 +170,17 @@ describe("a service that echoes the token", () => {
       return result;
     };
     try {
-      // when the plan is saved (JSON on stdout), shown as markdown, and the stack that can be read is applied with both reports
+      // when the plan is saved (JSON on stdout), shown as markdown, the tenant imported into a file,
+      // and the stack that can be read is applied with both reports
       const plan = await run("plan --format json", ["plan", "--format", "json", "--out", "plan.json"]);
       await run("plan --format markdown", ["plan", "--format", "markdown", "--skip-synth"]);
+      const imported = await run("import", ["import", "--rule", ruleId(4), "--out", "imported.ts"]);
       const apply = await run("apply", ["apply", "--auto-approve", "--skip-synth", "--stack", "writes", "--report-json", "report.json", "--report-markdown", "report.md"]);
       // then the runs saw the echoes (each sink was exercised) ...
       expect([plan.code, apply.code]).toEqual([1, 1]);
       expect(service.requests.some((r) => r.operation === "add-users")).toBe(true);
-      for (const file of ["plan.json", "report.json", "report.md"]) expect(existsSync(join(ws.dir, file))).toBe(true);
+      expect(imported.code).toBe(0);
+      for (const file of ["plan.json", "report.json", "report.md", "imported.ts"]) expect([file, existsSync(join(ws.dir, file))]).toEqual([file, true]);
       expect(readFileSync(join(ws.dir, "plan.json"), "utf8")).toMatch(/query-users/);
       // ... and no output and no file holds the token in any form
       for (const file of filesUnder(ws.dir)) outputs.push({ where: file.slice(ws.dir.length + 1), text: readFileSync(file, "utf8") });

@@ -14,6 +14,7 @@ import { importAppCommand } from "../../core/import-code";
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
 import { connect, session } from "../run-flags";
 import { checkOutputPath } from "../output-path";
+import { redactString } from "../../api/redact";
 
 export const importCommand: Command = {
   name: "import",
@@ -91,7 +92,8 @@ Examples:
     const declared = code.rules.filter((r) => r.constructId !== null).length;
     const summary = `Imported ${code.rules.length} ${code.rules.length === 1 ? "rule" : "rules"}: ${declared} declared, ${code.rules.length - declared} as comments.`;
     if (values.out !== undefined) {
-      await writeFileAtomic(resolve(io.cwd, values.out), code.source);
+      // Aliases and names come from the service, which may echo the token: the file is redacted as stdout is.
+      await writeFileAtomic(resolve(io.cwd, values.out), redactString(code.source, [connection.token]));
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
           `Plan it as an app by itself: alert-rule-users plan --app ${JSON.stringify(importAppCommand(values.out))}\n` +
