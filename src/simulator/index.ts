@@ -51,6 +51,11 @@ export interface SimulatorOptions {
   maxBodyBytes?: number;
   /** @default - no logging; else one line per request (method, path, operation, status, ms), never a header */
   log?: (line: string) => void;
+  /**
+   * @default - none; else called synchronously as each request arrives (with its operation name),
+   * before it is checked or applied: a test can act at an exact request boundary
+   */
+  onRequest?: (operation: string) => void;
 }
 
 export interface RunningSimulator {
@@ -128,6 +133,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     persist,
     log,
+    onRequest: options.onRequest,
   });
   const address = await server.listen(options.port ?? 0, options.host ?? "127.0.0.1");
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;

@@ -29,6 +29,8 @@ export interface SimulatorServerOptions {
   /** Persists the state; awaited after each successful write, before answering. */
   readonly persist: () => Promise<void>;
   readonly log: (line: string) => void;
+  /** Called as each request arrives, before anything is checked or applied (tests use it to act at a request boundary). */
+  readonly onRequest?: ((operation: string) => void) | undefined;
 }
 
 export interface SimulatorServer {
@@ -252,6 +254,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     const operation = match?.operation ?? "unknown";
     counts[operation] = (counts[operation] ?? 0) + 1;
     const sequence = options.faults.arrive();
+    options.onRequest?.(operation);
     const atMs = monotonicNow() - origin;
     res.on("close", () => {
       log.push({ atMs, operation, status: res.headersSent ? res.statusCode : 0 });
