@@ -131,7 +131,9 @@ export function connect(
   // The body cap, the overall deadline of a request and the most results of a search (src/api/read-limits.ts).
   const limits = resolveReadLimits(io.env);
   const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY, rateLimiter);
-  return { connection, client: new RuleListClient({ ...connection, ...limits, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }) };
+  // The overall deadline always leaves room for one whole attempt of --timeout.
+  const requestDeadlineMs = Math.max(limits.requestDeadlineMs, timeoutSeconds * 1000);
+  return { connection, client: new RuleListClient({ ...connection, ...limits, requestDeadlineMs, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }) };
 }
 
 /** Where to synthesize and read the declaration, from the synth flags. */
