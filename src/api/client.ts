@@ -94,7 +94,7 @@ export class RuleListClient {
 
   /**
    * Every rule matching the groups: reads page after page until `totalCount` rules are read or a
-   * page comes back short; a page with nothing new, or more than `maxSearchResults` rules, stops
+   * page comes back empty; a page with nothing new, or more than `maxSearchResults` rules, stops
    * with a ReadLimitError (src/api/paging.ts). Rules are returned once each, by `id`.
    */
   async searchRuleMetadata(

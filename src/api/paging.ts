@@ -1,8 +1,10 @@
 /**
  * Reading every page of a search, bounded: paging stops when `totalCount` results are read or a
- * page comes back short (the normal ends), and stops with a ReadLimitError when a full page brings
+ * page comes back empty (the normal ends), and stops with a ReadLimitError when a page brings
  * nothing new before `totalCount` (the service ignores the page number: the results would be
- * incomplete) or when more than `maxResults` results arrive (a search that never ends).
+ * incomplete) or when more than `maxResults` results arrive (a search that never ends). A page
+ * shorter than asked is not an end while `totalCount` says there is more: a service may serve
+ * fewer per page than asked.
  */
 import { ReadLimitError } from "./errors";
 import { ENV_MAX_SEARCH_RESULTS } from "./read-limits";
@@ -37,7 +39,7 @@ export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<
       added += 1;
     }
     const result = () => ({ items: [...byKey.values()], totalCount: Math.max(page.totalCount, byKey.size) });
-    if (byKey.size >= page.totalCount || page.items.length < options.pageSize) return result();
+    if (byKey.size >= page.totalCount || page.items.length === 0) return result();
     if (byKey.size > options.maxResults) {
       throw new ReadLimitError({
         operation: options.operation,

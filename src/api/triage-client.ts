@@ -111,7 +111,7 @@ export class TriageClient {
 
   /**
    * Every alert matching the groups: reads pages until `totalCount` alerts are read or a page is
-   * short; a page with nothing new, or more than the transport's `maxSearchResults` alerts, stops
+   * empty; a page with nothing new, or more than the transport's `maxSearchResults` alerts, stops
    * with a ReadLimitError (src/api/paging.ts). Alerts are returned once each (by `id`), in page order.
    */
   async queryAllAlerts(groups: readonly FilterGroup[], options: AllAlertsOptions = {}): Promise<{ alerts: AlertSummary[]; totalCount: number }> {

@@ -143,6 +143,20 @@ describe("paging", () => {
     expect(hostile.requests).toHaveLength(2);
   });
 
+  it("a service that serves fewer per page than asked is read to the end, not cut at its first page", async () => {
+    // given 250 rules served 40 a page (whatever pgSize asks), honouring pgNum
+    const hostile = await serve((request, res) => {
+      const number = Number(request.body["pgNum"]);
+      const page = Array.from({ length: 40 }, (_, i) => number * 40 + i).filter((n) => n < 250);
+      sendJson(res, 200, metadataPage(page.map((n) => ruleMetadata(n, `Rule ${n}`, `meta-${n}`)), 250));
+    });
+    // when
+    const rules = await client(hostile.url).searchRuleMetadata(everyRule, { pageSize: 100 });
+    // then
+    expect(rules).toHaveLength(250);
+    expect(hostile.requests).toHaveLength(7);
+  });
+
   it("a search stops without error once totalCount results are read", async () => {
     // given 250 rules served 100 a page, honouring pgNum
     const hostile = await serve((request, res) => {
