@@ -213,10 +213,18 @@ export const rateLimits: Scenario = {
         noOp.wallMs <= LIMIT_WALL_TARGET * noOpPace,
         `${fmt.s(noOp.wallMs)} s against ${fmt.s(noOpPace)} s (${fmt.ratio(noOp.wallMs / noOpPace)})`,
       ),
-      timing(
-        `no limit, the same mixed change: wall within ${WALL_TARGET}× of its lower bound (limiter on)`,
-        unlimited.wallMs <= WALL_TARGET * unlimited.lowerBoundMs && unlimited.limiter.cuts === 0,
-        `${fmt.s(unlimited.wallMs)} s against ${fmt.s(unlimited.lowerBoundMs)} s (${fmt.ratio(unlimited.wallMs / unlimited.lowerBoundMs)}); limiter cut ${unlimited.limiter.cuts} times`,
+      // Today's figure is scenario 1's (500 rules, 13 s): this 1-second run is shown beside the
+      // limited one, not judged (a 0.1 s hiccup on the shared machine is 10 % of it).
+      {
+        name: `no limit, the same mixed change: wall within ${WALL_TARGET}× of its lower bound, limiter on and never cut (judged at 500 rules in scenario 1)`,
+        pass: unlimited.wallMs <= WALL_TARGET * unlimited.lowerBoundMs && unlimited.limiter.cuts === 0,
+        detail: `${fmt.s(unlimited.wallMs)} s against ${fmt.s(unlimited.lowerBoundMs)} s (${fmt.ratio(unlimited.wallMs / unlimited.lowerBoundMs)}); limiter cut ${unlimited.limiter.cuts} times`,
+        judged: false,
+      },
+      check(
+        "no limit, the same mixed change: the limiter never cut, no request was refused",
+        unlimited.limiter.cuts === 0 && unlimited.rateLimited === 0 && unlimited.callsEqualBound,
+        `${unlimited.limiter.cuts} cuts, ${unlimited.rateLimited} 429s, ${unlimited.totalCalls} calls against a bound of ${unlimited.bound.total}`,
       ),
       timing(
         `rate limit ${sizes.rps}/s, mixed change: at least ${MIXED_WALL_RATIO_TARGET}× less wall time than per-user`,
