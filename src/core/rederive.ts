@@ -7,24 +7,9 @@
  */
 import { PlanFileError } from "../errors";
 import { canonicalJson } from "./canonical-json";
-import { diffRule } from "./diff";
 import type { ObservedList } from "./observation";
 import type { MassRemovalCheck, Plan, RuleChanges, RulePlan } from "./plan-schema";
-import { plannedRuleFacts } from "./verify";
-
-/** The plan of `rule` derived again from its desired list and `list` (the list read now). */
-export function rederiveRule(rule: RulePlan, list: ObservedList, batchSize: number): RulePlan {
-  const desired = {
-    constructPath: rule.constructPath,
-    stack: rule.stack,
-    ruleId: rule.ruleId,
-    ruleName: rule.ruleName,
-    mode: rule.mode,
-    allowMassRemoval: rule.allowMassRemoval,
-    users: rule.desired,
-  };
-  return diffRule(desired, { kind: "found", rule: plannedRuleFacts(rule), list }, { batchSize });
-}
+import { rederiveRule } from "./verify";
 
 /** The changes without the expiry marks buildPlan adds (the diff of one rule does not know them). */
 function comparableChanges(changes: RuleChanges): unknown {

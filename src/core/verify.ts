@@ -8,8 +8,11 @@ export function plannedRuleFacts(rule: RulePlan): RuleFacts {
   return { observerRuleId: rule.ruleId ?? "", name: rule.ruleName ?? "", isSystem: false, ruleSource: "Alerting" };
 }
 
-/** Calls still needed to bring `list` to the rule's desired state; none means it converged. */
-export function remainingCalls(rule: RulePlan, list: ObservedList): number {
+/**
+ * The plan of `rule` derived again from its own desired list and `list` (a list read now): what
+ * apply re-checks a saved plan against (rederive.ts) and what verification expects to be empty.
+ */
+export function rederiveRule(rule: RulePlan, list: ObservedList, batchSize: number): RulePlan {
   const desired = {
     constructPath: rule.constructPath,
     stack: rule.stack,
@@ -19,5 +22,10 @@ export function remainingCalls(rule: RulePlan, list: ObservedList): number {
     allowMassRemoval: rule.allowMassRemoval,
     users: rule.desired,
   };
-  return diffRule(desired, { kind: "found", rule: plannedRuleFacts(rule), list }, { batchSize: Number.MAX_SAFE_INTEGER }).calls.length;
+  return diffRule(desired, { kind: "found", rule: plannedRuleFacts(rule), list }, { batchSize });
+}
+
+/** Calls still needed to bring `list` to the rule's desired state; none means it converged. */
+export function remainingCalls(rule: RulePlan, list: ObservedList): number {
+  return rederiveRule(rule, list, Number.MAX_SAFE_INTEGER).calls.length;
 }

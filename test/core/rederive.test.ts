@@ -6,7 +6,8 @@ import { buildPlan } from "../../src/core/build-plan";
 import type { Plan, RulePlan } from "../../src/core/plan-schema";
 import { parsePlan, serializePlan } from "../../src/core/plan-schema";
 import { checkPlanSignature, signPlan } from "../../src/core/plan-signature";
-import { checkRederived, rederiveRule, ruleDifferences } from "../../src/core/rederive";
+import { checkRederived, ruleDifferences } from "../../src/core/rederive";
+import { rederiveRule } from "../../src/core/verify";
 import { PlanFileError } from "../../src/errors";
 import { declared, entry, found, listOf, user } from "../support/builders";
 
