@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { RULE_OPERATIONS } from "../../src/api/schemas";
 import { TENANT } from "./support";
+import { editableRuleMetadata } from "../support/rule-metadata";
 
 export interface HostileRequest {
   /** The operation, by the last segment of the path (query-users, add-users, ...). */
@@ -71,27 +72,9 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, co
 
 export const ruleId = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
 
-const STAMP = "2026-01-05T10:00:00.0000000Z";
-
 /** A valid RULE_METADATA record for rule `i`. */
 export function ruleMetadata(i: number, name = `Hostile rule ${i}`, id = `meta-${i}`): Record<string, unknown> {
-  return {
-    type$: "RULE_METADATA",
-    id,
-    observerRuleId: ruleId(i),
-    tenantId: TENANT,
-    name,
-    description: `Rule ${i}`,
-    severity: "MEDIUM",
-    type: "FED_ENDPOINT_EXFILTRATION",
-    isSystem: false,
-    isEnabled: true,
-    ruleSource: "Alerting",
-    createdAt: STAMP,
-    modifiedAt: STAMP,
-    createdBy: "seed@example.com",
-    modifiedBy: "seed@example.com",
-  };
+  return { type$: "RULE_METADATA", tenantId: TENANT, ...editableRuleMetadata({ id, observerRuleId: ruleId(i), name, description: `Rule ${i}` }) };
 }
 
 export function metadataPage(rules: unknown[], totalCount = rules.length): Record<string, unknown> {

@@ -4,9 +4,8 @@
  */
 import type { SimUser, TenantSeed } from "../../src/simulator";
 import type { StackDecl } from "../support/cli";
+import { editableRuleMetadata } from "../support/rule-metadata";
 import { TENANT } from "./support";
-
-const STAMP = "2026-01-05T10:00:00.0000000Z";
 
 export function safetyRuleId(i: number): string {
   return `00000000-0000-4000-9000-${String(i).padStart(12, "0")}`;
@@ -24,21 +23,7 @@ export function tenant(rules: readonly SeedRule[]): TenantSeed {
     rules: rules.map((rule, index) => {
       const i = index + 1;
       return {
-        metadata: {
-          id: `meta-${safetyRuleId(i)}`,
-          observerRuleId: safetyRuleId(i),
-          name: `Safety rule ${i}`,
-          description: `Rule ${i} of the safety tests`,
-          severity: "MEDIUM",
-          type: "FED_ENDPOINT_EXFILTRATION",
-          isSystem: false,
-          isEnabled: true,
-          ruleSource: "Alerting",
-          createdAt: STAMP,
-          modifiedAt: STAMP,
-          createdBy: "seed@example.com",
-          modifiedBy: "seed@example.com",
-        },
+        metadata: editableRuleMetadata({ observerRuleId: safetyRuleId(i), name: `Safety rule ${i}`, description: `Rule ${i} of the safety tests` }),
         usersToAlertOn: rule.usersToAlertOn ?? "SPECIFIED_USERS",
         users: rule.users.map((u) => ({ userIdFromAuthority: u.userIdFromAuthority, userAliasList: [...u.userAliasList] })),
       };

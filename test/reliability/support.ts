@@ -10,6 +10,7 @@ import type { RunningSimulator, SimUser, SimulatorOptions, TenantSeed } from "..
 import { mulberry32, type Random } from "../../src/simulator/prng";
 import { CLI, REPO, workspace, type CliResult, type StackDecl, type Workspace } from "../support/cli";
 import { withSimulator } from "../support/simulator";
+import { editableRuleMetadata } from "../support/rule-metadata";
 
 /** A token no test output could contain by chance. */
 export const TOKEN = "rel-TOKEN-7c1f0e9a4b2d8e6f3a5c";
@@ -31,8 +32,6 @@ export interface ChaosCase {
   /** Per rule ID: the list that must be on the service after apply, as {@link listKey} renders it. */
   readonly expected: ReadonlyMap<string, string[]>;
 }
-
-const STAMP = "2026-01-05T10:00:00.0000000Z";
 
 function ruleId(i: number): string {
   return `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
@@ -110,21 +109,7 @@ export function chaosCase(seedNumber: number, count = 50, changes: readonly Chan
     }
     const usersToAlertOn = random() < 0.5 ? "SPECIFIED_USERS" : "ALL_USERS_NOT_SPECIFIED";
     rules.push({
-      metadata: {
-        id: `meta-${ruleId(i)}`,
-        observerRuleId: ruleId(i),
-        name: `Generated rule ${i}`,
-        description: `Rule ${i} of the generated tenant (${change})`,
-        severity: "MEDIUM",
-        type: "FED_ENDPOINT_EXFILTRATION",
-        isSystem: false,
-        isEnabled: true,
-        ruleSource: "Alerting",
-        createdAt: STAMP,
-        modifiedAt: STAMP,
-        createdBy: "seed@example.com",
-        modifiedBy: "seed@example.com",
-      },
+      metadata: editableRuleMetadata({ observerRuleId: ruleId(i), name: `Generated rule ${i}`, description: `Rule ${i} of the generated tenant (${change})` }),
       usersToAlertOn,
       users: liveUsers,
     });
