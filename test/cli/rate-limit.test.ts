@@ -11,20 +11,8 @@ import { RateLimiter } from "../../src/api/rate-limiter";
 import { DEFAULT_RETRY_POLICY } from "../../src/api/retry";
 import { UsageError } from "../../src/errors";
 import { useSimulator } from "../support/simulator";
+import { captureStream } from "../support/capture-stream";
 
-function capture(isTTY: boolean): { stream: { isTTY: boolean; write(chunk: string): boolean }; text: () => string } {
-  let text = "";
-  return {
-    stream: {
-      isTTY,
-      write(chunk: string): boolean {
-        text += chunk;
-        return true;
-      },
-    },
-    text: () => text,
-  };
-}
 
 describe("--max-rps", () => {
   it.each([
@@ -57,7 +45,7 @@ describe("the progress line and retries under a rate limit", () => {
 
   it("appends the note to the progress line on a TTY", () => {
     // given
-    const tty = capture(true);
+    const tty = captureStream(true);
     const line = progress(tty.stream, "Reading rule lists", () => "throttled by the service: 1.9 requests/s");
     // when
     line.update(3, 40);
@@ -72,7 +60,7 @@ describe("the progress line and retries under a rate limit", () => {
     limiter.settle(0, { throttled: false });
     limiter.settle(0, { throttled: false });
     limiter.settle(1, { throttled: true });
-    const tty = capture(true);
+    const tty = captureStream(true);
     // when
     const hook = retryNotice(tty.stream, "http://127.0.0.1:1", DEFAULT_RETRY_POLICY, limiter);
     hook?.({ operation: "query-users", attempt: 1, outcome: "retry", durationMs: 1, status: 429, retryInMs: 450 });
@@ -87,8 +75,8 @@ describe("rules list against a rate-limited simulator", () => {
   const sim = useSimulator({}, { perTest: true });
 
   async function rulesList(args: string[], isTTY: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
-    const stdout = capture(false);
-    const stderr = capture(isTTY);
+    const stdout = captureStream(false);
+    const stderr = captureStream(isTTY);
     const io: Io = {
       stdout: stdout.stream,
       stderr: stderr.stream,

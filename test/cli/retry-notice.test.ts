@@ -7,20 +7,8 @@ import type { Io } from "../../src/cli/io";
 import { describeRetry, retryNotice } from "../../src/cli/retry-notice";
 import { DEFAULT_RETRY_POLICY } from "../../src/api/retry";
 import { useSimulator } from "../support/simulator";
+import { captureStream } from "../support/capture-stream";
 
-function capture(isTTY: boolean): { stream: { isTTY: boolean; write(chunk: string): boolean }; text: () => string } {
-  let text = "";
-  return {
-    stream: {
-      isTTY,
-      write(chunk: string): boolean {
-        text += chunk;
-        return true;
-      },
-    },
-    text: () => text,
-  };
-}
 
 describe("describeRetry", () => {
   it.each([
@@ -42,7 +30,7 @@ describe("describeRetry", () => {
 
   it("hooks nothing when stderr is not a TTY, and never shows credentials of the base URL", () => {
     // given
-    const tty = capture(true);
+    const tty = captureStream(true);
 
     // when
     const hook = retryNotice(tty.stream, "https://me:pw@alerts.example.com/api?key=k", DEFAULT_RETRY_POLICY);
@@ -50,7 +38,7 @@ describe("describeRetry", () => {
     hook?.({ operation: "query-users", attempt: 2, outcome: "ok", durationMs: 1, status: 200 });
 
     // then
-    expect(retryNotice(capture(false).stream, "http://x", DEFAULT_RETRY_POLICY)).toBeUndefined();
+    expect(retryNotice(captureStream(false).stream, "http://x", DEFAULT_RETRY_POLICY)).toBeUndefined();
     expect(tty.text()).toBe("\r\x1b[2Kquery-users: connection reset at https://alerts.example.com/api; retrying in 0.1 s (attempt 2 of at most 10)\n");
   });
 });
@@ -60,9 +48,9 @@ describe("retries on the terminal, end to end", () => {
   const sim = useSimulator({ faults: { failRate: 0.34, seed: 7 } });
 
   async function importAll(isTTY: boolean): Promise<{ code: number; stderr: string }> {
-    const stderr = capture(isTTY);
+    const stderr = captureStream(isTTY);
     const io: Io = {
-      stdout: capture(false).stream,
+      stdout: captureStream(false).stream,
       stderr: stderr.stream,
       stdin: process.stdin,
       env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId },

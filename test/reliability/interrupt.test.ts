@@ -16,9 +16,7 @@ import { REPORTS, SecretScan, chaosCase, env, listKey, spawnCli, waitFor, withCh
 const scan = new SecretScan();
 
 afterAll(() => {
-  const { scanned, found } = scan.leaks();
-  expect(scanned).toBeGreaterThan(0);
-  expect(found).toEqual([]);
+  scan.expectNoLeaks();
 });
 
 const listenersBefore = process.listenerCount("SIGINT");

@@ -11,9 +11,7 @@ import { declare, safetyRuleId, simUser, tenant } from "./safety-support";
 const scan = new SecretScan();
 
 afterAll(() => {
-  const { scanned, found } = scan.leaks();
-  expect(scanned).toBeGreaterThan(0);
-  expect(found).toEqual([]);
+  scan.expectNoLeaks();
 });
 
 const twelve = Array.from({ length: 12 }, (_, i) => simUser(`71000${String(i).padStart(2, "0")}`, `person${i}@example.com`));

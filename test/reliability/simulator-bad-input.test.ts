@@ -29,9 +29,7 @@ afterEach(() => {
 });
 
 afterAll(() => {
-  const { scanned, found } = scan.leaks();
-  expect(scanned).toBeGreaterThan(0);
-  expect(found).toEqual([]);
+  scan.expectNoLeaks();
 });
 
 const client = (): RuleListClient => new RuleListClient({ baseUrl: sim.url, token: TOKEN, tenantId: TENANT });

@@ -248,6 +248,13 @@ export class SecretScan {
     }
   }
 
+  /** Asserts, at the end of a file, that something was scanned and the token (or `token`) was in none of it. */
+  expectNoLeaks(token = TOKEN): void {
+    const { scanned, found } = this.leaks(token);
+    expect(scanned).toBeGreaterThan(0);
+    expect(found).toEqual([]);
+  }
+
   /** Where the token was found ([] when nowhere), and how many texts were scanned. */
   leaks(token = TOKEN): { scanned: number; found: string[] } {
     this.collectFiles();

@@ -6,19 +6,8 @@ import { redactingStream } from "../../src/cli/io";
 import { main } from "../../src/cli/main";
 import { UsageError } from "../../src/errors";
 import { RULE_OPERATIONS } from "../../src/api/schemas";
+import { captureStream } from "../support/capture-stream";
 
-function capture(): { stream: { write(chunk: string): boolean }; text: () => string } {
-  let text = "";
-  return {
-    stream: {
-      write(chunk: string): boolean {
-        text += chunk;
-        return true;
-      },
-    },
-    text: () => text,
-  };
-}
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -27,8 +16,8 @@ async function until(condition: () => boolean): Promise<void> {
 describe("simulator command", () => {
   it("serves until SIGTERM, printing the URL, the tenant and how to point the CLI at it, then exits 0", async () => {
     // given the command started with a token of its own
-    const stdout = capture();
-    const stderr = capture();
+    const stdout = captureStream();
+    const stderr = captureStream();
     const exit = simulatorCommand.run(["--port", "0", "--token", "cli-secret-token", "--tenant-id", "tenant-cli"], { stdout: stdout.stream, stderr: stderr.stream });
     await until(() => stderr.text().includes("Ctrl+C"));
 
@@ -52,8 +41,8 @@ describe("simulator command", () => {
   });
 
   it("prints the default token when none is given", async () => {
-    const stderr = capture();
-    const exit = simulatorCommand.run([], { stdout: capture().stream, stderr: stderr.stream });
+    const stderr = captureStream();
+    const exit = simulatorCommand.run([], { stdout: captureStream().stream, stderr: stderr.stream });
     await until(() => stderr.text().includes("Ctrl+C"));
     process.emit("SIGINT");
     expect(await exit).toBe(0);
@@ -61,8 +50,8 @@ describe("simulator command", () => {
   });
 
   it("prints help on stdout with --help", async () => {
-    const stdout = capture();
-    expect(await simulatorCommand.run(["--help"], { stdout: stdout.stream, stderr: capture().stream })).toBe(0);
+    const stdout = captureStream();
+    expect(await simulatorCommand.run(["--help"], { stdout: stdout.stream, stderr: captureStream().stream })).toBe(0);
     expect(stdout.text()).toContain("Usage: alert-rule-users simulator");
     expect(stdout.text()).toContain("--lost-response-rate");
   });
@@ -70,8 +59,8 @@ describe("simulator command", () => {
   it("names the default token in help without '[REDACTED]' when ALERTS_API_TOKEN holds it", async () => {
     // given the CLI's output, which redacts the value of ALERTS_API_TOKEN, and that variable set to the default token
     const env = { ALERTS_API_TOKEN: "local-simulator-token" };
-    const stdout = capture();
-    const io = { stdout: redactingStream(stdout.stream as never, () => ["local-simulator-token"]), stderr: capture().stream, stdin: process.stdin, env, cwd: process.cwd() };
+    const stdout = captureStream();
+    const io = { stdout: redactingStream(stdout.stream as never, () => ["local-simulator-token"]), stderr: captureStream().stream, stdin: process.stdin, env, cwd: process.cwd() };
 
     // when
     expect(await main(["simulator", "--help"], io)).toBe(0);
@@ -86,10 +75,10 @@ describe("simulator command", () => {
   it("shows the real default token in help when ALERTS_API_TOKEN holds another value or is unset", async () => {
     // given
     for (const env of [{ ALERTS_API_TOKEN: "a-real-token" }, {}]) {
-      const stdout = capture();
+      const stdout = captureStream();
 
       // when
-      expect(await simulatorCommand.run(["--help"], { stdout: stdout.stream, stderr: capture().stream, env })).toBe(0);
+      expect(await simulatorCommand.run(["--help"], { stdout: stdout.stream, stderr: captureStream().stream, env })).toBe(0);
 
       // then
       expect(stdout.text()).toContain("--token T                 bearer token to require (default: local-simulator-token)");
