@@ -9,10 +9,9 @@ import { RuleListClient } from "../../src/api";
 import { main } from "../../src/cli/main";
 import type { Io } from "../../src/cli/io";
 import type { RunningSimulator } from "../../src/simulator";
-import { listing, runCli, workspace, writesOf } from "../support/cli";
-import { withSimulator } from "../support/simulator";
+import { listing, runCli, writesOf } from "../support/cli";
 import { declare, safetyRuleId, simUser, tenant } from "./safety-support";
-import { REPORTS, SecretScan, TENANT, TOKEN, env, spawnCli, waitFor } from "./support";
+import { REPORTS, SecretScan, TENANT, TOKEN, env, spawnCli, waitFor, withChaosRun } from "./support";
 
 const scan = new SecretScan();
 
@@ -45,64 +44,48 @@ describe("a user added by someone else during the apply of a saved plan", () => 
   it.each(["emptied", "rebuilt"] as const)(
     "survives when the list is %s: remove-all-users is not sent, the rule is refused, the other rule is applied",
     async (kind) => {
-      const { seed, stacks } = scenario(kind);
-      await withSimulator({ seed, token: TOKEN }, async (sim) => {
-        const ws = workspace(stacks);
-        scan.dir(ws.dir);
-        try {
-          // given a saved plan that adds to rule 1 and empties or rebuilds rule 2
-          const plan = await runCli(["plan", "--out", "plan.json"], { cwd: ws.dir, env: env(sim.url) });
-          scan.add("plan", plan.stdout, plan.stderr);
-          expect(plan.code).toBe(0);
+      await withChaosRun(scan, scenario(kind), {}, async (sim, ws) => {
+        // given a saved plan that adds to rule 1 and empties or rebuilds rule 2
+        const plan = await runCli(["plan", "--out", "plan.json"], { cwd: ws.dir, env: env(sim.url) });
+        scan.add("plan", plan.stdout, plan.stderr);
+        expect(plan.code).toBe(0);
 
-          // when, on a slow service, another client adds a user to rule 2 once apply has passed its stale check
-          sim.setFaults({ latencyMs: 300 });
-          sim.resetCounts();
-          const apply = spawnCli(["apply", "plan.json", "--parallelism", "1", "--allow-mass-removal", ...REPORTS], { cwd: ws.dir, env: env(sim.url) });
-          await waitFor("the first write of the apply", () => (sim.requestCounts()["add-users"] ?? 0) >= 1);
-          await otherClient(sim).addUsers(RULE_EMPTIED, [latecomer]);
-          const result = await apply.done;
-          scan.add("apply", result.stdout, result.stderr);
+        // when, on a slow service, another client adds a user to rule 2 once apply has passed its stale check
+        sim.setFaults({ latencyMs: 300 });
+        sim.resetCounts();
+        const apply = spawnCli(["apply", "plan.json", "--parallelism", "1", "--allow-mass-removal", ...REPORTS], { cwd: ws.dir, env: env(sim.url) });
+        await waitFor("the first write of the apply", () => (sim.requestCounts()["add-users"] ?? 0) >= 1);
+        await otherClient(sim).addUsers(RULE_EMPTIED, [latecomer]);
+        const result = await apply.done;
+        scan.add("apply", result.stdout, result.stderr);
 
-          // then the user added meanwhile is still there, and apply says why it did not empty the list
-          expect(listing(sim, RULE_EMPTIED)).toContain("late-1:late.comer@example.com");
-          expect(sim.requestCounts()["remove-all-users"] ?? 0).toBe(0);
-          expect(result.code).toBe(1);
-          expect(result.stdout).toMatch(/refused: remove-all-users was not sent: a read of the rule right before it found the list changed/);
-          // and the rule nobody else touched is applied and verified
-          expect(listing(sim, RULE_ADD)).toEqual(["u-1:u-1@example.com", "u-2:u-2@example.com", "u-3:u-3@example.com"]);
-          expect(result.stdout).toMatch(/Apply complete: 1 rule applied and verified, 1 failed/);
-        } finally {
-          scan.collectFiles();
-          ws.cleanup();
-        }
+        // then the user added meanwhile is still there, and apply says why it did not empty the list
+        expect(listing(sim, RULE_EMPTIED)).toContain("late-1:late.comer@example.com");
+        expect(sim.requestCounts()["remove-all-users"] ?? 0).toBe(0);
+        expect(result.code).toBe(1);
+        expect(result.stdout).toMatch(/refused: remove-all-users was not sent: a read of the rule right before it found the list changed/);
+        // and the rule nobody else touched is applied and verified
+        expect(listing(sim, RULE_ADD)).toEqual(["u-1:u-1@example.com", "u-2:u-2@example.com", "u-3:u-3@example.com"]);
+        expect(result.stdout).toMatch(/Apply complete: 1 rule applied and verified, 1 failed/);
       });
     },
   );
 
   it("a list changed before the stale check refuses the whole saved plan, sending nothing", async () => {
-    const { seed, stacks } = scenario("emptied");
-    await withSimulator({ seed, token: TOKEN }, async (sim) => {
-      const ws = workspace(stacks);
-      scan.dir(ws.dir);
-      try {
-        // given a saved plan
-        const plan = await runCli(["plan", "--out", "plan.json"], { cwd: ws.dir, env: env(sim.url) });
-        scan.add("plan", plan.stdout, plan.stderr);
-        // when a user is added to rule 2 before apply starts
-        await otherClient(sim).addUsers(RULE_EMPTIED, [latecomer]);
-        sim.resetCounts();
-        const apply = await runCli(["apply", "plan.json", "--allow-mass-removal"], { cwd: ws.dir, env: env(sim.url) });
-        scan.add("apply", apply.stdout, apply.stderr);
-        // then nothing is sent and the user is kept
-        expect(apply.code).toBe(1);
-        expect(apply.stderr).toMatch(/the saved plan is stale/);
-        expect(writesOf(sim.requestCounts())).toEqual({});
-        expect(listing(sim, RULE_EMPTIED)).toContain("late-1:late.comer@example.com");
-      } finally {
-        scan.collectFiles();
-        ws.cleanup();
-      }
+    await withChaosRun(scan, scenario("emptied"), {}, async (sim, ws) => {
+      // given a saved plan
+      const plan = await runCli(["plan", "--out", "plan.json"], { cwd: ws.dir, env: env(sim.url) });
+      scan.add("plan", plan.stdout, plan.stderr);
+      // when a user is added to rule 2 before apply starts
+      await otherClient(sim).addUsers(RULE_EMPTIED, [latecomer]);
+      sim.resetCounts();
+      const apply = await runCli(["apply", "plan.json", "--allow-mass-removal"], { cwd: ws.dir, env: env(sim.url) });
+      scan.add("apply", apply.stdout, apply.stderr);
+      // then nothing is sent and the user is kept
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toMatch(/the saved plan is stale/);
+      expect(writesOf(sim.requestCounts())).toEqual({});
+      expect(listing(sim, RULE_EMPTIED)).toContain("late-1:late.comer@example.com");
     });
   });
 });
@@ -124,58 +107,42 @@ function terminal(environment: NodeJS.ProcessEnv, cwd: string) {
 
 describe("interactive apply (no saved plan)", () => {
   it("reads the lists again after 'yes' and refuses, sending nothing, when one changed while the plan was on screen", async () => {
-    const { seed, stacks } = scenario("emptied");
-    await withSimulator({ seed, token: TOKEN }, async (sim) => {
-      const ws = workspace(stacks);
-      scan.dir(ws.dir);
-      try {
-        // given an apply waiting at the confirmation prompt
-        const tty = terminal(env(sim.url), ws.dir);
-        const run = main(["apply", "--allow-mass-removal"], tty.io);
-        await waitFor("the confirmation prompt", () => tty.stdout().includes("Enter a value:"));
-        // when someone adds a user to rule 2 before the answer
-        await otherClient(sim).addUsers(RULE_EMPTIED, [latecomer]);
-        sim.resetCounts();
-        tty.type("yes\n");
-        const code = await run;
-        scan.add("interactive apply", tty.stdout(), tty.stderr());
+    await withChaosRun(scan, scenario("emptied"), {}, async (sim, ws) => {
+      // given an apply waiting at the confirmation prompt
+      const tty = terminal(env(sim.url), ws.dir);
+      const run = main(["apply", "--allow-mass-removal"], tty.io);
+      await waitFor("the confirmation prompt", () => tty.stdout().includes("Enter a value:"));
+      // when someone adds a user to rule 2 before the answer
+      await otherClient(sim).addUsers(RULE_EMPTIED, [latecomer]);
+      sim.resetCounts();
+      tty.type("yes\n");
+      const code = await run;
+      scan.add("interactive apply", tty.stdout(), tty.stderr());
 
-        // then nothing is written, and the message says why
-        expect(code).toBe(1);
-        expect(tty.stderr()).toMatch(/these lists changed while the plan waited for confirmation/);
-        expect(tty.stderr()).toContain("rule-2");
-        expect(writesOf(sim.requestCounts())).toEqual({});
-        expect(sim.requestCounts()["query-users"]).toBe(2);
-        expect(listing(sim, RULE_EMPTIED)).toContain("late-1:late.comer@example.com");
-        expect(listing(sim, RULE_ADD)).toEqual(["u-1:u-1@example.com", "u-2:u-2@example.com"]);
-      } finally {
-        scan.collectFiles();
-        ws.cleanup();
-      }
+      // then nothing is written, and the message says why
+      expect(code).toBe(1);
+      expect(tty.stderr()).toMatch(/these lists changed while the plan waited for confirmation/);
+      expect(tty.stderr()).toContain("rule-2");
+      expect(writesOf(sim.requestCounts())).toEqual({});
+      expect(sim.requestCounts()["query-users"]).toBe(2);
+      expect(listing(sim, RULE_EMPTIED)).toContain("late-1:late.comer@example.com");
+      expect(listing(sim, RULE_ADD)).toEqual(["u-1:u-1@example.com", "u-2:u-2@example.com"]);
     });
   });
 
   it("applies after 'yes' when nothing changed, with one more read per changed rule", async () => {
-    const { seed, stacks } = scenario("rebuilt");
-    await withSimulator({ seed, token: TOKEN }, async (sim) => {
-      const ws = workspace(stacks);
-      scan.dir(ws.dir);
-      try {
-        const tty = terminal(env(sim.url), ws.dir);
-        const run = main(["apply"], tty.io);
-        await waitFor("the confirmation prompt", () => tty.stdout().includes("Enter a value:"));
-        sim.resetCounts();
-        tty.type("yes\n");
-        const code = await run;
-        scan.add("interactive apply", tty.stdout(), tty.stderr());
-        expect([code, tty.stderr()]).toEqual([0, ""]);
-        // 2 re-reads after the answer, 1 read right before remove-all-users, 2 read-backs
-        expect(sim.requestCounts()["query-users"]).toBe(5);
-        expect(listing(sim, RULE_EMPTIED)).toEqual(["x-1:x-1@example.com", "x-9:noid@example.com"]);
-      } finally {
-        scan.collectFiles();
-        ws.cleanup();
-      }
+    await withChaosRun(scan, scenario("rebuilt"), {}, async (sim, ws) => {
+      const tty = terminal(env(sim.url), ws.dir);
+      const run = main(["apply"], tty.io);
+      await waitFor("the confirmation prompt", () => tty.stdout().includes("Enter a value:"));
+      sim.resetCounts();
+      tty.type("yes\n");
+      const code = await run;
+      scan.add("interactive apply", tty.stdout(), tty.stderr());
+      expect([code, tty.stderr()]).toEqual([0, ""]);
+      // 2 re-reads after the answer, 1 read right before remove-all-users, 2 read-backs
+      expect(sim.requestCounts()["query-users"]).toBe(5);
+      expect(listing(sim, RULE_EMPTIED)).toEqual(["x-1:x-1@example.com", "x-9:noid@example.com"]);
     });
   });
 });

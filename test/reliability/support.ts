@@ -120,11 +120,11 @@ export function chaosCase(seedNumber: number, count = 50, changes: readonly Chan
 }
 
 /**
- * Runs `body` against a simulator seeded with the chaos case (token TOKEN) and a workspace that
- * declares its stacks, both read by the secret scan; the files are collected, the workspace removed
- * and the simulator stopped however the body ends.
+ * Runs `body` against a simulator seeded with the case (a chaos case, or any seed and stacks;
+ * token TOKEN) and a workspace that declares its stacks, both read by the secret scan; the files
+ * are collected, the workspace removed and the simulator stopped however the body ends.
  */
-export function withChaosRun(scan: SecretScan, chaos: ChaosCase, options: SimulatorOptions, body: (sim: RunningSimulator, ws: Workspace) => Promise<void>): Promise<void> {
+export function withChaosRun(scan: SecretScan, chaos: Pick<ChaosCase, "seed" | "stacks">, options: SimulatorOptions, body: (sim: RunningSimulator, ws: Workspace) => Promise<void>): Promise<void> {
   return withSimulator({ seed: chaos.seed, token: TOKEN, ...options }, async (sim) => {
     const ws = workspace(chaos.stacks);
     scan.dir(ws.dir);
