@@ -4,14 +4,12 @@
  * read of that rule that matches the plan, so the added user survives or the rule is refused;
  * an interactive apply reads the lists again after "yes" and refuses when one changed.
  */
-import { PassThrough } from "node:stream";
 import { RuleListClient } from "../../src/api";
 import { main } from "../../src/cli/main";
-import type { Io } from "../../src/cli/io";
 import type { RunningSimulator } from "../../src/simulator";
 import { listing, runCli, writesOf } from "../support/cli";
 import { declare, safetyRuleId, simUser, tenant } from "./safety-support";
-import { REPORTS, SecretScan, TENANT, TOKEN, env, spawnCli, waitFor, withChaosRun } from "./support";
+import { REPORTS, SecretScan, TENANT, TOKEN, env, spawnCli, terminal, waitFor, withChaosRun } from "./support";
 
 const scan = new SecretScan();
 
@@ -89,21 +87,6 @@ describe("a user added by someone else during the apply of a saved plan", () => 
     });
   });
 });
-
-/** An Io whose stdin is a terminal the test types into, with stdout and stderr collected. */
-function terminal(environment: NodeJS.ProcessEnv, cwd: string) {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true });
-  let stdout = "";
-  let stderr = "";
-  const io: Io = {
-    stdin,
-    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
-    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: { ...process.env, NO_COLOR: "1", ...environment },
-    cwd,
-  };
-  return { io, type: (text: string) => stdin.write(text), stdout: () => stdout, stderr: () => stderr };
-}
 
 describe("interactive apply (no saved plan)", () => {
   it("reads the lists again after 'yes' and refuses, sending nothing, when one changed while the plan was on screen", async () => {

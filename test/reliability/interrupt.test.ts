@@ -7,11 +7,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApplyReport } from "../../src/core/apply-report";
-import { PassThrough } from "node:stream";
-import type { Io } from "../../src/cli/io";
 import { main } from "../../src/cli/main";
 import { runCli, writesOf } from "../support/cli";
-import { REPORTS, SecretScan, chaosCase, env, listKey, spawnCli, waitFor, withChaosRun } from "./support";
+import { REPORTS, SecretScan, chaosCase, env, listKey, spawnCli, terminal, waitFor, withChaosRun } from "./support";
 
 const scan = new SecretScan();
 
@@ -88,22 +86,14 @@ describe("an interrupt before the first write", () => {
     const chaos = chaosCase(22, 3, ["add"]);
     await withChaosRun(scan, chaos, {}, async (sim, ws) => {
       // given an apply (in this process, on a terminal the test types into) waiting at the prompt
-      const stdin = Object.assign(new PassThrough(), { isTTY: true });
-      let stdout = "";
-      let stderr = "";
-      const io: Io = {
-        stdin,
-        stdout: { write: (chunk: string) => ((stdout += chunk), true) },
-        stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-        env: { ...process.env, NO_COLOR: "1", ...env(sim.url) },
-        cwd: ws.dir,
-      };
-      const run = main(["apply", ...REPORTS], io);
-      await waitFor("the confirmation prompt", () => stdout.includes("Enter a value:"));
+      const tty = terminal(env(sim.url), ws.dir);
+      const run = main(["apply", ...REPORTS], tty.io);
+      await waitFor("the confirmation prompt", () => tty.stdout().includes("Enter a value:"));
       sim.resetCounts();
       // when SIGINT arrives (delivered to the handlers the apply installed)
       process.emit("SIGINT");
       const code = await run;
+      const [stdout, stderr] = [tty.stdout(), tty.stderr()];
       scan.add("interrupted at the prompt", stdout, stderr);
       // then nothing is sent, the exit code is 130 and both reports say so
       expect(code).toBe(130);

@@ -6,6 +6,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import type { Io } from "../../src/cli/io";
 import type { RunningSimulator, SimUser, SimulatorOptions, TenantSeed } from "../../src/simulator";
 import { mulberry32, type Random } from "../../src/simulator/prng";
 import { CLI, REPO, workspace, type CliResult, type StackDecl, type Workspace } from "../support/cli";
@@ -272,3 +274,18 @@ function filesUnder(dir: string): string[] {
 }
 
 export { REPO };
+
+/** An Io whose stdin is a terminal the test types into, with stdout and stderr collected. */
+export function terminal(environment: NodeJS.ProcessEnv, cwd: string) {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true });
+  let stdout = "";
+  let stderr = "";
+  const io: Io = {
+    stdin,
+    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
+    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+    env: { ...process.env, NO_COLOR: "1", ...environment },
+    cwd,
+  };
+  return { io, type: (text: string) => stdin.write(text), stdout: () => stdout, stderr: () => stderr };
+}
