@@ -1,11 +1,18 @@
 /**
  * Fault injection: latency, failures before applying (503), lost responses (applied, then 502),
- * rate limiting (429 with Retry-After), and misbehaving responses. Random decisions come from a
- * seeded PRNG, so the same requests in the same order meet the same faults.
+ * rate limiting (429 with Retry-After), and misbehaving responses.
+ *
+ * Random decisions are a pure function of the seed, the request (its path and body) and how many
+ * times that same request has met the draw before: the n-th time a request arrives it meets the
+ * same fault whatever else arrived, in whatever order. A failure rate thus stays a rate per
+ * request under concurrency. (A single PRNG stream drawn in arrival order does not: every run of
+ * a seed replays the same stream, timing decides which request meets which draw, and at the end
+ * of a run a lone straggler takes every draw in a row, so a cluster of low draws in the stream
+ * failed one call ten times on end: the chaos test's flake.)
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { describeIssues } from "./http-error";
-import { mulberry32, type Random } from "./prng";
 import { TokenBucket, type RateDecision } from "./rate-limit";
 
 export const MISBEHAVIOUR_KINDS = ["wrong-type", "missing-field", "invalid-json", "html-error", "empty-body", "hang"] as const;
@@ -37,7 +44,7 @@ export interface FaultOptions {
   rateLimitRps?: number;
   /** @default 1 - the Retry-After header (whole seconds) of a `rateLimitEvery` 429 */
   retryAfterSeconds?: number;
-  /** @default 1 - seed of the PRNG behind failRate and lostResponseRate */
+  /** @default 1 - seed of the draws behind failRate and lostResponseRate (src/simulator/faults.ts) */
   seed?: number;
   /** @default - all operations; else faults (not misbehave) only hit these operation names */
   operations?: string[];
@@ -76,11 +83,15 @@ export function validateFaultOptions(options: FaultOptions): void {
 
 export const DEFAULT_FAULT_SEED = 1;
 
+/** Which of a request's draws: failing before applying, or losing the answer after. */
+type DrawKind = "fail" | "lose";
+
 /** The fault decisions for one simulator; replaced as a whole by {@link FaultInjector.set}. */
 export class FaultInjector {
   private options: FaultOptions = {};
-  private random: Random = mulberry32(DEFAULT_FAULT_SEED);
   private requests = 0;
+  /** How many times each request (by digest of draw kind, path and body) has been drawn for. */
+  private draws = new Map<string, number>();
   private remaining: Array<number | undefined> = [];
   private bucket: TokenBucket | undefined;
 
@@ -88,11 +99,11 @@ export class FaultInjector {
     this.set(options);
   }
 
-  /** Replaces the configuration; the PRNG and the request counter start again. */
+  /** Replaces the configuration; the draws and the request counter start again. */
   set(options: FaultOptions): void {
     validateFaultOptions(options);
     this.options = structuredClone(options);
-    this.random = mulberry32(options.seed ?? DEFAULT_FAULT_SEED);
+    this.draws = new Map();
     this.requests = 0;
     this.remaining = (options.misbehave ?? []).map((m) => m.times);
     this.bucket = options.rateLimitRps === undefined ? undefined : new TokenBucket(options.rateLimitRps);
@@ -124,16 +135,25 @@ export class FaultInjector {
     return this.options.retryAfterSeconds ?? 1;
   }
 
-  /** Draws whether this request fails (503) before anything is applied. */
-  fails(operation: string): boolean {
+  /** Draws whether this request (`request`: its path and body) fails (503) before anything is applied. */
+  fails(operation: string, request: string): boolean {
     const failRate = this.options.failRate ?? 0;
-    return failRate > 0 && this.applies(operation) && this.random() < failRate;
+    return failRate > 0 && this.applies(operation) && this.draw("fail", request) < failRate;
   }
 
-  /** Draws whether the response of an applied write is lost (502). */
-  losesResponse(operation: string): boolean {
+  /** Draws whether the response of an applied write (`request`: its path and body) is lost (502). */
+  losesResponse(operation: string, request: string): boolean {
     const lostRate = this.options.lostResponseRate ?? 0;
-    return lostRate > 0 && this.applies(operation) && this.random() < lostRate;
+    return lostRate > 0 && this.applies(operation) && this.draw("lose", request) < lostRate;
+  }
+
+  /** A number in [0, 1) fixed by the seed, the draw kind, the request and its count of such draws so far. */
+  private draw(kind: DrawKind, request: string): number {
+    const id = createHash("sha256").update(`${kind}\0${request}`).digest("base64");
+    const nth = (this.draws.get(id) ?? 0) + 1;
+    this.draws.set(id, nth);
+    const digest = createHash("sha256").update(`${this.options.seed ?? DEFAULT_FAULT_SEED}\0${nth}\0${id}`).digest();
+    return digest.readUInt32BE(0) / 2 ** 32;
   }
 
   /** The misbehaviour for this request, if any (consumes one of its `times`). */

@@ -208,7 +208,9 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     if (retryAfter !== undefined) {
       throw new SimHttpError(429, "RATE_LIMITED", `Too many requests; retry after ${retryAfter} s.`, { "Retry-After": String(retryAfter) });
     }
-    if (options.faults.fails(operation)) throw new SimHttpError(503, "SERVICE_UNAVAILABLE", "The service is temporarily unavailable (simulated); nothing was applied.");
+    // What identifies the request to the fault draws: its path and body.
+    const request = `${pathOf(req)}\0${raw?.toString("utf8") ?? ""}`;
+    if (options.faults.fails(operation, request)) throw new SimHttpError(503, "SERVICE_UNAVAILABLE", "The service is temporarily unavailable (simulated); nothing was applied.");
 
     let json: unknown;
     if (raw !== undefined) {
@@ -240,7 +242,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       } catch (error) {
         throw new SimHttpError(500, "PERSISTENCE_FAILED", `The change was applied in memory but could not be saved: ${(error as Error).message}`);
       }
-      if (options.faults.losesResponse(operation)) {
+      if (options.faults.losesResponse(operation, request)) {
         throw new SimHttpError(502, "BAD_GATEWAY", "Bad gateway (simulated lost response).");
       }
     }

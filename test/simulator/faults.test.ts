@@ -57,6 +57,59 @@ describe("failRate", () => {
     }
   });
 
+  it("fails each request by what it is and how often it came, not by what arrived in between", async () => {
+    // given two simulators with the same fault seed
+    const faults: FaultOptions = { failRate: 0.5, seed: 11 };
+    const other = await startSimulator({ faults });
+    sim.setFaults(faults);
+    try {
+      // when one receives 12 reads of rule A, then 12 of rule B, and the other the same reads
+      // interleaved B, A, B, A, ... (as concurrent clients, or a straggler at the end of a run)
+      const ofA = (target: RunningSimulator) => queryOne(target, SAMPLE.byName);
+      const ofB = (target: RunningSimulator) => queryOne(target, SAMPLE.inclusion);
+      const inOrder = { a: [] as number[], b: [] as number[] };
+      for (let i = 0; i < 12; i++) inOrder.a.push((await ofA(sim)).status);
+      for (let i = 0; i < 12; i++) inOrder.b.push((await ofB(sim)).status);
+      const interleaved = { a: [] as number[], b: [] as number[] };
+      for (let i = 0; i < 12; i++) {
+        interleaved.b.push((await ofB(other)).status);
+        interleaved.a.push((await ofA(other)).status);
+      }
+
+      // then the n-th read of each rule met the same answer on both, and both answers occur
+      expect(interleaved).toEqual(inOrder);
+      expect(inOrder.a).toContain(503);
+      expect(inOrder.a).toContain(200);
+      expect(inOrder.b).toContain(503);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("keeps the rate: about failRate of many distinct requests fail", async () => {
+    // given a failure rate of 0.3
+    sim.setFaults({ failRate: 0.3, seed: 5 });
+
+    // when 400 different requests arrive once each (searches for 400 rule IDs)
+    let failed = 0;
+    for (let i = 0; i < 400; i++) {
+      const answer = await call(sim, "query-rule-metadata", {
+        tenantId: sim.tenantId,
+        groups: [{ filters: [{ term: "ObserverRuleId", operator: "IS", value: `rule-${i}` }], filterClause: "AND" }],
+        groupClause: "AND",
+        pgSize: "10",
+        pgNum: "0",
+        srtKey: "CreatedAt",
+        srtDirection: "DESC",
+      });
+      if (answer.status === 503) failed += 1;
+    }
+
+    // then close to 30 % failed (binomial: 120 ± 3 standard deviations of 9.2)
+    expect(failed).toBeGreaterThan(92);
+    expect(failed).toBeLessThan(148);
+  });
+
   it("only hits the listed operations", async () => {
     sim.setFaults({ failRate: 1, operations: ["add-users"] });
     expect((await queryOne(sim)).status).toBe(200);
