@@ -1,5 +1,5 @@
 /**
- * Contract: retries under injected faults. The simulator's fault PRNG is seeded and the client's
+ * Contract: retries under injected faults. The simulator's fault draws are seeded and the client's
  * sleep is injected, so these runs are deterministic and fast; attempts are counted three ways
  * (client counter, hook events, the simulator's request counts) and must agree.
  */

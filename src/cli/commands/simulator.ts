@@ -69,7 +69,7 @@ Flags:
                             up) and Retry-After-Ms
   --rate-limit-every N      every Nth request answers 429
   --retry-after S           Retry-After seconds of a 429 (default: 1)
-  --fault-seed N            seed of the fault PRNG (same seed, same faults)
+  --fault-seed N            seed of the fault draws (same seed, same requests: same faults)
   -h, --help
 
 Then, in another shell:
