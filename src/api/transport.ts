@@ -165,7 +165,13 @@ export class HttpTransport {
       // Rate limiter: wait for a send token (the wait counts against the deadline), then tell it
       // how the service answered.
       const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
-      const attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1);
+      let attemptMs: number;
+      try {
+        attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1);
+      } catch (error) {
+        this.rateLimiter?.cancel(ticket);
+        throw error;
+      }
       this.counter.recordAttempt(operation);
       const started = this.#now();
       const result = await this.#attempt(path, data, options.accept, attemptMs);

@@ -164,28 +164,27 @@ describe("RateLimiter", () => {
     // when the service answers 429 to the third
     limiter.settle(third, { throttled: true });
 
-    // then the limiter sends just under 2 a second from now on (beta 0.95 of 2)
-    expect(limiter.state()).toMatchObject({ throttled: true, rps: 1.9, cuts: 1, throttles: 1 });
-    // (the first 1/1.9 s later; then a little sooner each time, as the rate grows back)
+    // then the limiter sends just under 2 a second from now on (beta 0.98 of 2)
+    expect(limiter.state()).toMatchObject({ throttled: true, rps: 1.96, cuts: 1, throttles: 1 });
+    // (the first 1/1.96 s later; then a little sooner each time, as the rate grows back)
     const next = await time.runUntil(Promise.all([sendTime(limiter, time), sendTime(limiter, time), sendTime(limiter, time)]));
-    expect(next[0]).toBeCloseTo(1000 / 1.9, 6);
+    expect(next[0]).toBeCloseTo(1000 / 1.96, 6);
     expect(next[1] - next[0]).toBeGreaterThan(450);
-    expect(next[1] - next[0]).toBeLessThan(1000 / 1.9);
+    expect(next[1] - next[0]).toBeLessThan(1000 / 1.96);
   });
 
   it("does not cut again for a 429 of a request sent before the last cut", async () => {
-    // given four requests in flight, sent before any 429
+    // given three answered requests (the slow start then lets four fly), and three in flight
     const time = virtualTime();
     const limiter = limiterOn(time);
-    const ok = await limiter.acquire();
-    limiter.settle(ok, { throttled: false });
+    for (let i = 0; i < 3; i += 1) limiter.settle(await limiter.acquire(), { throttled: false });
     const inFlight = await Promise.all([limiter.acquire(), limiter.acquire(), limiter.acquire()]);
 
     // when all three come back 429
     for (const ticket of inFlight) limiter.settle(ticket, { throttled: true });
 
-    // then the rate was cut once, not three times
-    expect(limiter.state()).toMatchObject({ rps: 0.95, cuts: 1, throttles: 3 });
+    // then the rate was cut once (to 0.98 of the 3 admitted in the second before), not three times
+    expect(limiter.state()).toMatchObject({ rps: 0.98 * 3, cuts: 1, throttles: 3 });
   });
 
   it("leaves Retry-After to the request it was sent for: other sends keep the limiter's pace", async () => {
@@ -240,7 +239,7 @@ describe("RateLimiter", () => {
       })(),
     );
     // then the rate is above the cut
-    expect(cutTo).toBe(9.5);
+    expect(cutTo).toBe(9.8);
     expect(limiter.state().rps).toBeGreaterThan(cutTo * 1.5);
   });
 
@@ -249,7 +248,7 @@ describe("RateLimiter", () => {
     const limiter = limiterOn(time, { maxRps: 4 });
     limiter.settle(await limiter.acquire(), { throttled: false });
     limiter.settle(await time.runUntil(limiter.acquire()), { throttled: true });
-    expect(limiter.state().rps).toBe(0.95);
+    expect(limiter.state().rps).toBe(0.98);
     const sends = await time.runUntil(
       (async () => {
         const at: number[] = [];
@@ -263,6 +262,88 @@ describe("RateLimiter", () => {
     );
     expect(limiter.state().rps).toBe(4);
     expect(mostInWindow(sends)).toBeLessThanOrEqual(4);
+  });
+
+  it("starts slowly: one request in flight, one more for each admitted answer, until the first 429", async () => {
+    // given a limiter that has seen no 429, and six requests asking at once
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+    const tickets: number[] = [];
+    const asks = Array.from({ length: 6 }, () => limiter.acquire().then((t) => tickets.push(t)));
+    const settleAll = () => new Promise<void>((resolve) => setImmediate(resolve));
+    await settleAll();
+
+    // then one goes out; each admitted answer lets one more go as well as the one it frees
+    expect(tickets).toEqual([1]);
+    limiter.settle(1, { throttled: false });
+    await settleAll();
+    expect(tickets).toEqual([1, 2, 3]);
+    limiter.settle(2, { throttled: false });
+    await settleAll();
+    expect(tickets).toEqual([1, 2, 3, 4, 5]);
+
+    // and after the first 429 the cap is gone: the rate alone spaces the sends
+    limiter.settle(3, { throttled: true });
+    await time.runUntil(Promise.all(asks));
+    expect(tickets).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(limiter.state().throttled).toBe(true);
+  });
+
+  it("gives a ticket back when its request is not sent, so the slow start does not wait for it", async () => {
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+    const ticket = await limiter.acquire();
+    const next = limiter.acquire();
+    limiter.cancel(ticket);
+    expect(await time.runUntil(next)).toBe(2);
+  });
+
+  it("starts all workers at once when --max-rps spaces the sends anyway, and without the slow start", async () => {
+    const time = virtualTime();
+    expect(await time.runUntil(Promise.all([1, 2, 3].map(() => limiterOn(time, { slowStart: false }).acquire())))).toEqual([1, 1, 1]);
+    const capped = limiterOn(time, { maxRps: 100 });
+    expect(await time.runUntil(Promise.all([capped.acquire(), capped.acquire(), capped.acquire()]))).toEqual([1, 2, 3]);
+  });
+
+  it("meets fewer 429s in the first second with the slow start than with four workers let loose", async () => {
+    // given a service of 2 a second (burst 2) and four workers, with and without the slow start
+    const firstSecond = async (options: RateLimiterOptions): Promise<number> => {
+      const time = virtualTime();
+      const limiter = limiterOn(time, options);
+      const bucket = new TokenBucket(2, time.now);
+      let refused = 0;
+      const worker = async () => {
+        while (time.now() < 1000) {
+          const ticket = await limiter.acquire();
+          await time.sleep(10);
+          const ok = bucket.take().ok;
+          await time.sleep(10);
+          if (!ok && time.now() <= 1000) refused += 1;
+          limiter.settle(ticket, { throttled: !ok });
+        }
+      };
+      await time.runUntil(Promise.all(Array.from({ length: 4 }, worker)));
+      return refused;
+    };
+    // then the slow start overruns the burst by fewer requests
+    const slow = await firstSecond({});
+    const loose = await firstSecond({ slowStart: false });
+    expect(slow).toBeLessThan(loose);
+    expect(slow).toBeGreaterThanOrEqual(1);
+  });
+
+  it("measures the service's rate between two 429s: after a minute at 5 a second it sends within 3 % under it", async () => {
+    // given a service of 5 a second whose bucket holds 5, and four workers
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+
+    // when they run 300 requests through the limiter
+    const run = await closedLoop(time, limiter, { serviceRps: 5, requests: 300 });
+
+    // then the rate is the service's within a few per cent, and few requests were refused
+    expect(limiter.state().rps).toBeGreaterThan(5 * 0.97);
+    expect(limiter.state().rps).toBeLessThan(5 * 1.05);
+    expect(run.throttled / run.sends.length).toBeLessThanOrEqual(0.03);
   });
 
   it("refuses invalid settings, naming each", () => {

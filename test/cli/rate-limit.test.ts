@@ -56,7 +56,7 @@ describe("the progress line and retries under a rate limit", () => {
 
   it("says after a 429 at what rate the run sends from then on", () => {
     // given a limiter that was just cut to 1.9 a second
-    const limiter = new RateLimiter({ now: () => 0 });
+    const limiter = new RateLimiter({ now: () => 0, beta: 0.95 });
     limiter.settle(0, { throttled: false });
     limiter.settle(0, { throttled: false });
     limiter.settle(1, { throttled: true });
