@@ -8,7 +8,7 @@
  *   spaced until the first 429. Until then the requests in flight are capped as TCP's slow start
  *   caps its window: one at first, one more for each answer the service admits (so 1, 2, 4, ...
  *   per round trip). A service without a limit pays a round trip or two; a limited one refuses
- *   the one or two requests that overran its burst, not all the workers' at once.
+ *   the one to three requests that overran its burst, not every worker's.
  * - **Cut on a 429.** The first 429 sets the rate to `beta` × what the service admitted in the
  *   second before it (a token bucket's burst is about its rate).
  * - **Measure the limit between refusals.** A 429 is a moment the service's bucket was empty.
