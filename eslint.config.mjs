@@ -52,7 +52,7 @@ export default tseslint.config(
           ],
           patterns: [
             { group: ["**/io", "**/io/**", "**/cli", "**/cli/**", "**/simulator", "**/simulator/**", "**/constructs", "**/constructs/**"], message: "src/core imports nothing of src/io, src/cli, src/simulator or src/constructs." },
-            { regex: "(^|/)api(/(?!schemas$)[^/]+)?$", message: "src/core may use the service's data shapes (src/api/schemas) only, not the client." },
+            { regex: "(^|/)api(/(?!rules/schemas$).*)?$", message: "src/core may use the service's data shapes (src/api/rules/schemas) only, not the client." },
           ],
         },
       ],

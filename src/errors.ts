@@ -1,13 +1,13 @@
 /**
  * The error hierarchy of alert-rule-users: every error of the tool's own, in one module (the
- * client's HTTP errors sit beside the client, in src/api/errors.ts).
+ * client's HTTP errors sit beside the client, in src/api/http/errors.ts).
  *
  * Every error the tool raises on purpose is an {@link AlertRuleUsersError}: it carries a stable
  * `code` and a message that says what happened and how to fix it. The CLI has one top-level
  * catch that maps these to exit codes; anything else is a bug and is reported as such.
  *
  * No message built here may contain a bearer token: errors that wrap HTTP failures are built
- * from redacted data only (see src/api/redact.ts).
+ * from redacted data only (see src/api/http/redact.ts).
  */
 export type ErrorCode =
   | "USAGE"

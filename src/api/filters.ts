@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError } from "../errors";
 import { ALERT_TERMS, RULE_METADATA_TERMS, operatorToken, type OperatorToken } from "./operators";
-import type { Filter, FilterGroup, SearchRequest } from "./schemas";
+import type { Filter, FilterGroup, SearchRequest } from "./rules/schemas";
 
 /** A table of filter terms and the operators each accepts. */
 export type TermTable = Readonly<Record<string, readonly OperatorToken[]>>;

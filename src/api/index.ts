@@ -2,23 +2,23 @@
  * Public surface of src/api: the typed client of the alert service, its transport, errors,
  * connection settings, filter builders, request counter and wire schemas.
  */
-export * from "./schemas";
+export * from "./rules/schemas";
 export * from "./operators";
-export { RuleListClient } from "./client";
-export * from "./alert-schemas";
-export { TriageClient, DEFAULT_ALERT_PAGE_SIZE, DEFAULT_FILE_EVENT_PAGE_SIZE } from "./triage-client";
-export type { AlertQueryOptions, AllAlertsOptions, CreateCaseInput, FileEventSearchInput } from "./triage-client";
-export { alertFilter, parseAlertFilter, alertCriteriaGroups } from "./triage-filters";
-export type { AlertCriteria } from "./triage-filters";
-export { checkCaseNumber, checkEventId, checkDate, MAX_EVENT_ID_LENGTH } from "./triage-validate";
-export { eventIdsOf, observationDataJson } from "./triage-views";
-export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions } from "./client";
-export { HttpTransport, DEFAULT_TIMEOUT_MS } from "./transport";
-export { readServiceError, formatIssues } from "./response-errors";
-export type { AcceptType, PostOptions, TransportOptions } from "./transport";
-export { ApiError, ReadLimitError, ResponseShapeError } from "./errors";
-export type { ApiErrorKind, ApiErrorDetails, ReadLimit, ReadLimitErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./errors";
-export { DEFAULT_READ_LIMITS, resolveReadLimits, type ReadLimits } from "./read-limits";
+export { RuleListClient } from "./rules/client";
+export * from "./triage/schemas";
+export { TriageClient, DEFAULT_ALERT_PAGE_SIZE, DEFAULT_FILE_EVENT_PAGE_SIZE } from "./triage/client";
+export type { AlertQueryOptions, AllAlertsOptions, CreateCaseInput, FileEventSearchInput } from "./triage/client";
+export { alertFilter, parseAlertFilter, alertCriteriaGroups } from "./triage/filters";
+export type { AlertCriteria } from "./triage/filters";
+export { checkCaseNumber, checkEventId, checkDate, MAX_EVENT_ID_LENGTH } from "./triage/validate";
+export { eventIdsOf, observationDataJson } from "./triage/views";
+export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions } from "./rules/client";
+export { HttpTransport, DEFAULT_TIMEOUT_MS } from "./http/transport";
+export { readServiceError, formatIssues } from "./http/response-errors";
+export type { AcceptType, PostOptions, TransportOptions } from "./http/transport";
+export { ApiError, ReadLimitError, ResponseShapeError } from "./http/errors";
+export type { ApiErrorKind, ApiErrorDetails, ReadLimit, ReadLimitErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./http/errors";
+export { DEFAULT_READ_LIMITS, resolveReadLimits, type ReadLimits } from "./http/read-limits";
 export {
   resolveConnection,
   describeConnection,
@@ -26,12 +26,12 @@ export {
   ENV_BASE_URL,
   ENV_TOKEN,
   ENV_TENANT_ID,
-} from "./config";
-export type { ConnectionConfig, ResolveConnectionOptions } from "./config";
+} from "./http/config";
+export type { ConnectionConfig, ResolveConnectionOptions } from "./http/config";
 export { filter, group, searchRequest, parseFilter, ALL_TERMS } from "./filters";
 export type { Clause, FilterOptions, SearchPageOptions, SearchRequestOptions, TermTable } from "./filters";
-export { RequestCounter } from "./counter";
-export type { OperationCount, RequestCountSnapshot, RequestEvent, RequestHook } from "./counter";
+export { RequestCounter } from "./http/counter";
+export type { OperationCount, RequestCountSnapshot, RequestEvent, RequestHook } from "./http/counter";
 export {
   DEFAULT_RETRY_POLICY,
   resolveRetryPolicy,
@@ -41,8 +41,8 @@ export {
   isRetryableStatus,
   honoursRetryAfter,
   realSleep,
-} from "./retry";
-export type { RetryPolicy, RetryDecision, Sleep, Random } from "./retry";
-export { redact, redactString, REDACTED } from "./redact";
-export { RateLimiter } from "./rate-limiter";
-export type { RateLimiterOptions, RateLimiterState, SendOutcome } from "./rate-limiter";
+} from "./http/retry";
+export type { RetryPolicy, RetryDecision, Sleep, Random } from "./http/retry";
+export { redact, redactString, REDACTED } from "./http/redact";
+export { RateLimiter } from "./http/rate-limiter";
+export type { RateLimiterOptions, RateLimiterState, SendOutcome } from "./http/rate-limiter";

@@ -1,4 +1,4 @@
-import { redactString } from "../api/redact";
+import { redactString } from "../api/http/redact";
 
 /** What a command may touch: its streams, environment and working directory (injectable in tests). */
 export interface OutputStream {
@@ -27,7 +27,7 @@ export function useColor(stream: { isTTY?: boolean | undefined }, env: NodeJS.Pr
 }
 
 /**
- * A stream that redacts every secret (src/api/redact.ts) before writing: the last line of defence that keeps
+ * A stream that redacts every secret (src/api/http/redact.ts) before writing: the last line of defence that keeps
  * a token out of anything the CLI prints, whatever printed it.
  */
 export function redactingStream(target: NodeJS.WritableStream & { isTTY?: boolean }, secrets: () => readonly string[]): OutputStream {

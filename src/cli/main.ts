@@ -6,8 +6,8 @@
 import { hintFor } from "./hints";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { ENV_BASE_URL, ENV_TOKEN, registerUrlPassword } from "../api/config";
-import { registerSecret } from "../api/redact";
+import { ENV_BASE_URL, ENV_TOKEN, registerUrlPassword } from "../api/http/config";
+import { registerSecret } from "../api/http/redact";
 import { AlertRuleUsersError } from "../errors";
 import { TOOL_VERSION } from "../io/version";
 import { COMMANDS } from "./commands";

@@ -4,7 +4,7 @@
  * like the token: read from the environment only, registered for redaction at once, never printed,
  * never written into a plan or a report.
  */
-import { registerSecret } from "../api/redact";
+import { registerSecret } from "../api/http/redact";
 import type { Plan } from "../core/plan-schema";
 import { checkPlanSignature, planSignature } from "../core/plan-signature";
 import { ConfigError, PlanFileError } from "../errors";

@@ -1,10 +1,10 @@
 /**
  * The flags plan, apply and import share, and what they turn into: synth settings, engine
- * settings and a connected session (src/io/workflow.ts).
+ * settings and a connected session (src/io/workflow/).
  */
 import { isAbsolute, resolve } from "node:path";
 import { RateLimiter, RuleListClient, resolveConnection, resolveReadLimits } from "../api";
-import { DEFAULT_RETRY_POLICY } from "../api/retry";
+import { DEFAULT_RETRY_POLICY } from "../api/http/retry";
 import type { ConnectionConfig } from "../api";
 import type { Session, SynthSettings } from "../io/workflow";
 import { isInstant } from "../core/expiry";
@@ -112,7 +112,7 @@ export function maxRpsFlag(command: string, value: string | undefined): number |
  * Resolves the connection and builds the client. `timeout` (--timeout SECONDS) bounds each HTTP
  * attempt; an attempt that takes longer is abandoned and retried like a 5xx. Every attempt of the
  * run goes through one rate limiter: capped by `--max-rps N` when given, slowing down by itself
- * on the service's 429s always (src/api/rate-limiter.ts). On a TTY, each retry is shown on
+ * on the service's 429s always (src/api/http/rate-limiter.ts). On a TTY, each retry is shown on
  * stderr (src/cli/retry-notice.ts).
  */
 export function connect(
@@ -128,7 +128,7 @@ export function connect(
     tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
     onWarning: (message) => io.stderr.write(`Warning: ${message}\n`),
   });
-  // The body cap, the overall deadline of a request and the most results of a search (src/api/read-limits.ts).
+  // The body cap, the overall deadline of a request and the most results of a search (src/api/http/read-limits.ts).
   const limits = resolveReadLimits(io.env);
   const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY, rateLimiter);
   // The overall deadline always leaves room for one whole attempt of --timeout.

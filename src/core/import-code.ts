@@ -13,7 +13,7 @@
  * - lists the construct would refuse (a user without aliases, an alias twice...): commented out
  *   whole, with the validation failures, so the generated file always synthesizes.
  */
-import type { UsersToAlertOn } from "../api/schemas";
+import type { UsersToAlertOn } from "../api/rules/schemas";
 import { canonicalUsers } from "./canonical";
 import { validateDeclaration } from "./declaration";
 import { isSystemRule } from "./guards";

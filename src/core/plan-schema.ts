@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { USERS_TO_ALERT_ON } from "../api/schemas";
+import { USERS_TO_ALERT_ON } from "../api/rules/schemas";
 import { PlanFileError } from "../errors";
 import { canonicalJson } from "./canonical-json";
 import { LIST_MODES } from "./desired";

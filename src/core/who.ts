@@ -2,7 +2,7 @@
  * `rules list` and `who` (design.md §9.2) as pure functions of what was read: every rule of the
  * tenant with its list, and optionally the declared lists of the app. No I/O.
  */
-import type { UsersToAlertOn } from "../api/schemas";
+import type { UsersToAlertOn } from "../api/rules/schemas";
 import { aliasKey, compareStrings } from "./canonical";
 import type { DesiredList } from "./desired";
 import type { ObservedList, RuleFacts } from "./observation";

@@ -10,5 +10,5 @@ export type { ApplyOptions } from "./execute";
 export { readPlanFile, writePlanFile } from "./plan-file";
 export { readDeclarations } from "./read-synth-output";
 export { runSynth } from "./synth";
-export { writeFileAtomic } from "./atomic-write";
+export { writeFileAtomic } from "../shared/atomic-write";
 export { TOOL_VERSION } from "./version";

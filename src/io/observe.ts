@@ -6,8 +6,8 @@
  */
 import type { RuleListClient } from "../api";
 import { filter, group } from "../api";
-import type { RuleMetadata, UsersInRuleResponse } from "../api/schemas";
-import { isMissingUserId } from "../api/schemas";
+import type { RuleMetadata, UsersInRuleResponse } from "../api/rules/schemas";
+import { isMissingUserId } from "../api/rules/schemas";
 import { AlertRuleUsersError } from "../errors";
 import { mapPool } from "./pool";
 import type { DesiredList } from "../core/desired";

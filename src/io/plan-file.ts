@@ -1,13 +1,13 @@
 /** Reading and writing saved plans (the format and its checks are in src/core/plan-schema.ts). */
 import { readFileSync } from "node:fs";
 import { PlanFileError } from "../errors";
-import { writeFileAtomic } from "./atomic-write";
-import { redactStrings } from "../api/redact";
+import { writeFileAtomic } from "../shared/atomic-write";
+import { redactStrings } from "../api/http/redact";
 import type { Plan } from "../core/plan-schema";
 import { parsePlan, serializePlan } from "../core/plan-schema";
 
 /**
- * The plan with every secret (the given ones and those registered in src/api/redact.ts) removed
+ * The plan with every secret (the given ones and those registered in src/api/http/redact.ts) removed
  * from its strings, in every form: a `reason` or a rule name can carry what a hostile service
  * echoed. The checksum is computed afterwards, so the redacted plan is a valid plan.
  */

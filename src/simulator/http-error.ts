@@ -1,9 +1,9 @@
 /**
  * The refusals the simulator answers with: an HTTP status, a stable `code`, a message, and the
- * error body of src/api/schemas.ts (`{ "type$": "ERROR", "code", "message" }`).
+ * error body of src/api/rules/schemas.ts (`{ "type$": "ERROR", "code", "message" }`).
  */
-import type { ErrorBody } from "../api/schemas";
-import { formatPath } from "../core/text";
+import type { ErrorBody } from "../api/rules/schemas";
+import { formatPath } from "../shared/text";
 
 export type SimErrorCode =
   | "UNAUTHORIZED"

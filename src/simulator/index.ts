@@ -8,12 +8,12 @@ import { DEFAULT_MAX_BODY_BYTES, createSimulatorServer, type RequestLogEntry } f
 import { FaultInjector, type FaultOptions } from "./faults";
 import { Router, type RouteTable } from "./routes";
 import { ruleRoutes } from "./rule-routes";
-import { alertRoutes } from "./alert-routes";
-import { caseRoutes } from "./case-routes";
-import { fileEventRoutes } from "./file-event-routes";
-import type { SimAlert, SimCase, SimFileEvent } from "./triage-seed";
+import { alertRoutes } from "./triage/alert-routes";
+import { caseRoutes } from "./triage/case-routes";
+import { fileEventRoutes } from "./triage/file-event-routes";
+import type { SimAlert, SimCase, SimFileEvent } from "./triage/seed";
 import { TenantStore } from "./state";
-import { writeFileAtomic } from "../io/atomic-write";
+import { writeFileAtomic } from "../shared/atomic-write";
 import { SerializedFileWriter, removeStaleTempFiles, renderState } from "./persistence";
 import { loadSeedFile, parseSeed, parseSeedFile, sampleTenantPath, tenantSeedSchema, type ParsedTenantSeed, type SimRule, type TenantSeed } from "./seed";
 
@@ -21,7 +21,7 @@ export { tenantSeedSchema, loadSeedFile, sampleTenantPath, type TenantSeed, type
 export type { FaultOptions, Misbehaviour, MisbehaviourKind } from "./faults";
 export type { RequestLogEntry } from "./server";
 export type { SimUser } from "./seed";
-export type { SimAlert, SimCase, SimFileEvent, SimObservation } from "./triage-seed";
+export type { SimAlert, SimCase, SimFileEvent, SimObservation } from "./triage/seed";
 
 export const DEFAULT_SIMULATOR_TOKEN = "local-simulator-token";
 

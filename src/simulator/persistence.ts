@@ -1,7 +1,7 @@
 /**
  * Persistence of the simulated tenant to one JSON file (the seed format).
  *
- * Each write goes through `writeFileAtomic` (src/io/atomic-write.ts: temp file, fsync, rename,
+ * Each write goes through `writeFileAtomic` (src/shared/atomic-write.ts: temp file, fsync, rename,
  * fsync of the folder), so a reader (or a crash) sees either the old or the new state, never a
  * torn file. Writes are serialized: a save requested while a write is running waits for it and then writes the
  * state as it is at that moment, so no change is lost and the last file written is the latest
@@ -9,7 +9,7 @@
  */
 import { readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { writeFileAtomic } from "../io/atomic-write";
+import { writeFileAtomic } from "../shared/atomic-write";
 
 /** Serializes saves of a changing state to one file (see the module comment). */
 export class SerializedFileWriter {

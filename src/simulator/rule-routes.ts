@@ -10,7 +10,7 @@ import {
   removeUsersRequestSchema,
   searchRequestSchema,
   type RuleMetadataSearchResponse,
-} from "../api/schemas";
+} from "../api/rules/schemas";
 import { SimHttpError } from "./http-error";
 import { defineRoute, type RouteResponse, type RouteTable } from "./routes";
 import { RULE_METADATA_SEARCH, search } from "./search";

@@ -6,7 +6,7 @@
  */
 import type { OperatorToken } from "../api/operators";
 import { RULE_METADATA_TERMS } from "../api/operators";
-import type { Filter, RuleMetadata, SearchRequest } from "../api/schemas";
+import type { Filter, RuleMetadata, SearchRequest } from "../api/rules/schemas";
 import { compareStrings } from "../core/canonical";
 import { datePart } from "./timestamp";
 

@@ -6,9 +6,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { ConfigError } from "../errors";
-import { RULE_SOURCES, USERS_TO_ALERT_ON, ruleMetadataSchema, type RuleMetadata, type UsersToAlertOn } from "../api/schemas";
+import { RULE_SOURCES, USERS_TO_ALERT_ON, ruleMetadataSchema, type RuleMetadata, type UsersToAlertOn } from "../api/rules/schemas";
 import { describeIssues } from "./http-error";
-import { seedAlertsSchema, seedCasesSchema, seedFileEventsSchema } from "./triage-seed";
+import { seedAlertsSchema, seedCasesSchema, seedFileEventsSchema } from "./triage/seed";
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7}Z$/;
 
@@ -37,7 +37,7 @@ export const tenantSeedSchema = z
   .object({
     tenantId: z.string().trim().min(1),
     rules: z.array(seedRuleSchema),
-    // The records of the alert, case and file-event routes (src/simulator/triage-seed.ts).
+    // The records of the alert, case and file-event routes (src/simulator/triage/seed.ts).
     alerts: seedAlertsSchema.optional(),
     cases: seedCasesSchema.optional(),
     fileEvents: seedFileEventsSchema.optional(),

@@ -1,15 +1,15 @@
 /**
  * The tenant store: the rules of one simulated tenant (metadata, whom they monitor, user bags),
- * plus its alerts, cases and file events (`triage`, src/simulator/triage-state.ts).
+ * plus its alerts, cases and file events (`triage`, src/simulator/triage/state.ts).
  *
  * Pure in-memory state with no HTTP and no I/O: write methods return an outcome value, and the
  * route handlers map refusals to status codes. Nothing handed out aliases the internal state.
  */
-import { NULL_USER_ID_SENTENCE, isMissingUserId, type RuleMetadata, type UsersInRuleResponse } from "../api/schemas";
+import { NULL_USER_ID_SENTENCE, isMissingUserId, type RuleMetadata, type UsersInRuleResponse } from "../api/rules/schemas";
 import { aliasKey } from "../core/canonical";
 import type { ParsedTenantSeed, SimRule, SimUser } from "./seed";
 import { SIMULATOR_API_USER } from "./api-user";
-import { TriageState } from "./triage-state";
+import { TriageState } from "./triage/state";
 import { formatTimestamp } from "./timestamp";
 
 /** Why a write was refused. */

@@ -1,5 +1,5 @@
 import { ConfigError } from "../../src/errors";
-import { describeConnection, resolveConnection } from "../../src/api/config";
+import { describeConnection, resolveConnection } from "../../src/api/http/config";
 
 const fullEnv = {
   ALERTS_API_URL: "https://alerts.example.com/",

@@ -1,4 +1,4 @@
-import { RequestCounter } from "../../src/api/counter";
+import { RequestCounter } from "../../src/api/http/counter";
 
 describe("RequestCounter", () => {
   it("counts calls and attempts per operation, with totals, and resets", () => {

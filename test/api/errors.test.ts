@@ -1,9 +1,9 @@
 import { inspect } from "node:util";
 import { z } from "zod";
 import { AlertRuleUsersError } from "../../src/errors";
-import { ApiError, ResponseShapeError } from "../../src/api/errors";
-import { formatIssues, readServiceError } from "../../src/api/response-errors";
-import { usersInRuleResponseSchema } from "../../src/api/schemas";
+import { ApiError, ResponseShapeError } from "../../src/api/http/errors";
+import { formatIssues, readServiceError } from "../../src/api/http/response-errors";
+import { usersInRuleResponseSchema } from "../../src/api/rules/schemas";
 
 describe("ApiError", () => {
   it("says which operation on which rule failed, with status, service code and message", () => {

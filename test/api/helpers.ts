@@ -5,7 +5,7 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { RuleListClient, type ClientOptions } from "../../src/api";
-import type { RequestEvent } from "../../src/api/counter";
+import type { RequestEvent } from "../../src/api/http/counter";
 import type { RunningSimulator } from "../../src/simulator";
 
 /** A sleep that does not wait, and remembers what it was asked to wait. */

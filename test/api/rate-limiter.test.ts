@@ -1,8 +1,8 @@
 /**
- * The client's rate limiter (src/api/rate-limiter.ts), on a virtual clock: every wait is a timer
+ * The client's rate limiter (src/api/http/rate-limiter.ts), on a virtual clock: every wait is a timer
  * of the test's own, so the runs are deterministic and take no time.
  */
-import { RateLimiter, type RateLimiterOptions } from "../../src/api/rate-limiter";
+import { RateLimiter, type RateLimiterOptions } from "../../src/api/http/rate-limiter";
 import { InvalidArgumentError } from "../../src/errors";
 import { TokenBucket } from "../../src/simulator/rate-limit";
 

@@ -1,4 +1,4 @@
-import { REDACTED, redact, redactString, registerSecret } from "../../src/api/redact";
+import { REDACTED, redact, redactString, registerSecret } from "../../src/api/http/redact";
 
 describe("redactString", () => {
   it("removes a bearer token wherever it appears", () => {

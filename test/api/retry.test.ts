@@ -7,7 +7,7 @@ import {
   nextRetry,
   parseRetryAfter,
   resolveRetryPolicy,
-} from "../../src/api/retry";
+} from "../../src/api/http/retry";
 
 describe("retry policy", () => {
   it("defaults to 10 attempts, 200 ms base, 5 s cap, Retry-After up to 30 s and 20 rate-limit waits", () => {

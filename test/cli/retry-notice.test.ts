@@ -5,7 +5,7 @@
 import { main } from "../../src/cli/main";
 import type { Io } from "../../src/cli/io";
 import { describeRetry, retryNotice } from "../../src/cli/retry-notice";
-import { DEFAULT_RETRY_POLICY } from "../../src/api/retry";
+import { DEFAULT_RETRY_POLICY } from "../../src/api/http/retry";
 import { useSimulator } from "../support/simulator";
 import { captureStream } from "../support/capture-stream";
 

@@ -2,7 +2,7 @@
  * The diff of design.md §4, rule by rule. Each case: a declaration, what the service has, and the
  * calls (and only those calls) the plan must send.
  */
-import { NULL_USER_ID_SENTENCE, isMissingUserId } from "../../src/api/schemas";
+import { NULL_USER_ID_SENTENCE, isMissingUserId } from "../../src/api/rules/schemas";
 import { diffRule } from "../../src/core/diff";
 import { fingerprintList } from "../../src/core/fingerprint";
 import type { PlannedCall } from "../../src/core/plan-schema";

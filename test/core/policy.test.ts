@@ -2,7 +2,7 @@
  * RuleUserListPolicy checks (design.md §9.1), one table per check: a declaration with its policies,
  * what the service has, and whether the rule becomes a policy error (sending nothing) or passes.
  */
-import type { UsersToAlertOn } from "../../src/api/schemas";
+import type { UsersToAlertOn } from "../../src/api/rules/schemas";
 import { buildPlan } from "../../src/core/build-plan";
 import type { DesiredList, DesiredUser, ListMode } from "../../src/core/desired";
 import { checkPlanIsApplicable } from "../../src/core/guards";

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { RULE_OPERATIONS } from "../../src/api/schemas";
+import { RULE_OPERATIONS } from "../../src/api/rules/schemas";
 import { TENANT } from "./support";
 import { editableRuleMetadata } from "../support/rule-metadata";
 

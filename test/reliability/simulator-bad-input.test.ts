@@ -8,7 +8,7 @@ import * as net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuleListClient, ApiError } from "../../src/api";
-import { RULE_OPERATIONS } from "../../src/api/schemas";
+import { RULE_OPERATIONS } from "../../src/api/rules/schemas";
 import { useSimulator } from "../support/simulator";
 import { SecretScan, TENANT, TOKEN, chaosCase, listKey } from "./support";
 

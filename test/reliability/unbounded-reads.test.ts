@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { RuleListClient, type ClientOptions } from "../../src/api";
-import { ReadLimitError } from "../../src/api/errors";
+import { ReadLimitError } from "../../src/api/http/errors";
 import { group, filter } from "../../src/api/filters";
 import { runCli, workspace, type Workspace } from "../support/cli";
 import { metadataPage, ruleId, ruleMetadata, sendJson, startHostileService, type HostileHandler, type HostileService } from "./hostile-service";

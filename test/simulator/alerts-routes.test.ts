@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { TRIAGE_OPERATIONS } from "../../src/api/alert-schemas";
+import { TRIAGE_OPERATIONS } from "../../src/api/triage/schemas";
 import { parseSeed } from "../../src/simulator/seed";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
 import { useSimulator, withSimulator } from "../support/simulator";

@@ -5,7 +5,7 @@
 import { startSimulator, type FaultOptions, type RunningSimulator } from "../../src/simulator";
 import { useSimulator } from "../support/simulator";
 import { SAMPLE, call, ruleIdOf, send, usersOf } from "./helpers";
-import { RULE_OPERATIONS } from "../../src/api/schemas";
+import { RULE_OPERATIONS } from "../../src/api/rules/schemas";
 
 const sim = useSimulator({}, { perTest: true });
 

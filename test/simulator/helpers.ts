@@ -1,6 +1,6 @@
 /** Tiny builders for simulator tests: plain fetch against a running simulator. */
 import type { RunningSimulator, SimRule } from "../../src/simulator";
-import { RULE_OPERATIONS, type Filter, type SearchRequest } from "../../src/api/schemas";
+import { RULE_OPERATIONS, type Filter, type SearchRequest } from "../../src/api/rules/schemas";
 
 export interface Answer {
   status: number;

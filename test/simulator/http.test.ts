@@ -3,7 +3,7 @@
  * content type, body size, JSON, schema, paths and methods, error bodies, logging and counts.
  */
 import * as net from "node:net";
-import { RULE_OPERATIONS } from "../../src/api/schemas";
+import { RULE_OPERATIONS } from "../../src/api/rules/schemas";
 import { DEFAULT_SIMULATOR_TOKEN } from "../../src/simulator";
 import { useSimulator, withSimulator } from "../support/simulator";
 import { SAMPLE, call, ruleIdOf, send } from "./helpers";

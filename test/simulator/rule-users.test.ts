@@ -1,7 +1,7 @@
 /**
  * Behaviour of the user-list operations (src/simulator/README.md, "Rule user lists").
  */
-import { NULL_USER_ID_SENTENCE } from "../../src/api/schemas";
+import { NULL_USER_ID_SENTENCE } from "../../src/api/rules/schemas";
 import { useSimulator, withSimulator } from "../support/simulator";
 import { SAMPLE, call, ruleIdOf, ruleNamed, usersOf } from "./helpers";
 

@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { NULL_USER_ID_SENTENCE, isMissingUserId } from "../../src/api/schemas";
+import { NULL_USER_ID_SENTENCE, isMissingUserId } from "../../src/api/rules/schemas";
 import { loadSeedFile, sampleTenantPath, startSimulator, tenantSeedSchema, type TenantSeed } from "../../src/simulator";
 import { withSimulator } from "../support/simulator";
 import { ConfigError } from "../../src/errors";

@@ -5,7 +5,7 @@ import { simulatorCommand, simulatorOptionsFromArgs } from "../../src/cli/comman
 import { redactingStream } from "../../src/cli/io";
 import { main } from "../../src/cli/main";
 import { UsageError } from "../../src/errors";
-import { RULE_OPERATIONS } from "../../src/api/schemas";
+import { RULE_OPERATIONS } from "../../src/api/rules/schemas";
 import { captureStream } from "../support/capture-stream";
 
 

@@ -1,5 +1,5 @@
 /** Tiny builders for engine fixtures: declarations, observed lists and rule facts. */
-import type { UsersToAlertOn } from "../../src/api/schemas";
+import type { UsersToAlertOn } from "../../src/api/rules/schemas";
 import type { DesiredList, ListMode } from "../../src/core/desired";
 import type { ObservedEntry, PlannedUser } from "../../src/core/plan-schema";
 import type { ObservedList, RuleFacts, RuleObservation } from "../../src/core/observation";

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
-import { ENV_TOKEN } from "../../api/config";
-import { redactString } from "../../api/redact";
+import { ENV_TOKEN } from "../../api/http/config";
+import { redactString } from "../../api/http/redact";
 import type { ApplyResult } from "../../core/apply-results";
 import type { ApplyReport, ApplyReportSource } from "../../core/apply-report";
 import { ApplyReportRecorder } from "../../core/apply-report";
@@ -8,7 +8,7 @@ import { declarationFromEnv } from "../../core/declaration";
 import { renderApplyText, renderPlanText } from "../../core/render";
 import { renderApplyReportMarkdown } from "../../core/render/apply-report";
 import { OutputFileError, UsageError } from "../../errors";
-import { writeFileAtomic } from "../../io/atomic-write";
+import { writeFileAtomic } from "../../shared/atomic-write";
 import { TOOL_VERSION } from "../../io/version";
 import { applyFresh, applySavedPlan, loadSavedPlan, readDesired, type RunOptions } from "../../io/workflow";
 import { plural } from "../../core/render/common";

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { UsageError } from "../../errors";
-import { writeFileAtomic } from "../../io/atomic-write";
+import { writeFileAtomic } from "../../shared/atomic-write";
 import { importRules } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
@@ -14,7 +14,7 @@ import { importAppCommand } from "../../core/import-code";
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
 import { connect, session } from "../run-flags";
 import { checkOutputPath } from "../output-path";
-import { redactString } from "../../api/redact";
+import { redactString } from "../../api/http/redact";
 
 export const importCommand: Command = {
   name: "import",

@@ -4,9 +4,9 @@ import { importCommand } from "./import";
 import { initCommand } from "./init";
 import { planCommand } from "./plan";
 import { simulatorCommand } from "./simulator";
-import { alertsCommand } from "./alerts";
-import { casesCommand } from "./cases";
-import { fileEventsCommand } from "./file-events";
+import { alertsCommand } from "../triage/alerts";
+import { casesCommand } from "../triage/cases";
+import { fileEventsCommand } from "../triage/file-events";
 import { rulesCommand } from "./rules";
 import { whoCommand } from "./who";
 

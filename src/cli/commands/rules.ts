@@ -7,7 +7,7 @@ import { readLiveRules } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import { connect, session } from "../run-flags";
 import { renderTable } from "../table";
-import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../triage";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
 
 const listCommand: Subcommand = {
   name: "list",

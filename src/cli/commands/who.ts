@@ -15,7 +15,7 @@ import { CONNECTION_HELP, intFlag, parse } from "../args";
 import type { Io } from "../io";
 import { SYNTH_OPTIONS, connect, session, synthSettings } from "../run-flags";
 import { renderTable } from "../table";
-import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, writeJson } from "../triage";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, writeJson } from "../service-command";
 import type { Command } from "../io";
 import { listLabel } from "./rules";
 

@@ -7,7 +7,7 @@
  * of the provisioner environment (defence against hand-edited files). Input fields are `unknown`
  * because the construct may be used from plain JavaScript and the JSON may have been edited.
  */
-import { isMissingUserId } from "../../api/schemas";
+import { isMissingUserId } from "../../api/rules/schemas";
 import { aliasKey } from "../canonical";
 import { isCalendarDate } from "../expiry";
 import { describeLookAlike, escapeInvisible } from "../invisible";

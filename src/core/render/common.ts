@@ -3,7 +3,7 @@
  * wording of lists, calls and per-user change rows. Pure: no I/O, no console.
  */
 import * as util from "node:util";
-import type { UsersToAlertOn } from "../../api/schemas";
+import type { UsersToAlertOn } from "../../api/rules/schemas";
 import { compareStrings } from "../canonical";
 import { escapeInvisible } from "../invisible";
 import type { ListMode } from "../desired";

@@ -1,0 +1,176 @@
+/**
+ * Connection settings (design.md §3): base URL, bearer token and tenant ID, from the environment
+ * (`ALERTS_API_URL`, `ALERTS_API_TOKEN`, `ALERTS_TENANT_ID`), with `--base-url` / `--tenant-id`
+ * overriding it and `--token-file` as the only other source of the token (never a flag value).
+ */
+import { readFileSync, statSync } from "node:fs";
+import { ConfigError } from "../../errors";
+import { redactString, registerSecret } from "./redact";
+
+export interface ConnectionConfig {
+  /** http(s) URL without credentials and without trailing slash. */
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly tenantId: string;
+}
+
+export const ENV_BASE_URL = "ALERTS_API_URL";
+export const ENV_TOKEN = "ALERTS_API_TOKEN";
+export const ENV_TENANT_ID = "ALERTS_TENANT_ID";
+
+export interface ResolveConnectionOptions {
+  /** Usually process.env. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** `--base-url`; overrides ALERTS_API_URL. */
+  readonly baseUrl?: string | undefined;
+  /** `--tenant-id`; overrides ALERTS_TENANT_ID. */
+  readonly tenantId?: string | undefined;
+  /** `--token-file`; the token is read from it (trimmed) instead of ALERTS_API_TOKEN. */
+  readonly tokenFile?: string | undefined;
+  /** @default - fs.readFileSync(path, "utf8") */
+  readonly readFile?: ((path: string) => string) | undefined;
+  /** The permission bits of the token file. @default - fs.statSync(path).mode; none on Windows */
+  readonly fileMode?: ((path: string) => number | undefined) | undefined;
+  /** Told about settings that work but are unsafe (a token file others can read). @default - ignored */
+  readonly onWarning?: ((message: string) => void) | undefined;
+}
+
+/**
+ * Resolves the connection settings. Throws one ConfigError listing every missing or invalid
+ * setting, each with how to set it; messages never contain the token.
+ */
+export function resolveConnection(options: ResolveConnectionOptions): ConnectionConfig {
+  const problems: string[] = [];
+
+  const rawUrl = nonEmpty(options.baseUrl) ?? nonEmpty(options.env[ENV_BASE_URL]);
+  const urlSource = nonEmpty(options.baseUrl) !== undefined ? "--base-url" : ENV_BASE_URL;
+  let baseUrl: string | undefined;
+  if (rawUrl === undefined) {
+    problems.push(`${ENV_BASE_URL} is not set: set the environment variable ${ENV_BASE_URL} to the service's base URL, or pass --base-url URL.`);
+  } else {
+    const checked = checkBaseUrl(rawUrl);
+    if (checked.ok) baseUrl = checked.url;
+    else problems.push(`${urlSource} is invalid: ${checked.reason}`);
+  }
+
+  let token: string | undefined;
+  const tokenFile = nonEmpty(options.tokenFile);
+  if (tokenFile !== undefined) {
+    const read = readToken(tokenFile, options.readFile);
+    if (read.ok) {
+      token = read.token;
+      const warning = tokenFileExposure(tokenFile, options.fileMode ?? defaultFileMode);
+      if (warning !== null) options.onWarning?.(warning);
+    } else problems.push(read.reason);
+  } else {
+    token = nonEmpty(options.env[ENV_TOKEN]);
+    if (token === undefined) {
+      problems.push(`${ENV_TOKEN} is not set: set the environment variable ${ENV_TOKEN} to the bearer token, or pass --token-file FILE.`);
+    }
+  }
+  if (token !== undefined && /[\s\u0000-\u001f\u007f]/.test(token)) {
+    problems.push(`The token (from ${tokenFile === undefined ? ENV_TOKEN : `--token-file ${tokenFile}`}) contains whitespace or control characters; it must be a single line without spaces.`);
+    token = undefined;
+  }
+
+  const tenantId = nonEmpty(options.tenantId) ?? nonEmpty(options.env[ENV_TENANT_ID]);
+  if (tenantId === undefined) {
+    problems.push(`${ENV_TENANT_ID} is not set: set the environment variable ${ENV_TENANT_ID} to the tenant ID, or pass --tenant-id ID.`);
+  }
+
+  // From here on every redaction in the process removes it, in every form (src/api/http/redact.ts).
+  registerSecret(token);
+  if (problems.length > 0 || baseUrl === undefined || token === undefined || tenantId === undefined) {
+    const secrets = token === undefined ? [] : [token];
+    throw new ConfigError(redactString(`Connection settings are incomplete:\n- ${problems.join("\n- ")}`, secrets));
+  }
+  return { baseUrl, token, tenantId };
+}
+
+/** A token-free description of a connection, for output, logs and plan files. */
+export function describeConnection(config: ConnectionConfig): { baseUrl: string; tenantId: string } {
+  return { baseUrl: config.baseUrl, tenantId: config.tenantId };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === "" ? undefined : trimmed;
+}
+
+/** Checks a base URL: http or https, no credentials, no query or fragment; trailing slashes removed. */
+export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
+  registerUrlPassword(raw);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: `'${withoutCredentials(raw)}' is not a URL; expected something like https://alerts.example.com.` };
+  }
+  if (url.username !== "" || url.password !== "") {
+    url.username = "";
+    url.password = "";
+    return {
+      ok: false,
+      reason: `the URL contains credentials; remove them (${url.origin}) and put the token in ${ENV_TOKEN} or a --token-file.`,
+    };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return { ok: false, reason: `'${withoutCredentials(raw)}' uses ${url.protocol.replace(/:$/, "")}; only http and https are supported.` };
+  }
+  if (url.search !== "" || url.hash !== "") {
+    return { ok: false, reason: `'${url.origin}${url.pathname}' must not have a query string or fragment.` };
+  }
+  return { ok: true, url: `${url.origin}${url.pathname}`.replace(/\/+$/, "") };
+}
+
+/**
+ * The URL without whatever stands between `//` and the last `@`: a password may hold `/`, `@`
+ * or `#` (unencoded, which also makes the URL unparsable), so nothing there is shown.
+ */
+function withoutCredentials(raw: string): string {
+  return raw.replace(/\/\/.*@/s, "//");
+}
+
+/** Registers the password of a URL (as written and decoded) as a secret, parsable or not. */
+export function registerUrlPassword(raw: string | undefined): void {
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/(.*)@/is.exec(raw?.trim() ?? "")?.[1];
+  if (userinfo === undefined || !userinfo.includes(":")) return;
+  const password = userinfo.slice(userinfo.indexOf(":") + 1);
+  registerSecret(password);
+  try {
+    registerSecret(decodeURIComponent(password));
+  } catch {
+    // not valid percent-encoding: the password as written is registered
+  }
+}
+
+function defaultFileMode(path: string): number | undefined {
+  if (process.platform === "win32") return undefined;
+  try {
+    return statSync(path).mode;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A warning when the group or others may read the token file (never says anything of its content). */
+export function tokenFileExposure(path: string, fileMode: (path: string) => number | undefined): string | null {
+  const mode = fileMode(path);
+  if (mode === undefined || (mode & 0o044) === 0) return null;
+  const who = (mode & 0o004) !== 0 ? "every user of this machine" : "its group";
+  const octal = (mode & 0o777).toString(8).padStart(4, "0");
+  return `--token-file ${path} can be read by ${who} (mode ${octal}); restrict it to its owner: chmod 600 ${path}`;
+}
+
+function readToken(path: string, readFile: ((path: string) => string) | undefined): { ok: true; token: string } | { ok: false; reason: string } {
+  let text: string;
+  try {
+    text = (readFile ?? ((p: string) => readFileSync(p, "utf8")))(path);
+  } catch (error) {
+    const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "unreadable";
+    return { ok: false, reason: `--token-file ${path} cannot be read (${code}); check the path and its permissions.` };
+  }
+  const token = text.trim();
+  if (token === "") return { ok: false, reason: `--token-file ${path} is empty; write the bearer token into it.` };
+  return { ok: true, token };
+}

@@ -1,0 +1,64 @@
+/**
+ * The bounds of every read, so that no answer of the service can make a run endless (design.md
+ * §9.3): the largest response body read (64 MiB), the overall deadline of one request with its
+ * retries and waits, and the most results a paged search may bring. Each can be changed through
+ * the environment; the errors that these limits raise name the variable.
+ */
+import { ConfigError } from "../../errors";
+
+export const ENV_MAX_BODY_MIB = "ALERT_RULE_USERS_MAX_BODY_MIB";
+export const ENV_REQUEST_DEADLINE_SECONDS = "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS";
+export const ENV_MAX_SEARCH_RESULTS = "ALERT_RULE_USERS_MAX_SEARCH_RESULTS";
+
+export interface ReadLimits {
+  /** Largest response body read; a larger one stops the request (not retried). @default 64 MiB */
+  readonly maxBodyBytes: number;
+  /** Overall deadline of one request: every attempt and every wait between them. @default 300000 (5 min) */
+  readonly requestDeadlineMs: number;
+  /** Most results one paged search may bring. @default 20000 */
+  readonly maxSearchResults: number;
+}
+
+export const MiB = 1024 * 1024;
+
+export const DEFAULT_READ_LIMITS: ReadLimits = Object.freeze({
+  maxBodyBytes: 64 * MiB,
+  requestDeadlineMs: 300_000,
+  maxSearchResults: 20_000,
+});
+
+/** `1.5 s`, `300 s`: a duration in ms as the messages show it. */
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** `64 MiB`, `512 KiB`, `100 bytes`. */
+export function byteSize(bytes: number): string {
+  if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * The limits from the environment (ALERT_RULE_USERS_MAX_BODY_MIB, ..._REQUEST_DEADLINE_SECONDS,
+ * ..._MAX_SEARCH_RESULTS), the defaults where unset. One ConfigError lists every bad value.
+ */
+export function resolveReadLimits(env: Readonly<Record<string, string | undefined>>): ReadLimits {
+  const problems: string[] = [];
+  const read = (name: string, fallback: number, max: number, unit: string): number => {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === "") return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+      problems.push(`${name} must be a whole number of ${unit} from 1 to ${max}, got '${raw}'; fix or unset it (default ${fallback}).`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const limits: ReadLimits = {
+    maxBodyBytes: read(ENV_MAX_BODY_MIB, DEFAULT_READ_LIMITS.maxBodyBytes / MiB, 4096, "MiB") * MiB,
+    requestDeadlineMs: read(ENV_REQUEST_DEADLINE_SECONDS, DEFAULT_READ_LIMITS.requestDeadlineMs / 1000, 86_400, "seconds") * 1000,
+    maxSearchResults: read(ENV_MAX_SEARCH_RESULTS, DEFAULT_READ_LIMITS.maxSearchResults, 10_000_000, "results"),
+  };
+  if (problems.length > 0) throw new ConfigError(`Read limits are invalid:\n- ${problems.join("\n- ")}`);
+  return limits;
+}

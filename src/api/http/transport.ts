@@ -1,0 +1,438 @@
+/**
+ * The HTTP transport: the one place axios is called.
+ *
+ * Every operation of the interface is a POST with a JSON body. The transport adds the bearer
+ * token, the content type and the `Accept` header, applies a per-attempt timeout, retries what
+ * may be retried (src/api/http/retry.ts), counts calls and attempts, reports each attempt to a hook,
+ * reads the body as text and parses it itself, so that a bad body becomes a ResponseShapeError,
+ * and maps failures to ApiError built from redacted data only.
+ *
+ * Secrets: the token lives in a private field (invisible to util.inspect and JSON.stringify) and
+ * is written only into the request headers. Axios errors (which carry the request headers) never
+ * leave this file: only their code and redacted message are used.
+ */
+import axios, { isAxiosError, type AxiosInstance } from "axios";
+import type { z } from "zod";
+import { ApiError, ReadLimitError, ResponseShapeError, type ApiErrorKind } from "./errors";
+import { DEFAULT_READ_LIMITS, ENV_MAX_BODY_MIB, ENV_REQUEST_DEADLINE_SECONDS, byteSize, seconds } from "./read-limits";
+import { RequestCounter, type RequestEvent, type RequestHook } from "./counter";
+import { redactString } from "./redact";
+import {
+  honoursRetryAfter,
+  isRetryableStatus,
+  nextRetry,
+  parseRetryAfter,
+  realSleep,
+  resolveRetryPolicy,
+  type Random,
+  type RetryDecision,
+  type RetryPolicy,
+  type Sleep,
+} from "./retry";
+import { formatIssues, readServiceError, snippet } from "./response-errors";
+import type { RateLimiter } from "./rate-limiter";
+
+/** `Accept` header: text/plain for the searches and query-users, application/json for writes (interface.md). */
+export type AcceptType = "text/plain" | "application/json";
+
+export interface PostOptions {
+  readonly accept: AcceptType;
+  /**
+   * True when sending the request twice does no harm (every rule-list operation). When false
+   * (case creation), the request is retried only when it certainly never reached the service
+   * (connection refused, host not found); never after a timeout, a reset or any response.
+   */
+  readonly idempotent: boolean;
+  /** The rule the operation is about; carried into errors and hook events. */
+  readonly ruleId?: string | undefined;
+  /**
+   * Runs right before every attempt (the first and each retry); what it throws stops the call
+   * unsent. remove-all-users re-reads its rule here (src/io/execute.ts).
+   */
+  readonly beforeAttempt?: (() => Promise<void>) | undefined;
+}
+
+export interface TransportOptions {
+  /** Base URL without trailing slash (see resolveConnection). */
+  readonly baseUrl: string;
+  readonly token: string;
+  /** Timeout of each attempt. @default 30000 */
+  readonly timeoutMs?: number | undefined;
+  /** @default - DEFAULT_RETRY_POLICY */
+  readonly retry?: Partial<RetryPolicy> | undefined;
+  /** Called after every HTTP attempt. Exceptions it throws propagate to the caller. */
+  readonly onRequest?: RequestHook | undefined;
+  /** @default - a real timer */
+  readonly sleep?: Sleep | undefined;
+  /** @default - Math.random */
+  readonly random?: Random | undefined;
+  /** @default - a new counter */
+  readonly counter?: RequestCounter | undefined;
+  /** Clock, for `Retry-After` dates and durations. @default - Date.now */
+  readonly now?: (() => number) | undefined;
+  /**
+   * Gates every attempt (first sends and retries) and learns from the answers; share one across
+   * the clients of a run (src/api/http/rate-limiter.ts). @default - none: nothing gated
+   */
+  readonly rateLimiter?: RateLimiter | undefined;
+  /** Largest response body read; a larger one stops the request, not retried. @default - 64 MiB */
+  readonly maxBodyBytes?: number | undefined;
+  /** Overall deadline of one request: all attempts and the waits between them. @default - 5 minutes */
+  readonly requestDeadlineMs?: number | undefined;
+  /** Most results one paged search may bring (src/api/http/paging.ts). @default 20000 */
+  readonly maxSearchResults?: number | undefined;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Network error codes that mean the request was never sent (safe to retry even when not idempotent). */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+type AttemptResult =
+  | {
+      readonly type: "response";
+      readonly status: number;
+      readonly contentType: string | undefined;
+      readonly retryAfter: string | undefined;
+      /** `Retry-After-Ms`, when the service sends it (finer than whole seconds). */
+      readonly retryAfterMs: string | undefined;
+      /** `Location`, for the message of a redirect (which is not followed). */
+      readonly location: string | undefined;
+      readonly text: string;
+    }
+  | { readonly type: "failure"; readonly kind: Exclude<ApiErrorKind, "http">; readonly code: string | undefined; readonly message: string }
+  | { readonly type: "too-large" };
+/** An attempt that got an answer or failed in a way that may be retried (not the body cap). */
+type Answer = Exclude<AttemptResult, { readonly type: "too-large" }>;
+
+export class HttpTransport {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly retryPolicy: RetryPolicy;
+  readonly counter: RequestCounter;
+  readonly maxBodyBytes: number;
+  readonly requestDeadlineMs: number;
+  readonly maxSearchResults: number;
+  readonly #token: string;
+  readonly #http: AxiosInstance;
+  readonly #onRequest: RequestHook | undefined;
+  readonly #sleep: Sleep;
+  readonly #random: Random;
+  readonly #now: () => number;
+  readonly rateLimiter: RateLimiter | undefined;
+
+  constructor(options: TransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retryPolicy = resolveRetryPolicy(options.retry);
+    this.counter = options.counter ?? new RequestCounter();
+    this.#token = options.token;
+    this.#onRequest = options.onRequest;
+    this.#sleep = options.sleep ?? realSleep;
+    this.#random = options.random ?? Math.random;
+    this.#now = options.now ?? Date.now;
+    this.rateLimiter = options.rateLimiter;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_READ_LIMITS.maxBodyBytes;
+    this.requestDeadlineMs = options.requestDeadlineMs ?? DEFAULT_READ_LIMITS.requestDeadlineMs;
+    this.maxSearchResults = options.maxSearchResults ?? DEFAULT_READ_LIMITS.maxSearchResults;
+    // No defaults with the token: an inspected instance must not show it.
+    this.#http = axios.create({ maxRedirects: 0 });
+  }
+
+  /**
+   * POSTs `body` (as JSON) to `path` and returns the response parsed with `schema`; with a null
+   * schema (write operations) any 2xx is success whatever the body, and undefined is returned.
+   * Throws ApiError (HTTP error status, timeout, network error) or ResponseShapeError.
+   */
+  async post<T>(operation: string, path: string, body: unknown, schema: z.ZodType<T>, options: PostOptions): Promise<T>;
+  async post(operation: string, path: string, body: unknown, schema: null, options: PostOptions): Promise<undefined>;
+  async post<T>(
+    operation: string,
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T> | null,
+    options: PostOptions,
+  ): Promise<T | undefined> {
+    const data = JSON.stringify(body);
+    const ruleId = options.ruleId;
+    this.counter.recordCall(operation);
+    // 429s are counted apart from failures: each has its own budget (src/api/http/retry.ts).
+    let failures = 0;
+    let rateLimited = 0;
+    const deadlineAt = this.#now() + this.requestDeadlineMs;
+    for (let attempt = 1; ; attempt += 1) {
+      await options.beforeAttempt?.();
+      // Rate limiter: wait for a send token (the wait counts against the deadline), then tell it
+      // how the service answered.
+      const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
+      let attemptMs: number;
+      try {
+        attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1);
+      } catch (error) {
+        this.rateLimiter?.cancel(ticket);
+        throw error;
+      }
+      this.counter.recordAttempt(operation);
+      const started = this.#now();
+      const result = await this.#attempt(path, data, options.accept, attemptMs);
+      this.rateLimiter?.settle(ticket, { throttled: result.type === "response" && result.status === 429 });
+      const durationMs = Math.max(0, this.#now() - started);
+      const status = result.type === "response" ? result.status : undefined;
+      const failure =
+        result.type === "failure" ? (result.kind === "timeout" ? "timeout" : (result.code ?? result.kind)) : result.type === "too-large" ? "too-large" : undefined;
+      const report = (outcome: RequestEvent["outcome"], retryInMs?: number): void =>
+        this.#report({ operation, ruleId, attempt, status, outcome, durationMs, failure, retryInMs });
+
+      if (result.type === "too-large") {
+        report("error");
+        throw this.#bodyTooLarge(operation, ruleId);
+      }
+      if (result.type === "failure" && result.kind === "timeout" && attemptMs < this.timeoutMs) {
+        report("error");
+        throw this.#deadlineReached(operation, ruleId, attempt);
+      }
+
+      if (result.type === "response" && result.status >= 200 && result.status <= 299) {
+        let value: T | undefined;
+        try {
+          value = schema === null ? undefined : this.#parse(operation, ruleId, result, schema);
+        } catch (error) {
+          report("error");
+          throw error;
+        }
+        report("ok");
+        return value;
+      }
+
+      const limited = result.type === "response" && result.status === 429;
+      if (limited) rateLimited += 1;
+      else failures += 1;
+      const decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
+      if (decision.retry && this.#now() + decision.delayMs >= deadlineAt) {
+        report("error");
+        throw this.#deadlineReached(operation, ruleId, attempt);
+      }
+      if (decision.retry) {
+        report("retry", decision.delayMs);
+        await this.#sleep(decision.delayMs);
+        continue;
+      }
+      report("error");
+      throw this.#error(operation, ruleId, result, attempt, decision.reason);
+    }
+  }
+
+  /**
+   * How long the next attempt may take: the per-attempt timeout, or what is left of the request's
+   * overall deadline when that is less. Throws the deadline error when nothing is left.
+   */
+  #attemptBudget(operation: string, ruleId: string | undefined, deadlineAt: number, attemptsMade: number): number {
+    const left = deadlineAt - this.#now();
+    if (left <= 0) throw this.#deadlineReached(operation, ruleId, attemptsMade);
+    return Math.min(this.timeoutMs, left);
+  }
+
+  #deadlineReached(operation: string, ruleId: string | undefined, attempts: number): ReadLimitError {
+    return new ReadLimitError({
+      operation,
+      ruleId,
+      limit: "deadline",
+      what: `the request did not complete within its overall deadline of ${seconds(this.requestDeadlineMs)} (${attempts} attempt${attempts === 1 ? "" : "s"}, each allowed ${seconds(this.timeoutMs)}, and the waits between them)`,
+      fix: `If the service is this slow, raise ${ENV_REQUEST_DEADLINE_SECONDS}; otherwise check the service, which keeps the answer from ending.`,
+    });
+  }
+
+  #bodyTooLarge(operation: string, ruleId: string | undefined): ReadLimitError {
+    return new ReadLimitError({
+      operation,
+      ruleId,
+      limit: "body-size",
+      what: `the response body is larger than ${byteSize(this.maxBodyBytes)}; reading stopped there, and the request is not repeated`,
+      fix: `If an answer this large is expected, raise ${ENV_MAX_BODY_MIB} (MiB); otherwise the service is misbehaving.`,
+    });
+  }
+
+  async #attempt(path: string, data: string, accept: AcceptType, timeoutMs: number): Promise<AttemptResult> {
+    const controller = new AbortController();
+    let timedOut = false;
+    // A whole-attempt deadline (axios' own timeout only watches socket inactivity in Node).
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    try {
+      const response = await this.#http.request<string>({
+        method: "POST",
+        url: `${this.baseUrl}${path}`,
+        data,
+        headers: {
+          Authorization: `Bearer ${this.#token}`,
+          "Content-Type": "application/json",
+          Accept: accept,
+        },
+        timeout: timeoutMs,
+        signal: controller.signal,
+        // The body cap: axios stops reading (and drops the connection) past it.
+        maxContentLength: this.maxBodyBytes,
+        responseType: "text",
+        transformRequest: [(x: unknown) => x],
+        transformResponse: [(x: unknown) => x],
+        validateStatus: () => true,
+        transitional: { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: false },
+      });
+      return {
+        type: "response",
+        status: response.status,
+        contentType: headerValue(response.headers["content-type"]),
+        retryAfter: headerValue(response.headers["retry-after"]),
+        retryAfterMs: headerValue(response.headers["retry-after-ms"]),
+        location: headerValue(response.headers["location"]),
+        text: typeof response.data === "string" ? response.data : String(response.data ?? ""),
+      };
+    } catch (error) {
+      return this.#failure(error, timedOut);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Turns whatever axios threw into a header-free description. */
+  #failure(error: unknown, timedOut: boolean): AttemptResult {
+    const code = isAxiosError(error) ? error.code : errorCode(error);
+    const rawMessage = error instanceof Error ? error.message : String(error);
+    if (code === "ERR_BAD_RESPONSE" && /^maxContentLength size of \d+ exceeded$/.test(rawMessage)) return { type: "too-large" };
+    const message = redactString(rawMessage, [this.#token]);
+    const isTimeout =
+      timedOut || code === "ETIMEDOUT" || (code === "ECONNABORTED" && /timeout/i.test(rawMessage));
+    if (isTimeout) return { type: "failure", kind: "timeout", code, message };
+    // For a network error, prefer the system code (ECONNREFUSED) over axios' generic one.
+    const cause = isAxiosError(error) ? errorCode(error.cause) : undefined;
+    return { type: "failure", kind: "network", code: cause ?? code, message };
+  }
+
+  /** `count` is how many attempts failed this way so far: 429s, or every other failure. */
+  #decide(result: Answer, count: number, idempotent: boolean): RetryDecision {
+    if (result.type === "failure") {
+      const neverSent = result.kind === "network" && result.code !== undefined && NOT_SENT_CODES.has(result.code);
+      if (!idempotent && !neverSent) return { retry: false };
+      return nextRetry(this.retryPolicy, count, undefined, this.#random);
+    }
+    if (!isRetryableStatus(result.status) || !idempotent) return { retry: false };
+    const retryAfterMs = honoursRetryAfter(result.status) ? retryAfterOf(result, this.#now()) : undefined;
+    const budget = result.status === 429 ? this.retryPolicy.maxRateLimitRetries + 1 : this.retryPolicy.maxAttempts;
+    return nextRetry(this.retryPolicy, count, retryAfterMs, this.#random, budget);
+  }
+
+  #error(operation: string, ruleId: string | undefined, result: Answer, attempts: number, note: string | undefined): ApiError {
+    if (result.type === "failure") {
+      return new ApiError({
+        operation,
+        ruleId,
+        kind: result.kind,
+        retryable: true,
+        attempts,
+        timeoutMs: result.kind === "timeout" ? this.timeoutMs : undefined,
+        networkCode: result.kind === "network" ? result.code : undefined,
+        serviceMessage: result.kind === "network" ? result.message : undefined,
+        note,
+      });
+    }
+    const service = readServiceError(result.text, result.contentType);
+    const redirect = this.#redirectNote(result);
+    return new ApiError({
+      operation,
+      ruleId,
+      kind: "http",
+      status: result.status,
+      serviceCode: service.code === undefined ? undefined : redactString(service.code, [this.#token]),
+      serviceMessage: service.message === undefined ? undefined : redactString(service.message, [this.#token]),
+      retryable: isRetryableStatus(result.status),
+      attempts,
+      note: [note, redirect].filter((s) => s !== undefined).join(". ") || undefined,
+    });
+  }
+
+  /** For a 3xx: where it points, and that redirects are not followed (the token would go along). */
+  #redirectNote(result: Extract<AttemptResult, { type: "response" }>): string | undefined {
+    if (result.status < 300 || result.status > 399) return undefined;
+    const where = result.location === undefined ? "without a Location header" : `to ${redactString(result.location, [this.#token])}`;
+    return `The service redirects ${where}; redirects are not followed (the request carries the token). If the service has moved, point ALERTS_API_URL (or --base-url) at the new address`;
+  }
+
+  #parse<T>(
+    operation: string,
+    ruleId: string | undefined,
+    result: Extract<AttemptResult, { type: "response" }>,
+    schema: z.ZodType<T>,
+  ): T {
+    const received = {
+      status: result.status,
+      contentType: result.contentType,
+      snippet: redactString(snippet(result.text), [this.#token]),
+    };
+    const where = `status ${result.status}, content-type ${result.contentType ?? "(none)"}`;
+    if (result.text.trim() === "") {
+      throw new ResponseShapeError({ operation, ruleId, problems: [`empty body (${where})`], received });
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(result.text);
+    } catch {
+      throw new ResponseShapeError({
+        operation,
+        ruleId,
+        problems: [`body is not valid JSON (${where}; starts with ${JSON.stringify(received.snippet)})`],
+        received,
+      });
+    }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    // The issues quote received values, which a hostile service may fill with the token.
+    const problems = formatIssues(parsed.error.issues, json).map((p) => redactString(p, [this.#token]));
+    throw new ResponseShapeError({ operation, ruleId, problems });
+  }
+
+  #report(event: {
+    operation: string;
+    ruleId: string | undefined;
+    attempt: number;
+    status: number | undefined;
+    outcome: RequestEvent["outcome"];
+    durationMs: number;
+    failure: string | undefined;
+    retryInMs: number | undefined;
+  }): void {
+    if (this.#onRequest === undefined) return;
+    this.#onRequest({
+      operation: event.operation,
+      ...(event.ruleId === undefined ? {} : { ruleId: event.ruleId }),
+      attempt: event.attempt,
+      ...(event.status === undefined ? {} : { status: event.status }),
+      outcome: event.outcome,
+      durationMs: event.durationMs,
+      ...(event.failure === undefined ? {} : { failure: event.failure }),
+      ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs }),
+    });
+  }
+}
+
+/** The wait a 429 or 503 asks for: `Retry-After-Ms` when sent and readable, else `Retry-After`. */
+function retryAfterOf(result: Extract<AttemptResult, { type: "response" }>, now: number): number | undefined {
+  const ms = result.retryAfterMs === undefined ? Number.NaN : Number(result.retryAfterMs.trim());
+  if (Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
+  return parseRetryAfter(result.retryAfter, now);
+}
+
+function headerValue(value: unknown): string | undefined {
+  const first: unknown = Array.isArray(value) ? value[0] : value;
+  if (typeof first === "string") return first;
+  if (typeof first === "number") return String(first);
+  return undefined;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") {
+    return error.code;
+  }
+  return undefined;
+}

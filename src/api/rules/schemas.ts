@@ -1,0 +1,146 @@
+/**
+ * zod schemas of the rule resources and request bodies of interface.md.
+ *
+ * Responses are parsed with these at the boundary (src/api/rules/client.ts); the simulator uses the
+ * request schemas to validate what it receives. Unknown extra fields are allowed (the service may
+ * add fields); missing or mistyped documented fields are errors naming the field.
+ */
+import { z } from "zod";
+
+/** The explanatory text the service returns in place of a user ID for entries added without one. */
+export const NULL_USER_ID_SENTENCE = "Null UserIdFromAuthority.  These usernames must be edited in the web app.";
+
+export const USERS_TO_ALERT_ON = ["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_USERS"] as const;
+export type UsersToAlertOn = (typeof USERS_TO_ALERT_ON)[number];
+
+export const RULE_TYPES = ["FED_CLOUD_SHARE_PERMISSIONS", "FED_ENDPOINT_EXFILTRATION", "FED_FILE_TYPE_MISMATCH"] as const;
+export const RULE_SOURCES = ["Alerting", "Departing Employee", "High Risk Employee"] as const;
+
+/** A search filter: `term`, `operator` (wire token), `value`; all strings. */
+export const filterSchema = z.object({
+  term: z.string(),
+  operator: z.string(),
+  value: z.string(),
+});
+export type Filter = z.infer<typeof filterSchema>;
+
+export const filterGroupSchema = z.object({
+  filters: z.array(filterSchema),
+  filterClause: z.enum(["AND", "OR"]),
+});
+export type FilterGroup = z.infer<typeof filterGroupSchema>;
+
+/** The search filter structure of query-alerts and query-rule-metadata. */
+export const searchRequestSchema = z.object({
+  tenantId: z.string(),
+  groups: z.array(filterGroupSchema),
+  groupClause: z.enum(["AND", "OR"]),
+  pgSize: z.string().regex(/^\d+$/, "a whole number as a string"),
+  pgNum: z.string().regex(/^\d+$/, "a whole number as a string"),
+  srtKey: z.string(),
+  srtDirection: z.enum(["ASC", "DESC"]),
+});
+export type SearchRequest = z.infer<typeof searchRequestSchema>;
+
+export const ruleMetadataSchema = z.object({
+  type$: z.literal("RULE_METADATA"),
+  id: z.string(),
+  observerRuleId: z.string(),
+  tenantId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  severity: z.string(),
+  type: z.string(),
+  isSystem: z.boolean(),
+  isEnabled: z.boolean(),
+  ruleSource: z.string(),
+  createdAt: z.string(),
+  modifiedAt: z.string(),
+  createdBy: z.string(),
+  modifiedBy: z.string(),
+});
+export type RuleMetadata = z.infer<typeof ruleMetadataSchema>;
+
+export const ruleMetadataSearchResponseSchema = z.object({
+  type$: z.literal("RULE_METADATA_SEARCH_RESPONSE"),
+  ruleMetadata: z.array(ruleMetadataSchema),
+  totalCount: z.number().int().nonnegative(),
+  problems: z.array(z.unknown()),
+});
+export type RuleMetadataSearchResponse = z.infer<typeof ruleMetadataSearchResponseSchema>;
+
+export const userBagSchema = z.object({
+  type$: z.literal("USER_BAG"),
+  userIdFromAuthority: z.string().nullable(),
+  userAliasList: z.array(z.string()),
+});
+export type UserBag = z.infer<typeof userBagSchema>;
+
+export const usersInRuleResponseSchema = z.object({
+  type$: z.literal("USERS_IN_RULE_RESPONSE"),
+  users: z.array(userBagSchema),
+  usersToAlertOn: z.enum(USERS_TO_ALERT_ON),
+});
+export type UsersInRuleResponse = z.infer<typeof usersInRuleResponseSchema>;
+
+/** A user as sent in add-users and remove-user-aliases. */
+export const userListEntrySchema = z.object({
+  userIdFromAuthority: z.string(),
+  userAliasList: z.array(z.string()),
+});
+export type UserListEntry = z.infer<typeof userListEntrySchema>;
+
+export const queryUsersRequestSchema = z.object({ tenantId: z.string(), ruleId: z.string() });
+export const addUsersRequestSchema = z.object({
+  tenantId: z.string(),
+  ruleId: z.string(),
+  userList: z.array(
+    // The console and the vendor's command-line tool can add users without an ID.
+    z.object({ userIdFromAuthority: z.string().nullable(), userAliasList: z.array(z.string()) }),
+  ),
+});
+export const removeUsersRequestSchema = z.object({
+  tenantId: z.string(),
+  ruleId: z.string(),
+  userIdList: z.array(z.string()),
+});
+export const removeUserAliasesRequestSchema = z.object({
+  tenantId: z.string(),
+  ruleId: z.string(),
+  userList: z.array(userListEntrySchema),
+});
+export const removeAllUsersRequestSchema = z.object({ tenantId: z.string(), ruleId: z.string() });
+
+export type QueryUsersRequest = z.infer<typeof queryUsersRequestSchema>;
+export type AddUsersRequest = z.infer<typeof addUsersRequestSchema>;
+export type RemoveUsersRequest = z.infer<typeof removeUsersRequestSchema>;
+export type RemoveUserAliasesRequest = z.infer<typeof removeUserAliasesRequestSchema>;
+export type RemoveAllUsersRequest = z.infer<typeof removeAllUsersRequestSchema>;
+
+/** The rule-list operations, by the last path segment the interface gives them. */
+export const RULE_OPERATIONS = {
+  "query-rule-metadata": "/v1/alerts/rules/query-rule-metadata",
+  "query-users": "/v1/alert-rules/query-users",
+  "add-users": "/v1/alert-rules/add-users",
+  "remove-users": "/v1/alert-rules/remove-users",
+  "remove-user-aliases": "/v1/alert-rules/remove-user-aliases",
+  "remove-all-users": "/v1/alert-rules/remove-all-users",
+} as const;
+export type RuleOperation = keyof typeof RULE_OPERATIONS;
+export type WriteOperation = "add-users" | "remove-users" | "remove-user-aliases" | "remove-all-users";
+
+/**
+ * The error body the simulator sends (the interface does not show the service's). The client
+ * reads `message` from it when present, and otherwise falls back to other common shapes.
+ */
+export const errorBodySchema = z.object({
+  type$: z.literal("ERROR"),
+  code: z.string(),
+  message: z.string(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** True when a `userIdFromAuthority` does not identify a user (design.md §4). */
+export function isMissingUserId(userId: string | null | undefined): boolean {
+  return userId === null || userId === undefined || userId.trim() === "" || /\s/.test(userId);
+}
