@@ -1,7 +1,8 @@
 import tseslint from "typescript-eslint";
+import { cliImports } from "./eslint-rules/cli-imports.mjs";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "**/cdktf.out/**", "coverage/**", "*.js", "*.mjs"] },
+  { ignores: ["dist/**", "node_modules/**", "eslint-rules/**", "**/cdktf.out/**", "coverage/**", "*.js", "*.mjs"] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
@@ -60,6 +61,12 @@ export default tseslint.config(
       "no-restricted-properties": ["error", { object: "Date", property: "now", message: "src/core has no clock: take the time as an input." }],
       "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "src/core has no clock: take the time as an input." }],
     },
+  },
+  {
+    // One composition point: the CLI parses, asks and prints; the workflow strings the steps together.
+    files: ["src/cli/**"],
+    plugins: { layers: { rules: { "cli-imports": cliImports } } },
+    rules: { "layers/cli-imports": "error" },
   },
   {
     files: ["test/**"],

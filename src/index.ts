@@ -1,19 +1,38 @@
 /**
  * alert-rule-users: keep the user lists of security alert rules in git.
  *
- * The root export is the public API: the RuleUserList construct (the only part that loads cdktf),
- * the typed client, the pure core (decode, diff, plan, guards), the io layer (synth, observe, apply,
- * plan files) and the simulator.
+ * The library's deliberate surface (docs/architecture.md, "The library"):
+ * - the constructs (the only part that loads cdktf; `alert-rule-users/cdktn` for cdktn);
+ * - the workflow: read the declaration, plan, save, apply (only through the admission of
+ *   src/io/workflow/apply.ts: signature, connection, guards, fresh reads), import, live reads;
+ * - the typed clients of the service and its connection settings;
+ * - the pure core's read-only functions (decode, diff, plan, parse, render) and the plan types;
+ * - the simulator.
+ * Nothing here sends a write without the checks: the executor below the workflow is not exported.
  */
 export { RuleUserList, RuleUserListPolicy } from "./constructs";
 export type { RuleUserListPolicyProps, RuleUserListProps, RuleUserListUser } from "./constructs";
 export * from "./errors";
 export * as api from "./api";
-export { RuleListClient, resolveConnection } from "./api";
+export { RuleListClient, TriageClient, RateLimiter, resolveConnection } from "./api";
 export type { ClientOptions, ConnectionConfig } from "./api";
-export { observe, applyPlan, readPlanFile, writePlanFile, readDeclarations, runSynth } from "./io";
-export type { ApplyOptions } from "./io";
-export { buildPlan, hasChanges, diffRule, decodeStack, parsePlan, serializePlan } from "./core";
+export {
+  applyFresh,
+  applySavedPlan,
+  findPeopleLive,
+  getPlan,
+  importRules,
+  listRules,
+  planDocument,
+  readDesired,
+  readDesiredFromEnv,
+  readLiveRules,
+  readPlanKey,
+  savePlan,
+} from "./io";
+export type { FreshApply, FreshApplyHooks, PlanClock, RunOptions, SavedPlanFile, SavedPlanHooks, Session, SynthSettings } from "./io";
+export { buildPlan, hasChanges, diffRule, decodeStack, parsePlan } from "./core";
 export type { ApplyResult, RuleResult, DesiredList, Plan, RulePlan, PlannedCall, PlanSummary } from "./core";
+export { renderPlanMarkdown, renderPlanText, renderApplyText } from "./core/render";
 export { startSimulator, DEFAULT_SIMULATOR_TOKEN } from "./simulator";
 export type { RunningSimulator, SimulatorOptions, FaultOptions } from "./simulator";

@@ -26,6 +26,7 @@ export {
   ENV_BASE_URL,
   ENV_TOKEN,
   ENV_TENANT_ID,
+  registerUrlPassword,
 } from "./http/config";
 export type { ConnectionConfig, ResolveConnectionOptions } from "./http/config";
 export { filter, group, searchRequest, parseFilter, ALL_TERMS } from "./filters";
@@ -43,6 +44,6 @@ export {
   realSleep,
 } from "./http/retry";
 export type { RetryPolicy, RetryDecision, Sleep, Random } from "./http/retry";
-export { redact, redactString, REDACTED } from "./http/redact";
+export { redact, redactString, registerSecret, REDACTED } from "./http/redact";
 export { RateLimiter } from "./http/rate-limiter";
 export type { RateLimiterOptions, RateLimiterState, SendOutcome } from "./http/rate-limiter";

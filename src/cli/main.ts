@@ -6,10 +6,9 @@
 import { hintFor } from "./hints";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { ENV_BASE_URL, ENV_TOKEN, registerUrlPassword } from "../api/http/config";
-import { registerSecret } from "../api/http/redact";
+import { ENV_BASE_URL, ENV_TOKEN, registerSecret, registerUrlPassword } from "../api";
 import { AlertRuleUsersError } from "../errors";
-import { TOOL_VERSION } from "../io/version";
+import { TOOL_VERSION } from "../io/workflow";
 import { COMMANDS } from "./commands";
 import type { Io } from "./io";
 import { redactingStream } from "./io";

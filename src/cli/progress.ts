@@ -3,7 +3,7 @@
  * rewritten in place, cleared when done. The line also says when the service is rate limiting
  * the run, and at what rate it is sending.
  */
-import type { RateLimiterState } from "../api/http/rate-limiter";
+import type { RateLimiterState } from "../api";
 import type { OutputStream } from "./io";
 
 export interface Progress {

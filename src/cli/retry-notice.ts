@@ -3,9 +3,7 @@
  * closed port or a struggling service does not leave the screen blank for the whole backoff
  * (10 attempts take about 16 s). Only on a TTY: logs and CI output stay as they were.
  */
-import type { RequestEvent, RequestHook } from "../api/http/counter";
-import type { RateLimiter } from "../api/http/rate-limiter";
-import type { RetryPolicy } from "../api/http/retry";
+import type { RateLimiter, RequestEvent, RequestHook, RetryPolicy } from "../api";
 import type { OutputStream } from "./io";
 import { formatRps } from "./progress";
 

@@ -3,11 +3,9 @@
  * settings and a connected session (src/io/workflow/).
  */
 import { isAbsolute, resolve } from "node:path";
-import { RateLimiter, RuleListClient, resolveConnection, resolveReadLimits } from "../api";
-import { DEFAULT_RETRY_POLICY } from "../api/http/retry";
+import { DEFAULT_RETRY_POLICY, RateLimiter, RuleListClient, resolveConnection, resolveReadLimits } from "../api";
 import type { ConnectionConfig } from "../api";
-import type { Session, SynthSettings } from "../io/workflow";
-import { isInstant } from "../core/expiry";
+import { isInstant, type Session, type SynthSettings } from "../io/workflow";
 import { UsageError } from "../errors";
 import { intFlag } from "./args";
 import type { Io } from "./io";

@@ -2,7 +2,7 @@
  * A small renderer of aligned text tables and field lists, for the triage commands' TTY output.
  * Cells are single-line (newlines and tabs become spaces) and cut at a width with an ellipsis.
  */
-import { escapeInvisible } from "../core/invisible";
+import { printable as escapeInvisible } from "../core/render";
 
 export interface TableOptions {
   /** The widest a cell may be before it is cut. @default 60 */

@@ -7,6 +7,7 @@
  * key and then by exact spelling. Strings compare by UTF-16 code units (not the locale), so the
  * order is the same on every machine.
  */
+import { compareStrings } from "../shared/text";
 
 export interface UserAliases {
   readonly userId: string;
@@ -18,10 +19,7 @@ export function aliasKey(alias: string): string {
   return alias.trim().toLowerCase();
 }
 
-/** Compares two strings by UTF-16 code units: locale-independent and total. */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export { compareStrings };
 
 /** Sort order of aliases in canonical lists: by key, then by exact spelling. */
 export function compareAliases(a: string, b: string): number {
@@ -48,4 +46,15 @@ export function canonicalUsers<T extends UserAliases>(users: readonly T[]): read
   return users
     .map((u) => (aliasesInOrder(u.aliases) ? u : { ...u, aliases: canonicalAliases(u.aliases) }))
     .sort((a, b) => compareStrings(a.userId, b.userId));
+}
+
+/** A rule as people look it up: by name, told apart by its ID. */
+export interface NamedRule {
+  readonly name: string;
+  readonly observerRuleId: string;
+}
+
+/** The order rules are listed in everywhere (import, rules list, who): name case-insensitively, then exact name, then ID. */
+export function byNameThenId(a: NamedRule, b: NamedRule): number {
+  return compareStrings(a.name.toLowerCase(), b.name.toLowerCase()) || compareStrings(a.name, b.name) || compareStrings(a.observerRuleId, b.observerRuleId);
 }

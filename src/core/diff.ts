@@ -15,6 +15,7 @@ import type {
 } from "./plan-schema";
 import { isSystemRule } from "./guards";
 import type { ObservedList, RuleObservation } from "./observation";
+import { inSafeOrder } from "./operations";
 
 export interface DiffOptions {
   /** Most users in one write call; larger changes are split into several calls of the same operation. */
@@ -278,18 +279,17 @@ function orderCalls(
     const removeAll: PlannedCall = { operation: "remove-all-users" };
     if (!changes.rebuild) return [removeAll];
     // rebuild: every declared user is added again, with all declared aliases, once the list is empty
-    return [removeAll, ...chunk(users, size).map(addCall)];
+    return inSafeOrder([removeAll, ...chunk(users, size).map(addCall)], list.usersToAlertOn);
   }
-  const adds = chunk(mergeAdds(changes), size).map(addCall);
-  const removeAliases = chunk(changes.removeAliases, size).map(
-    (userList): PlannedCall => ({ operation: "remove-user-aliases", userList }),
-  );
-  const removeUsers = chunk(
-    changes.removeUsers.map((u) => u.userId),
-    size,
-  ).map((userIdList): PlannedCall => ({ operation: "remove-users", userIdList }));
-  const removals = [...removeAliases, ...removeUsers];
-  return list.usersToAlertOn === "ALL_USERS_NOT_SPECIFIED" ? [...removals, ...adds] : [...adds, ...removals];
+  const calls: PlannedCall[] = [
+    ...chunk(mergeAdds(changes), size).map(addCall),
+    ...chunk(changes.removeAliases, size).map((userList): PlannedCall => ({ operation: "remove-user-aliases", userList })),
+    ...chunk(
+      changes.removeUsers.map((u) => u.userId),
+      size,
+    ).map((userIdList): PlannedCall => ({ operation: "remove-users", userIdList })),
+  ];
+  return inSafeOrder(calls, list.usersToAlertOn);
 }
 
 function addCall(userList: readonly PlannedUser[]): PlannedCall {

@@ -3,7 +3,7 @@
  * tenant with its list, and optionally the declared lists of the app. No I/O.
  */
 import type { UsersToAlertOn } from "../api/rules/schemas";
-import { aliasKey, compareStrings } from "./canonical";
+import { aliasKey, byNameThenId, compareStrings } from "./canonical";
 import type { DesiredList } from "./desired";
 import type { ObservedList, RuleFacts } from "./observation";
 
@@ -26,13 +26,10 @@ export interface RuleRow {
   readonly isEnabled: boolean;
 }
 
-function byNameThenId(a: { name: string; ruleId: string }, b: { name: string; ruleId: string }): number {
-  return compareStrings(a.name.toLowerCase(), b.name.toLowerCase()) || compareStrings(a.name, b.name) || compareStrings(a.ruleId, b.ruleId);
-}
-
 /** The rows of `rules list`, by name (case-insensitive), then ID. */
 export function ruleRows(rules: readonly LiveRule[]): RuleRow[] {
-  return rules
+  return [...rules]
+    .sort((a, b) => byNameThenId(a.rule, b.rule))
     .map(({ rule, list }) => ({
       ruleId: rule.observerRuleId,
       name: rule.name,
@@ -41,8 +38,7 @@ export function ruleRows(rules: readonly LiveRule[]): RuleRow[] {
       isSystem: rule.isSystem,
       ruleSource: rule.ruleSource,
       isEnabled: rule.isEnabled,
-    }))
-    .sort(byNameThenId);
+    }));
 }
 
 /** One place a person is: one entry of one rule's list that a query matched. */
@@ -96,9 +92,7 @@ function declaredBy(declared: readonly DesiredList[], rule: RuleFacts, userId: s
  * and people declared for a rule but absent from its live list are added with `live: false`.
  */
 export function findPeople(queries: readonly string[], rules: readonly LiveRule[], declared?: readonly DesiredList[]): WhoMatch[] {
-  const ordered = [...rules].sort((a, b) =>
-    byNameThenId({ name: a.rule.name, ruleId: a.rule.observerRuleId }, { name: b.rule.name, ruleId: b.rule.observerRuleId }),
-  );
+  const ordered = [...rules].sort((a, b) => byNameThenId(a.rule, b.rule));
   const matches: WhoMatch[] = [];
   for (const query of queries) {
     for (const { rule, list } of ordered) {

@@ -1,7 +1,7 @@
 /**
- * Execute a plan (design.md §5): the guards of src/core/guards.ts first (nothing is sent when one
- * refuses), then, for a saved plan, a fresh read of every rule it changes; then each changed
- * rule's calls in order, and a read back of every changed rule to verify it. One rule failing
+ * Sends an admitted plan (the checks before the first write are the workflow's:
+ * src/io/workflow/apply.ts): each changed rule's calls in order, and a read back of every changed
+ * rule to verify it. One rule failing
  * never stops the others; every rule's outcome is reported.
  */
 import type { RuleListClient } from "../api";
@@ -10,23 +10,18 @@ import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
 import { applyResult, interruptedBeforeApply, interruptedRule, notApplied } from "../core/apply-results";
 import { fingerprintList } from "../core/fingerprint";
-import type { GuardOptions } from "../core/guards";
-import { checkFresh, checkPlanIsApplicable } from "../core/guards";
+import { checkFresh } from "../core/guards";
+import { callSize, type CallOf } from "../core/operations";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
 import { checkRederived } from "../core/rederive";
 import { plannedRuleFacts, remainingCalls } from "../core/verify";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
 
-export interface ApplyOptions extends GuardOptions {
+/** How to send an admitted plan (src/io/workflow/apply.ts checked it). */
+export interface ApplyOptions {
   /** Most rules applied at once. @default 4 */
   readonly parallelism?: number;
-  /**
-   * Re-read every rule to change and refuse the plan if any list changed: "saved" for a saved
-   * plan, "confirmed" for a plan a person confirmed (the lists may have changed while they read it).
-   * @default - no re-read
-   */
-  readonly checkStale?: "saved" | "confirmed";
   readonly onProgress?: (done: number, total: number) => void;
   /**
    * Aborted by an interrupt (src/cli/interrupt.ts): no new call starts, calls in flight finish,
@@ -51,10 +46,12 @@ export async function checkNotStale(plan: Plan, client: RuleListClient, parallel
   checkRederived(plan, reads.flatMap((read) => (read.ok ? [read.list] : [])));
 }
 
+/**
+ * Sends the calls of a plan that passed its admission and verifies each rule. Checks nothing
+ * before writing: call it only through the workflow (applySavedPlan, applyFresh).
+ */
 export async function applyPlan(plan: Plan, client: RuleListClient, options: ApplyOptions = {}): Promise<ApplyResult> {
   const parallelism = options.parallelism ?? 4;
-  checkPlanIsApplicable(plan, options);
-  if (options.checkStale !== undefined) await checkNotStale(plan, client, parallelism, options.checkStale);
   const signal = options.signal;
   if (signal?.aborted === true) return applyResult(interruptedBeforeApply(plan.rules));
 
@@ -69,25 +66,29 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
   return applyResult(plan.rules.map((rule): RuleResult => byPath.get(rule.constructPath) ?? notApplied(rule)));
 }
 
-async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): Promise<void> {
-  const ruleId = rule.ruleId ?? "";
-  switch (call.operation) {
-    case "add-users":
-      return client.addUsers(ruleId, call.userList.map(toEntry));
-    case "remove-user-aliases":
-      return client.removeUserAliases(ruleId, call.userList.map(toEntry));
-    case "remove-users":
-      return client.removeUsers(ruleId, [...call.userIdList]);
-    case "remove-all-users": {
-      let attempt = 0;
-      try {
-        return await client.removeAllUsers(ruleId, { beforeAttempt: () => checkUnchanged(client, rule, ++attempt > 1) });
-      } catch (err) {
-        if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
-        throw err;
-      }
+type Sender<K extends PlannedCall["operation"]> = (client: RuleListClient, rule: RulePlan, call: CallOf<K>) => Promise<void>;
+
+/**
+ * How each write operation is sent: a record over every operation of the plan, so a new operation
+ * (src/core/operations.ts) does not compile until it is sent here.
+ */
+const SENDERS: { readonly [K in PlannedCall["operation"]]: Sender<K> } = {
+  "add-users": (client, rule, call) => client.addUsers(rule.ruleId ?? "", call.userList.map(toEntry)),
+  "remove-user-aliases": (client, rule, call) => client.removeUserAliases(rule.ruleId ?? "", call.userList.map(toEntry)),
+  "remove-users": (client, rule, call) => client.removeUsers(rule.ruleId ?? "", [...call.userIdList]),
+  "remove-all-users": async (client, rule) => {
+    let attempt = 0;
+    try {
+      await client.removeAllUsers(rule.ruleId ?? "", { beforeAttempt: () => checkUnchanged(client, rule, ++attempt > 1) });
+    } catch (err) {
+      if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
+      throw err;
     }
-  }
+  },
+};
+
+function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): Promise<void> {
+  return (SENDERS[call.operation] as Sender<PlannedCall["operation"]>)(client, rule, call);
 }
 
 /** A retry of remove-all-users found the list empty: the attempt before it landed, though its answer was lost. */
@@ -113,11 +114,6 @@ async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boo
 
 function toEntry(u: { userId: string; aliases: readonly string[] }) {
   return { userIdFromAuthority: u.userId, userAliasList: [...u.aliases] };
-}
-
-function callSize(call: PlannedCall): number {
-  if (call.operation === "remove-all-users") return 0;
-  return call.operation === "remove-users" ? call.userIdList.length : call.userList.length;
 }
 
 async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSignal | undefined): Promise<RuleResult> {

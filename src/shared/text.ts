@@ -1,5 +1,5 @@
 /**
- * Small text helpers shared by the layers (api, cli, simulator). Pure: no fs, no processes, no
+ * Small text helpers shared by the layers (core, api, cli, simulator). Pure: no fs, no processes, no
  * network, no clock.
  */
 
@@ -16,4 +16,9 @@ export function formatPath(path: readonly PropertyKey[]): string {
 /** The entry of `allowed` equal to `value` ignoring case and surrounding spaces, else undefined. */
 export function titleCase<T extends string>(value: string, allowed: readonly T[]): T | undefined {
   return allowed.find((a) => a.toLowerCase() === value.trim().toLowerCase());
+}
+
+/** Compares two strings by UTF-16 code units: locale-independent and total (the same order on every machine). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -10,9 +10,10 @@ import {
   removeUsersRequestSchema,
   searchRequestSchema,
   type RuleMetadataSearchResponse,
+  type RuleOperation,
 } from "../api/rules/schemas";
 import { SimHttpError } from "./http-error";
-import { defineRoute, type RouteResponse, type RouteTable } from "./routes";
+import { defineRoute, type RouteDefinition, type RouteResponse } from "./routes";
 import { RULE_METADATA_SEARCH, search } from "./search";
 import type { ReadOutcome, WriteOutcome } from "./state";
 
@@ -31,7 +32,7 @@ function answerRead<T>(outcome: ReadOutcome<T>): RouteResponse {
   return { body: outcome.value };
 }
 
-export const ruleRoutes: RouteTable = {
+export const ruleRoutes: Readonly<Record<RuleOperation, RouteDefinition>> = {
   "query-rule-metadata": defineRoute({
     path: RULE_OPERATIONS["query-rule-metadata"],
     write: false,

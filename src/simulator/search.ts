@@ -7,7 +7,7 @@
 import type { OperatorToken } from "../api/operators";
 import { RULE_METADATA_TERMS } from "../api/operators";
 import type { Filter, RuleMetadata, SearchRequest } from "../api/rules/schemas";
-import { compareStrings } from "../core/canonical";
+import { compareStrings } from "../shared/text";
 import { datePart } from "./timestamp";
 
 /** How a term's value is compared: text (case-insensitive), date (yyyy-MM-dd part), boolean (True/False). */

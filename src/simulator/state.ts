@@ -6,7 +6,7 @@
  * route handlers map refusals to status codes. Nothing handed out aliases the internal state.
  */
 import { NULL_USER_ID_SENTENCE, isMissingUserId, type RuleMetadata, type UsersInRuleResponse } from "../api/rules/schemas";
-import { aliasKey } from "../core/canonical";
+import { serviceAliasKey as aliasKey } from "./alias";
 import type { ParsedTenantSeed, SimRule, SimUser } from "./seed";
 import { SIMULATOR_API_USER } from "./api-user";
 import { TriageState } from "./triage/state";

@@ -81,7 +81,7 @@ describe("apply then plan again", () => {
     // when the plan is applied
     const plan = await planWith(client, desired, batchSize);
     const observeCalls = client.counter.snapshot();
-    const result = await applyPlan(plan, client, { allowMassRemoval: true, parallelism: 3 });
+    const result = await applyPlan(plan, client, { parallelism: 3 });
 
     // then every rule converged and verified, and a second plan is empty
     expect(result.summary.failed).toBe(0);

@@ -1,21 +1,25 @@
 import { resolve } from "node:path";
-import { ENV_TOKEN } from "../../api/http/config";
-import { redactString } from "../../api/http/redact";
-import type { ApplyResult } from "../../core/apply-results";
-import type { ApplyReport, ApplyReportSource } from "../../core/apply-report";
-import { ApplyReportRecorder } from "../../core/apply-report";
-import { declarationFromEnv } from "../../core/declaration";
-import { renderApplyText, renderPlanText } from "../../core/render";
-import { renderApplyReportMarkdown } from "../../core/render/apply-report";
-import { OutputFileError, UsageError } from "../../errors";
-import { writeFileAtomic } from "../../shared/atomic-write";
-import { TOOL_VERSION } from "../../io/version";
-import { applyFresh, applySavedPlan, loadSavedPlan, readDesired, type RunOptions } from "../../io/workflow";
-import { plural } from "../../core/render/common";
+import { ENV_TOKEN } from "../../api";
+import { plural, renderApplyText, renderPlanText } from "../../core/render";
+import { UsageError } from "../../errors";
+import {
+  applyFresh,
+  applySavedPlan,
+  readDesired,
+  readDesiredFromEnv,
+  readPlanKey,
+  startApplyReport,
+  writeApplyReports,
+  type ApplyReport,
+  type ApplyReportRecorder,
+  type ApplyReportSource,
+  type ApplyResult,
+  type ReportFiles,
+  type RunOptions,
+} from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
 import { watchInterrupts, type InterruptSignal } from "../interrupt";
-import { checkSavedPlanSignature, readPlanKey } from "../plan-key";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { checkOutputPath } from "../output-path";
@@ -82,14 +86,14 @@ Examples:
       positionals[0] !== undefined
         ? { kind: "plan-file", path: positionals[0] }
         : { kind: values["from-env"] === true ? "environment" : "declaration" };
-    const recorder = new ApplyReportRecorder(new Date().toISOString(), source, TOOL_VERSION);
+    const recorder = startApplyReport(new Date(), source);
     const secrets = new Set<string>([io.env[ENV_TOKEN]?.trim() ?? ""]);
     const interrupts = watchInterrupts(io.stderr, "apply");
     try {
       const ran: RunState = { result: null };
       let code: number;
       try {
-        code = await execute(values, positionals, io, recorder, secrets, interrupts.signal, ran);
+        code = await runApply(values, positionals, io, recorder, secrets, interrupts.signal, ran);
       } catch (err) {
         // an interrupt also stops what it reaches (a synth app, a prompt): report the interrupt, not its echo
         if (interrupts.received() === null) {
@@ -145,7 +149,7 @@ function interruptedMessage(signal: InterruptSignal, result: ApplyResult | null,
   return `Apply interrupted by ${signal}: ${done}; no call was started after the interrupt. ${next}`;
 }
 
-async function execute(
+async function runApply(
   values: ApplyValues,
   positionals: readonly string[],
   io: Io,
@@ -181,26 +185,30 @@ async function execute(
   if (planFile !== undefined) {
     const planKey = readPlanKey(io.env);
     if (planKey !== undefined) secrets.add(planKey);
-    const plan = loadSavedPlan(resolve(io.cwd, planFile));
-    recorder.planReady(plan);
-    checkSavedPlanSignature(plan, planKey, planFile, io);
-    const { connection, client } = connect(values, io);
-    secrets.add(connection.token);
-    recorder.connected(connection);
-    const run = session(client, connection, settings, io);
-    const result = await applySavedPlan(plan, run, options).finally(() => run.done());
+    let run: ReturnType<typeof session> | undefined;
+    const result = await applySavedPlan({ path: resolve(io.cwd, planFile), name: planFile }, planKey, options, {
+      planReady: (plan) => recorder.planReady(plan),
+      warn: (message) => io.stderr.write(`Warning: ${message}\n`),
+      connect: () => {
+        const { connection, client } = connect(values, io);
+        secrets.add(connection.token);
+        recorder.connected(connection);
+        run = session(client, connection, settings, io);
+        return run;
+      },
+    }).finally(() => run?.done());
     ran.result = result;
     return finish(result, io, color, recorder);
   }
 
   // Validate the declaration before any request: --from-env reads it from the environment.
-  const fromEnv = values["from-env"] === true ? [declarationFromEnv(io.env)] : null;
+  const fromEnv = values["from-env"] === true ? readDesiredFromEnv(io.env) : null;
   const { connection, client } = connect(values, io);
   secrets.add(connection.token);
   recorder.connected(connection);
   const desired = fromEnv ?? (await readDesired(synthSettings(values, io)));
   const run = session(client, connection, settings, io);
-  const outcome = await applyFresh(desired, run, options, new Date(), {
+  const outcome = await applyFresh(desired, run, options, { createdAt: new Date(), now, secrets: [...secrets] }, {
     planReady: (plan) => {
       run.done();
       recorder.planReady(plan);
@@ -208,7 +216,7 @@ async function execute(
     },
     confirm: async () => autoApprove || (await confirm(io, signal)),
     recheckAfterConfirm: !autoApprove,
-  }, now).finally(() => run.done());
+  }).finally(() => run.done());
   if (outcome.kind === "interrupted") {
     recorder.planReady(outcome.plan);
     return 1;
@@ -224,33 +232,15 @@ async function execute(
 }
 
 /**
- * Writes the requested reports atomically (never half-written), with every secret masked as a
- * last line of defence. A report that cannot be written is an error of the run.
+ * Writes the requested reports (atomically, every secret masked: src/io/workflow/reports.ts). A
+ * report that cannot be written is an error of the run.
  */
-async function writeReports(
-  files: { json: string | undefined; markdown: string | undefined },
-  report: ApplyReport,
-  secrets: ReadonlySet<string>,
-  io: Io,
-  completed: boolean,
-): Promise<boolean> {
-  const mask = (text: string) => redactString(text, [...secrets]);
-  const outputs: [string | undefined, () => string][] = [
-    [files.json, () => JSON.stringify(report, null, 2) + "\n"],
-    [files.markdown, () => renderApplyReportMarkdown(report)],
-  ];
-  let ok = true;
-  for (const [file, render] of outputs) {
-    if (file === undefined) continue;
-    try {
-      await writeFileAtomic(resolve(io.cwd, file), mask(render()));
-    } catch (err) {
-      ok = false;
-      const reason = err instanceof OutputFileError ? err.reason : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
-      io.stderr.write(`Error: could not write the apply report ${file} (${reason})${completed ? "" : "; the error of the run follows"}.\n`);
-    }
+async function writeReports(files: ReportFiles, report: ApplyReport, secrets: ReadonlySet<string>, io: Io, completed: boolean): Promise<boolean> {
+  const failed = await writeApplyReports(files, report, [...secrets], io.cwd);
+  for (const { file, reason } of failed) {
+    io.stderr.write(`Error: could not write the apply report ${file} (${reason})${completed ? "" : "; the error of the run follows"}.\n`);
   }
-  return ok;
+  return failed.length === 0;
 }
 
 function finish(result: ApplyResult, io: Io, color: boolean, recorder: ApplyReportRecorder): number {

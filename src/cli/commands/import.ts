@@ -4,17 +4,14 @@
  */
 import { resolve } from "node:path";
 import { UsageError } from "../../errors";
-import { writeFileAtomic } from "../../shared/atomic-write";
-import { importRules } from "../../io/workflow";
+import { importAppCommand, importRules, writeImportModule } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
-import { importAppCommand } from "../../core/import-code";
 
 /** Names the generated module declares or imports: not available for the function. */
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
 import { connect, session } from "../run-flags";
 import { checkOutputPath } from "../output-path";
-import { redactString } from "../../api/http/redact";
 
 export const importCommand: Command = {
   name: "import",
@@ -93,7 +90,7 @@ Examples:
     const summary = `Imported ${code.rules.length} ${code.rules.length === 1 ? "rule" : "rules"}: ${declared} declared, ${code.rules.length - declared} as comments.`;
     if (values.out !== undefined) {
       // Aliases and names come from the service, which may echo the token: the file is redacted as stdout is.
-      await writeFileAtomic(resolve(io.cwd, values.out), redactString(code.source, [connection.token]));
+      await writeImportModule(resolve(io.cwd, values.out), code.source, [connection.token]);
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
           `Plan it as an app by itself: alert-rule-users plan --app ${JSON.stringify(importAppCommand(values.out))}\n` +

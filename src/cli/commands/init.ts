@@ -2,10 +2,9 @@
  * `alert-rule-users init [DIR]` (design.md §9.2): writes a ready cdktf app with one RuleUserList
  * (the files are src/core/init-files.ts), refusing to overwrite any file.
  */
-import { basename, relative, resolve } from "node:path";
-import { initFiles } from "../../core/init-files";
+import { relative, resolve } from "node:path";
 import { UsageError } from "../../errors";
-import { existingFiles, initVersions, isDirectoryOrAbsent, shippedWorkflows, writeNewFiles } from "../../io/init-app";
+import { initApp } from "../../io/workflow";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
 
@@ -66,26 +65,8 @@ Examples:
     if (packageSpec === "") throw new UsageError("init: --package-spec needs a value, e.g. ^0.1.0 or file:../alert-rule-users-0.1.0.tgz.");
 
     const dir = resolve(io.cwd, positionals[0] ?? ".");
-    const { toolVersion, versions } = initVersions();
-    const files = initFiles({
-      dirName: basename(dir),
-      packageSpec: packageSpec ?? `^${toolVersion}`,
-      versions,
-      ...(values.workflows === true ? { workflows: shippedWorkflows() } : {}),
-    });
-
     const shown = relative(io.cwd, dir) || ".";
-    if (!isDirectoryOrAbsent(dir)) {
-      throw new UsageError(`init: ${shown} exists and is not a directory: nothing was written. Give a new or empty directory.`);
-    }
-    const existing = existingFiles(dir, files);
-    if (existing.length > 0) {
-      throw new UsageError(
-        `init: ${shown} already has ${existing.join(", ")}: nothing was written (init never overwrites a file). ` +
-          "Run it for a new or empty directory (alert-rule-users init my-alert-rules), or move those files away.",
-      );
-    }
-    await writeNewFiles(dir, files);
+    const files = await initApp({ dir, shown, workflows: values.workflows === true, ...(packageSpec === undefined ? {} : { packageSpec }) });
 
     const cd = shown === "." ? "" : `  cd ${/^[\w./-]+$/.test(shown) ? shown : JSON.stringify(shown)}\n`;
     io.stdout.write(

@@ -1,11 +1,7 @@
 import { resolve } from "node:path";
-import { hasChanges } from "../../core/build-plan";
-import { serializePlan } from "../../core/plan-schema";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
-import { redactPlan, writePlanFile } from "../../io/plan-file";
-import { getPlan, readDesired } from "../../io/workflow";
+import { getPlan, hasChanges, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
-import { readPlanKey } from "../plan-key";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { checkOutputPath } from "../output-path";
@@ -72,16 +68,15 @@ Example:
     const desired = await readDesired(synthSettings(values, io));
     if (desired.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
     const run = session(client, connection, settings, io);
-    // Redacted once, so the JSON printed and the file saved are the same valid plan.
-    const plan = redactPlan(await getPlan(desired, run, new Date(), now).finally(() => run.done()), [connection.token]);
+    // Redacted once (by getPlan), so the JSON printed and the file saved are the same valid plan.
+    const plan = await getPlan(desired, run, { createdAt: new Date(), now, secrets: [connection.token] }).finally(() => run.done());
 
-    if (format === "json") io.stdout.write(serializePlan(plan, planKey));
+    if (format === "json") io.stdout.write(planDocument(plan, planKey));
     else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));
     else io.stdout.write(renderPlanText(plan, { color: useColor(io.stdout, io.env) }));
 
     if (values.out !== undefined) {
-      const file = resolve(io.cwd, values.out);
-      await writePlanFile(file, plan, [connection.token], planKey);
+      await savePlan(resolve(io.cwd, values.out), plan, planKey);
       io.stderr.write(`Saved the plan to ${values.out}. Apply exactly this plan with: alert-rule-users apply ${values.out}\n`);
     }
     if (plan.summary.errors > 0) return 1;

@@ -2,8 +2,7 @@
  * `alert-rule-users rules list` (design.md §9.2): every rule of the tenant, live, with its list
  * type and the number of entries in its list.
  */
-import { ruleRows } from "../../core/who";
-import { readLiveRules } from "../../io/workflow";
+import { listRules } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import { connect, session } from "../run-flags";
 import { renderTable } from "../table";
@@ -42,7 +41,7 @@ Example:
     const pageSize = intFlag("rules list", "page-size", values["page-size"], 100, 1, 500);
     const { connection, client } = connect(values, io);
     const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
-    const rows = ruleRows(await readLiveRules(run, "rules list").finally(() => run.done()));
+    const rows = await listRules(run).finally(() => run.done());
     if (format === "json") {
       writeJson(io, { rules: rows });
       return 0;

@@ -3,7 +3,7 @@
  * SIGTERM. Behaviour spec: src/simulator/README.md.
  */
 import { parseArgs } from "node:util";
-import { ENV_TOKEN } from "../../api/http/config";
+import { ENV_TOKEN } from "../../api";
 import { UsageError } from "../../errors";
 import { DEFAULT_SIMULATOR_TOKEN, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";
 

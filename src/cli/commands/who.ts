@@ -6,11 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { DesiredList } from "../../core/desired";
-import { findPeople } from "../../core/who";
-import type { WhoMatch } from "../../core/who";
 import { UsageError } from "../../errors";
-import { readDesired, readLiveRules } from "../../io/workflow";
+import { findPeopleLive, readDesired, type DesiredList, type WhoMatch } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import type { Io } from "../io";
 import { SYNTH_OPTIONS, connect, session, synthSettings } from "../run-flags";
@@ -77,7 +74,7 @@ Examples:
     const { connection, client } = connect(values, io);
     const declared: DesiredList[] | undefined = withApp ? await readDesired(synthSettings(values, io)) : undefined;
     const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
-    const matches = findPeople(queries, await readLiveRules(run, "who").finally(() => run.done()), declared);
+    const matches = await findPeopleLive(queries, run, declared).finally(() => run.done());
 
     for (const query of queries) {
       if (!matches.some((m) => m.query === query)) io.stderr.write(`No list has ${JSON.stringify(query)}.\n`);

@@ -4,19 +4,8 @@
 import { checkCaseNumber, checkEventId } from "../../api";
 import { UsageError } from "../../errors";
 import { CONNECTION_HELP, parse } from "../args";
-import {
-  TRIAGE_FLAGS_HELP,
-  TRIAGE_OPTIONS,
-  attachAll,
-  commandGroup,
-  formatOf,
-  helpRequested,
-  renderCase,
-  renderOutcomes,
-  triageClient,
-  writeJson,
-  type Subcommand,
-} from "../service-command";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
+import { attachAll, renderCase, renderOutcomes, triageClient } from "./output";
 
 const createCommand: Subcommand = {
   name: "create",

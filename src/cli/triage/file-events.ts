@@ -3,7 +3,8 @@
  */
 import { CONNECTION_HELP, parse } from "../args";
 import { renderTable } from "../table";
-import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, triageClient, writeJson, type Subcommand } from "../service-command";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
+import { triageClient } from "./output";
 
 const searchCommand: Subcommand = {
   name: "search",

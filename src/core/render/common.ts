@@ -7,7 +7,7 @@ import type { UsersToAlertOn } from "../../api/rules/schemas";
 import { compareStrings } from "../canonical";
 import { escapeInvisible } from "../invisible";
 import type { ListMode } from "../desired";
-import type { PlannedCall, RulePlan } from "../plan-schema";
+import type { RulePlan } from "../plan-schema";
 
 export type Style = "bold" | "dim" | "red" | "green" | "yellow";
 
@@ -83,23 +83,8 @@ export function modeLabel(mode: ListMode): string {
   return mode === "additive" ? "additive (only adds)" : "authoritative";
 }
 
-/** Users (or user IDs) a call carries; 0 for remove-all-users. Same count as apply's CallRecord.users. */
-export function callSize(call: PlannedCall): number {
-  switch (call.operation) {
-    case "remove-all-users":
-      return 0;
-    case "remove-users":
-      return call.userIdList.length;
-    case "add-users":
-    case "remove-user-aliases":
-      return call.userList.length;
-  }
-}
-
-/** `add-users (2 users)`; `remove-all-users` alone. */
-export function describeCall(operation: PlannedCall["operation"], users: number): string {
-  return operation === "remove-all-users" ? operation : `${operation} (${plural(users, "user")})`;
-}
+/** The count and wording of calls: one table for every renderer and apply (src/core/operations.ts). */
+export { callSize, describeCall } from "../operations";
 
 export type ChangeKind = "add-user" | "add-aliases" | "remove-aliases" | "remove-user" | "remove-entry";
 

@@ -5,3 +5,5 @@ export type { MarkdownRenderOptions } from "./markdown";
 export { DEFAULT_MARKDOWN_MAX_LENGTH, PLAN_COMMENT_MARKER, renderPlanMarkdown } from "./markdown";
 export type { TextRenderOptions } from "./text";
 export { renderPlanText } from "./text";
+export { renderApplyReportMarkdown } from "./apply-report";
+export { changeCounts, plural, printable } from "./common";

@@ -4,7 +4,7 @@
  * src/api/triage/schemas.ts).
  */
 import { TRIAGE_OPERATIONS, fileEventSearchRequestSchema, type FileEventFilter, type FileEventSearchRequest } from "../../api/triage/schemas";
-import { compareStrings } from "../../core/canonical";
+import { compareStrings } from "../../shared/text";
 import { SimHttpError } from "../http-error";
 import { defineRoute, type RouteTable } from "../routes";
 import { MAX_PAGE_SIZE } from "../search";

@@ -2,18 +2,8 @@
 import { ApiError, eventIdsOf } from "../../../api";
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
-import {
-  TRIAGE_FLAGS_HELP,
-  TRIAGE_OPTIONS,
-  attachAll,
-  formatOf,
-  helpRequested,
-  renderCase,
-  renderOutcomes,
-  triageClient,
-  writeJson,
-  type Subcommand,
-} from "../../service-command";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
+import { attachAll, renderCase, renderOutcomes, triageClient } from "../output";
 import { alertIds } from "./alert-ids";
 
 export const escalateCommand: Subcommand = {

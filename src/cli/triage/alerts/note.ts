@@ -1,7 +1,8 @@
 /** `alerts note`: sets an alert's note. */
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
-import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, triageClient, type Subcommand } from "../../service-command";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, type Subcommand } from "../../service-command";
+import { triageClient } from "../output";
 import { alertIds } from "./alert-ids";
 
 export const noteCommand: Subcommand = {

@@ -3,7 +3,8 @@ import { alertCriteriaGroups, checkDate, parseAlertFilter } from "../../../api";
 import { titleCase } from "../../../shared/text";
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
-import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, triageClient, writeJson, type Subcommand } from "../../service-command";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
+import { triageClient } from "../output";
 import { renderSummaries } from "./render";
 
 const SEVERITIES = ["High", "Medium", "Low"] as const;

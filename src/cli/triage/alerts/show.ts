@@ -1,17 +1,8 @@
 /** `alerts show`: full details of alerts, or one alert's aggregate. */
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
-import {
-  TRIAGE_FLAGS_HELP,
-  TRIAGE_OPTIONS,
-  aggregateJson,
-  detailsJson,
-  formatOf,
-  helpRequested,
-  triageClient,
-  writeJson,
-  type Subcommand,
-} from "../../service-command";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
+import { aggregateJson, detailsJson, triageClient } from "../output";
 import { alertIds } from "./alert-ids";
 import { renderAggregate, renderDetails } from "./render";
 

@@ -1,7 +1,8 @@
 /** `alerts dismiss` and `alerts reopen`: set the state of alerts in one request. */
 import type { AlertState } from "../../../api";
 import { CONNECTION_HELP, parse } from "../../args";
-import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, triageClient, type Subcommand } from "../../service-command";
+import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, type Subcommand } from "../../service-command";
+import { triageClient } from "../output";
 import { alertIds } from "./alert-ids";
 
 /** The subcommand that sets alerts to `state`: dismiss (RESOLVED) or reopen (OPEN). */

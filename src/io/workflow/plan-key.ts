@@ -4,11 +4,10 @@
  * like the token: read from the environment only, registered for redaction at once, never printed,
  * never written into a plan or a report.
  */
-import { registerSecret } from "../api/http/redact";
-import type { Plan } from "../core/plan-schema";
-import { checkPlanSignature, planSignature } from "../core/plan-signature";
-import { ConfigError, PlanFileError } from "../errors";
-import type { Io } from "./io";
+import { registerSecret } from "../../api/http/redact";
+import type { Plan } from "../../core/plan-schema";
+import { checkPlanSignature, planSignature } from "../../core/plan-signature";
+import { ConfigError, PlanFileError } from "../../errors";
 
 export const ENV_PLAN_KEY = "ALERT_RULE_USERS_PLAN_KEY";
 /** Shortest key accepted: an HMAC key should be random and long (e.g. `openssl rand -hex 32`). */
@@ -31,10 +30,10 @@ export function readPlanKey(env: NodeJS.ProcessEnv): string | undefined {
  * With a key: refuses a saved plan that is unsigned or not signed with it. Without: a signed plan
  * is applied with a warning that its signature was not checked.
  */
-export function checkSavedPlanSignature(plan: Plan, key: string | undefined, file: string, io: Io): void {
+export function checkSavedPlanSignature(plan: Plan, key: string | undefined, file: string, warn: (message: string) => void): void {
   if (key === undefined) {
     if (planSignature(plan) !== null) {
-      io.stderr.write(`Warning: ${file} is signed, but ${ENV_PLAN_KEY} is not set: its signature was not checked.\n`);
+      warn(`${file} is signed, but ${ENV_PLAN_KEY} is not set: its signature was not checked.`);
     }
     return;
   }

@@ -1,0 +1,99 @@
+/**
+ * Applying: one admission for every plan before its first write, then execute and verify.
+ *
+ * A saved plan:  parse → signature → connect → same connection → applicable → fresh → execute
+ * A fresh plan:  plan → applicable → confirm → (fresh, when a person answered) → execute
+ *
+ * Each check runs once, here; `applyPlan` (src/io/execute.ts) only sends and verifies.
+ */
+import type { ApplyResult } from "../../core/apply-results";
+import { applyResult, interruptedBeforeApply } from "../../core/apply-results";
+import { hasChanges } from "../../core/build-plan";
+import type { DesiredList } from "../../core/desired";
+import { checkPlanIsApplicable, checkSameConnection } from "../../core/guards";
+import type { Plan } from "../../core/plan-schema";
+import { applyPlan, checkNotStale } from "../execute";
+import { readPlanFile } from "../plan-file";
+import { getPlan, type PlanClock } from "./plan";
+import { checkSavedPlanSignature } from "./plan-key";
+import type { RunOptions, Session } from "./session";
+
+/** A saved plan file: where it is, and its name as the user gave it (for messages). */
+export interface SavedPlanFile {
+  readonly path: string;
+  readonly name: string;
+}
+
+export interface SavedPlanHooks {
+  /** The plan was read and its format checked (before the signature). */
+  readonly planReady?: (plan: Plan) => void;
+  /** Connects (after the plan and its signature were checked, so a refused file makes no connection). */
+  readonly connect: () => Session;
+  /** A warning for the user (a signed plan whose key is not set). */
+  readonly warn: (message: string) => void;
+}
+
+/**
+ * Applies a saved plan after its admission: the file's format and checksum, its signature (with
+ * `planKey`: only a plan signed with that key), the same service and tenant, the declaration
+ * errors and the mass-removal guard, and a fresh read of every rule it changes (refused, nothing
+ * sent, when any list differs or the plan's calls do not follow from it). Then executes and verifies.
+ */
+export async function applySavedPlan(file: SavedPlanFile, planKey: string | undefined, options: RunOptions, hooks: SavedPlanHooks): Promise<ApplyResult> {
+  const plan = readPlanFile(file.path);
+  hooks.planReady?.(plan);
+  checkSavedPlanSignature(plan, planKey, file.name, hooks.warn);
+  const session = hooks.connect();
+  checkSameConnection(plan, session.connection);
+  checkPlanIsApplicable(plan, options);
+  await checkNotStale(plan, session.client, session.parallelism, "saved");
+  return execute(plan, session, options);
+}
+
+export type FreshApply =
+  | { readonly kind: "applied"; readonly plan: Plan; readonly result: ApplyResult }
+  | { readonly kind: "no-changes"; readonly plan: Plan }
+  | { readonly kind: "cancelled"; readonly plan: Plan }
+  /** An interrupt came before the first write: nothing was sent. */
+  | { readonly kind: "interrupted"; readonly plan: Plan };
+
+export interface FreshApplyHooks {
+  /** The plan that is about to be checked and confirmed (shown to the user). */
+  readonly planReady?: (plan: Plan) => void;
+  /** Asks for confirmation; true to apply. */
+  readonly confirm: (plan: Plan) => Promise<boolean>;
+  /**
+   * A person answered the confirmation (not --auto-approve): every rule to change is read again
+   * after the answer, before the first write, and the plan is refused (nothing sent) when any
+   * list changed while it was on screen.
+   */
+  readonly recheckAfterConfirm: boolean;
+}
+
+/**
+ * Plans the declaration, shows it (hooks.planReady), checks the guards, asks (confirm), re-reads
+ * the changed rules when a person answered, then executes and verifies.
+ */
+export async function applyFresh(desired: readonly DesiredList[], session: Session, options: RunOptions, clock: PlanClock, hooks: FreshApplyHooks): Promise<FreshApply> {
+  const interrupted = (): boolean => options.signal?.aborted === true;
+  const plan = await getPlan(desired, session, clock);
+  if (interrupted()) return { kind: "interrupted", plan };
+  hooks.planReady?.(plan);
+  checkPlanIsApplicable(plan, options);
+  if (!hasChanges(plan)) return { kind: "no-changes", plan };
+  const approved = await hooks.confirm(plan);
+  if (interrupted()) return { kind: "interrupted", plan };
+  if (!approved) return { kind: "cancelled", plan };
+  if (hooks.recheckAfterConfirm) await checkNotStale(plan, session.client, session.parallelism, "confirmed");
+  return { kind: "applied", plan, result: await execute(plan, session, options) };
+}
+
+/** Sends an admitted plan's calls (src/io/execute.ts); an interrupt before the first write sends nothing. */
+async function execute(plan: Plan, session: Session, options: RunOptions): Promise<ApplyResult> {
+  if (options.signal?.aborted === true) return applyResult(interruptedBeforeApply(plan.rules));
+  return applyPlan(plan, session.client, {
+    parallelism: session.parallelism,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onProgress: (done, total) => session.onProgress?.("apply", done, total),
+  });
+}

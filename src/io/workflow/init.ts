@@ -1,0 +1,40 @@
+/** `init`: the files of a new app (src/core/init-files.ts) written into a new or empty directory, never over a file. */
+import { basename } from "node:path";
+import type { InitFile } from "../../core/init-files";
+import { initFiles } from "../../core/init-files";
+import { UsageError } from "../../errors";
+import { existingFiles, initVersions, isDirectoryOrAbsent, shippedWorkflows, writeNewFiles } from "../init-app";
+
+export interface InitRequest {
+  /** The app's directory (absolute). */
+  readonly dir: string;
+  /** The directory as the user named it, for messages. */
+  readonly shown: string;
+  /** The dependency spec of alert-rule-users in the app's package.json. @default - ^ this version */
+  readonly packageSpec?: string;
+  /** Also write the GitHub workflows. */
+  readonly workflows: boolean;
+}
+
+/** Writes the app; refuses (a UsageError, nothing written) when the directory is a file or holds any of the files. */
+export async function initApp(request: InitRequest): Promise<readonly InitFile[]> {
+  const { toolVersion, versions } = initVersions();
+  const files = initFiles({
+    dirName: basename(request.dir),
+    packageSpec: request.packageSpec ?? `^${toolVersion}`,
+    versions,
+    ...(request.workflows ? { workflows: shippedWorkflows() } : {}),
+  });
+  if (!isDirectoryOrAbsent(request.dir)) {
+    throw new UsageError(`init: ${request.shown} exists and is not a directory: nothing was written. Give a new or empty directory.`);
+  }
+  const existing = existingFiles(request.dir, files);
+  if (existing.length > 0) {
+    throw new UsageError(
+      `init: ${request.shown} already has ${existing.join(", ")}: nothing was written (init never overwrites a file). ` +
+        "Run it for a new or empty directory (alert-rule-users init my-alert-rules), or move those files away.",
+    );
+  }
+  await writeNewFiles(request.dir, files);
+  return files;
+}

@@ -1,0 +1,35 @@
+/**
+ * What every step of the workflow is given: where the declaration comes from (SynthSettings), a
+ * connected run (Session) and the options of a run that writes (RunOptions).
+ */
+import type { RuleListClient } from "../../api";
+import type { GuardOptions } from "../../core/guards";
+
+/** How to get the synthesized declaration. */
+export interface SynthSettings {
+  /** The command that synthesizes the app. @default - the `app` of `<cwd>/cdktf.json` */
+  readonly app: string | undefined;
+  /** Where the app writes (CDKTF_OUTDIR) and where the declaration is read from. */
+  readonly outdir: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly skipSynth: boolean;
+  /** Only these stacks; empty for every stack. */
+  readonly stacks: readonly string[];
+}
+
+/** A connected run: the client, where it points, and the engine settings. */
+export interface Session {
+  readonly client: RuleListClient;
+  readonly connection: { readonly baseUrl: string; readonly tenantId: string };
+  readonly parallelism: number;
+  readonly pageSize: number;
+  readonly batchSize: number;
+  /** Progress of the long phases (reading lists, applying rules). */
+  readonly onProgress?: (phase: "observe" | "apply", done: number, total: number) => void;
+}
+
+/** The guards, and the signal of an interrupt (src/cli/interrupt.ts): once aborted, no new call starts. */
+export interface RunOptions extends GuardOptions {
+  readonly signal?: AbortSignal;
+}
