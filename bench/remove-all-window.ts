@@ -1,5 +1,5 @@
 /**
- * The window left by design.md §9.3 (docs/guarantees.md): remove-all-users is sent only right
+ * The window left by docs/contract.md §9.3 (docs/guarantees.md): remove-all-users is sent only right
  * after a read of its rule that matches the plan; how long after? Applies N rebuilds one at a time
  * against the in-process simulator and, from the simulator's request log, measures for each
  * rebuild the time from the arrival of that read to the arrival of remove-all-users, minus the

@@ -1,5 +1,5 @@
 /**
- * The call bound of design.md §4 and the wall-time lower bound, computed from the plan's changes
+ * The call bound of docs/contract.md §4 and the wall-time lower bound, computed from the plan's changes
  * (not from its calls, so the bound checks the planner too).
  *
  * Calls:  ceil(declared rules / page size)  query-rule-metadata

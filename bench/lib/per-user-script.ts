@@ -2,7 +2,7 @@
  * The vendor's per-user script, for comparison: it reads a CSV of (rule, user, action) rows and,
  * for every row, looks the rule up (one query-rule-metadata search by ObserverRuleId), then sends
  * one add-users, remove-users or remove-user-aliases call carrying that one user. Five workers,
- * no back-off, no read-back. Plain `fetch`, written from interface.md: none of our client or
+ * no back-off, no read-back. Plain `fetch`, written from docs/interface.md: none of our client or
  * engine code is used.
  *
  * Against a rate-limited service (`retryOn429`) it retries a 429 the way a Python SDK built on

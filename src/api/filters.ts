@@ -1,6 +1,6 @@
 /**
  * Builders for the search filter structure of query-alerts and query-rule-metadata
- * (interface.md "Search filter structure"). Operators may be given in words, as the interface
+ * (docs/interface.md "Search filter structure"). Operators may be given in words, as the interface
  * names them ("On or after"), or as wire tokens ("ON_OR_AFTER"); only the wire token is sent.
  */
 import { InvalidArgumentError } from "../errors";

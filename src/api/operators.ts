@@ -23,7 +23,7 @@ const EQUALITY = ["IS", "IS_NOT"] as const satisfies readonly OperatorToken[];
 const ONLY_IS = ["IS"] as const satisfies readonly OperatorToken[];
 const DATE = ["ON", "ON_OR_AFTER", "ON_OR_BEFORE"] as const satisfies readonly OperatorToken[];
 
-/** Filter terms of query-rule-metadata and the operators each accepts (interface.md). */
+/** Filter terms of query-rule-metadata and the operators each accepts (docs/interface.md). */
 export const RULE_METADATA_TERMS = {
   TenantId: ONLY_IS,
   ObserverRuleId: ONLY_IS,
@@ -40,7 +40,7 @@ export const RULE_METADATA_TERMS = {
   CreatedBy: TEXT,
 } as const satisfies Record<string, readonly OperatorToken[]>;
 
-/** Filter terms of query-alerts and the operators each accepts (interface.md). */
+/** Filter terms of query-alerts and the operators each accepts (docs/interface.md). */
 export const ALERT_TERMS = {
   DateObserved: DATE,
   Actor: TEXT,

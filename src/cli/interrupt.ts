@@ -1,5 +1,5 @@
 /**
- * SIGINT and SIGTERM during a command that writes (design.md §9.3): the first signal aborts an
+ * SIGINT and SIGTERM during a command that writes (docs/contract.md §9.3): the first signal aborts an
  * AbortSignal that the io layer watches (no new call starts; calls in flight finish), and the
  * command then reports what was done and exits 128 + the signal number (130, 143). A second
  * signal exits at once. Process handlers live here only; the io layer sees just the AbortSignal.

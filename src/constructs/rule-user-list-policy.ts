@@ -1,5 +1,5 @@
 /**
- * RuleUserListPolicy (design.md §9.1): checks on membership that every RuleUserList under a scope
+ * RuleUserListPolicy (docs/contract.md §9.1): checks on membership that every RuleUserList under a scope
  * must pass at plan time. Depends on `constructs` only (no cdktf), so the cdktf and the cdktn
  * entries export the same class. The policy writes nothing itself: each RuleUserList writes the
  * policies above it into its resource's `"//"` block at synth (see policiesFor), and `plan`

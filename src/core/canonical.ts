@@ -1,7 +1,7 @@
 /**
  * Comparison and canonical order of users and aliases, one copy for the whole tool.
  *
- * Aliases compare case-insensitively and trimmed (design.md §4); the declared spelling is kept,
+ * Aliases compare case-insensitively and trimmed (docs/contract.md §4); the declared spelling is kept,
  * because it is what gets sent. The canonical order makes the same declaration synthesize
  * byte-identical JSON whatever order it was written in: users by userId, each user's aliases by
  * key and then by exact spelling. Strings compare by UTF-16 code units (not the locale), so the

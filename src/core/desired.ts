@@ -6,7 +6,7 @@
 import type { UserAliases } from "./canonical";
 import type { ListPolicy } from "./policy-schema";
 
-/** The two list modes of design.md §4. */
+/** The two list modes of docs/contract.md §4. */
 export const LIST_MODES = ["authoritative", "additive"] as const;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The diff of design.md §4: a pure function of one declared list, what was observed for it,
+ * The diff of docs/contract.md §4: a pure function of one declared list, what was observed for it,
  * and the batch size. No clock, no network, inputs never mutated.
  */
 import { aliasKey, canonicalUsers, compareAliases, compareStrings } from "./canonical";
@@ -302,7 +302,7 @@ function mergeAdds(changes: RuleChanges): PlannedUser[] {
 }
 
 /**
- * The mass-removal guard of design.md §5 and §9.3. An observed entry is lost when it leaves the
+ * The mass-removal guard of docs/contract.md §5 and §9.3. An observed entry is lost when it leaves the
  * list by user ID (it has one and the declaration does not keep it: remove-users takes it away,
  * even when its aliases come back under another user) or by alias (none of its aliases remains).
  * Only the net result counts: the empty moment inside a rebuild does not.

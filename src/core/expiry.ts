@@ -1,5 +1,5 @@
 /**
- * Users that expire (design.md §9.1): a declared user may carry `expiresAt: "yyyy-MM-dd"` (UTC).
+ * Users that expire (docs/contract.md §9.1): a declared user may carry `expiresAt: "yyyy-MM-dd"` (UTC).
  * From that date on the user is no longer desired: an authoritative list removes them, an additive
  * list stops adding them. Pure: the clock (`now`) is an input, dates are compared as UTC days.
  */

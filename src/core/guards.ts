@@ -1,5 +1,5 @@
 /**
- * The checks that decide whether a plan may be applied at all (design.md §5): no request, no
+ * The checks that decide whether a plan may be applied at all (docs/contract.md §5): no request, no
  * clock. Each refuses the whole plan by throwing; the caller sends nothing when one throws.
  */
 import { ConnectionMismatchError, MassRemovalError, StalePlanError, UnresolvedRulesError } from "../errors";

@@ -66,7 +66,7 @@ const massRemovalCheck = z.object({
    * even if its aliases come back under another user) or by alias (none of its aliases remains).
    */
   lost: z.number().int(),
-  /** True when the guard of design.md §5 refuses this rule unless mass removal is allowed. */
+  /** True when the guard of docs/contract.md §5 refuses this rule unless mass removal is allowed. */
   triggered: z.boolean(),
 });
 
@@ -77,7 +77,7 @@ export const RULE_ACTIONS = ["update", "no-op", "skip", "error"] as const;
  */
 export const RULE_ERROR_KINDS = ["unknown-rule", "ambiguous-rule", "duplicate-rule", "observe-failed", "policy"] as const;
 
-/** One check of a RuleUserListPolicy that a rule's list fails (design.md §9.1). */
+/** One check of a RuleUserListPolicy that a rule's list fails (docs/contract.md §9.1). */
 const policyViolation = z.object({
   /** Construct path of the RuleUserListPolicy. */
   policy: z.string(),

@@ -1,5 +1,5 @@
 /**
- * RuleUserListPolicy as data (design.md §9.1): the props of a policy, how they are validated at
+ * RuleUserListPolicy as data (docs/contract.md §9.1): the props of a policy, how they are validated at
  * synth, and how they travel in the synthesized JSON. Each RuleUserList writes the policies that
  * apply to it (those declared on a scope above it) into its resource's `//` comment block, under
  * {@link POLICIES_KEY}; Terraform ignores `//` keys, `plan` decodes them (decode-stack.ts) and

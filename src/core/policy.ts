@@ -1,5 +1,5 @@
 /**
- * Evaluation of RuleUserListPolicy checks (design.md §9.1): a pure function of one rule's plan,
+ * Evaluation of RuleUserListPolicy checks (docs/contract.md §9.1): a pure function of one rule's plan,
  * its declaration (with the policies that apply to it), what was observed and the day of `now`.
  * A rule that fails any check becomes `action: "error"`, `errorKind: "policy"`, sends nothing,
  * and its reason names each policy, check and user at fault.

@@ -1,5 +1,5 @@
 /**
- * A saved plan is applied only as far as it still holds (design.md §9.3): the calls and the
+ * A saved plan is applied only as far as it still holds (docs/contract.md §9.3): the calls and the
  * mass-removal check of each rule it changes are derived again from the plan's own desired list
  * and the list read now, and compared with what the file says. A plan whose `calls`, `changes` or
  * `massRemoval` do not follow from its desired lists (edited, checksum recomputed) is refused.

@@ -1,5 +1,5 @@
 /**
- * `rules list` and `who` (design.md §9.2) as pure functions of what was read: every rule of the
+ * `rules list` and `who` (docs/contract.md §9.2) as pure functions of what was read: every rule of the
  * tenant with its list, and optionally the declared lists of the app. No I/O.
  */
 import type { UsersToAlertOn } from "../api/rules/schemas";

@@ -95,7 +95,7 @@ function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): Promis
 class AlreadyEmptied extends Error {}
 
 /**
- * design.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
+ * docs/contract.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
  * plan's fingerprint. Runs before every attempt (retries included); throws a StalePlanError when
  * the list changed, so the call is not sent and users added since the plan are kept. Before a
  * retry, an empty list means the previous attempt emptied it (a lost response): the call is not

@@ -1,6 +1,6 @@
 /**
  * The local simulator of the alert service: a real HTTP server for the rule operations of
- * interface.md, with a seeded tenant, optional persistence and fault injection. Its behaviour
+ * docs/interface.md, with a seeded tenant, optional persistence and fault injection. Its behaviour
  * spec is README.md beside this file.
  */
 import * as fs from "node:fs";

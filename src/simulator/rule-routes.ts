@@ -1,5 +1,5 @@
 /**
- * The six rule operations of interface.md: rule metadata search and the user-list operations.
+ * The six rule operations of docs/interface.md: rule metadata search and the user-list operations.
  */
 import {
   RULE_OPERATIONS,

@@ -1,5 +1,5 @@
 /**
- * Evaluation of the search filter structure (interface.md, "Search filter structure"): filters
+ * Evaluation of the search filter structure (docs/interface.md, "Search filter structure"): filters
  * combined inside a group by its filterClause, groups combined by groupClause, then sorting and
  * paging. Generic over the searched records, with one term table per searchable resource; the
  * rule-metadata table is here, an alert table can be added beside it.
@@ -131,7 +131,7 @@ function compareIgnoringCase(a: string, b: string): number {
 
 const text = (value: (rule: RuleMetadata) => string): TermDefinition<RuleMetadata>["value"] => value;
 
-/** The rule-metadata terms of interface.md with the operators of src/api/operators.ts. */
+/** The rule-metadata terms of docs/interface.md with the operators of src/api/operators.ts. */
 export const RULE_METADATA_SEARCH: SearchSpec<RuleMetadata> = {
   terms: {
     TenantId: { operators: RULE_METADATA_TERMS.TenantId, kind: "text", value: text((r) => r.tenantId) },

@@ -1,5 +1,5 @@
 /**
- * Contract: every rule endpoint of interface.md, against the simulator.
+ * Contract: every rule endpoint of docs/interface.md, against the simulator.
  */
 import { ApiError, filter, group } from "../../src/api";
 import { useSimulator } from "../support/simulator";

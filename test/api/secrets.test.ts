@@ -1,7 +1,7 @@
 /**
  * Contract: the token never leaks. With a distinctive token, every kind of failure is provoked;
  * the token must appear in no error's message, JSON, inspection or stack, in no hook event,
- * nothing logged, and not in the client object itself (design.md §5 "Secrets").
+ * nothing logged, and not in the client object itself (docs/contract.md §5 "Secrets").
  */
 import { inspect } from "node:util";
 import { RuleListClient, HttpTransport, resolveConnection, type RequestEvent } from "../../src/api";

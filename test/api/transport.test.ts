@@ -22,7 +22,7 @@ const usersBody = { type$: "USERS_IN_RULE_RESPONSE", users: [], usersToAlertOn: 
 const searchBody = { type$: "RULE_METADATA_SEARCH_RESPONSE", ruleMetadata: [], totalCount: 0, problems: [] };
 
 describe("requests on the wire", () => {
-  it("sends POST with bearer auth, JSON content type and Accept per interface.md, and the documented bodies", async () => {
+  it("sends POST with bearer auth, JSON content type and Accept per docs/interface.md, and the documented bodies", async () => {
     // given
     const { client, recorder } = await clientReplying((i) => (i === 0 ? json(searchBody) : i === 1 ? json(usersBody) : json({})));
     // when

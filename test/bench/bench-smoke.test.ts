@@ -1,6 +1,6 @@
 /**
  * Smoke test of the benchmark: its scenario functions at tiny sizes, with 1 ms latency. Calls must
- * equal the bound of design.md §4 (no timing assertions: those belong to `npm run bench`).
+ * equal the bound of docs/contract.md §4 (no timing assertions: those belong to `npm run bench`).
  */
 import { callBound } from "../../bench/lib/bound";
 import { compare } from "../../bench/scenarios/per-user-baseline";

@@ -1,7 +1,7 @@
 /**
  * The rate-limits scenario's pieces at tiny sizes (no timing assertions: those belong to
  * `npm run bench`): our engine against a rate-limited simulator keeps its calls at the bound of
- * design.md §4 and converges; the per-user script retries its 429s and reaches the same state;
+ * docs/contract.md §4 and converges; the per-user script retries its 429s and reaches the same state;
  * a prefix run says it was one; the plot counts requests per second.
  */
 import { runEngine } from "../../bench/lib/engine-run";

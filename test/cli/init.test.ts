@@ -1,5 +1,5 @@
 /**
- * `alert-rule-users init [DIR]` (design.md §9.2): the files it writes, and its refusal to
+ * `alert-rule-users init [DIR]` (docs/contract.md §9.2): the files it writes, and its refusal to
  * overwrite any file. (That the written app installs, plans and applies is test/package.)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";

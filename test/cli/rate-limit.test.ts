@@ -1,6 +1,6 @@
 /**
  * `--max-rps N` on plan, apply and the triage commands, and what a person at a terminal sees
- * while the service rate limits the run (design.md §9.2).
+ * while the service rate limits the run (docs/contract.md §9.2).
  */
 import { main } from "../../src/cli/main";
 import type { Io } from "../../src/cli/io";

@@ -1,5 +1,5 @@
 /**
- * The triage commands (design.md §8) through the built CLI (`npm run build` first), against the
+ * The triage commands (docs/contract.md §8) through the built CLI (`npm run build` first), against the
  * simulator on a random port: JSON output parsed and the simulator's state checked.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call -- parsed CLI output, asserted field by field */

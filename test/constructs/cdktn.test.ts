@@ -1,5 +1,5 @@
 /**
- * The `alert-rule-users/cdktn` entry (design.md §9.1): RuleUserList and RuleUserListPolicy for CDK
+ * The `alert-rule-users/cdktn` entry (docs/contract.md §9.1): RuleUserList and RuleUserListPolicy for CDK
  * Terrain apps. The same JSON as the cdktf entry, `terraform_data` by default (there is no
  * `@cdktn/provider-null`); a cdktn app plans, applies and plans again with no changes.
  */

@@ -1,5 +1,5 @@
 /**
- * resourceType (design.md §9.1): a RuleUserList synthesizes a `null_resource` (default) or
+ * resourceType (docs/contract.md §9.1): a RuleUserList synthesizes a `null_resource` (default) or
  * Terraform's built-in `terraform_data`, with the same triggers (in `triggers_replace`) and the
  * same provisioner; `decodeStack` reads both kinds.
  */

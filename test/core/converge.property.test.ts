@@ -1,6 +1,6 @@
 /**
  * Property: for random declared and live lists, applying the plan to the simulator and planning
- * again yields no changes, and the calls sent never exceed the bound of design.md §4.
+ * again yields no changes, and the calls sent never exceed the bound of docs/contract.md §4.
  */
 import { RuleListClient } from "../../src/api";
 import { applyPlan } from "../../src/io/execute";
@@ -89,7 +89,7 @@ describe("apply then plan again", () => {
     expect(again.rules.filter((r) => r.action === "update").map((r) => [r.constructPath, r.calls])).toEqual([]);
     expect(again.summary.errors).toBe(0);
 
-    // and the calls stayed within the bound of design.md §4
+    // and the calls stayed within the bound of docs/contract.md §4
     const changed = plan.rules.filter((r) => r.action === "update");
     exercised.updates += changed.length;
     exercised.rebuilds += changed.filter((r) => r.changes.rebuild).length;
@@ -100,7 +100,7 @@ describe("apply then plan again", () => {
     expect(calls(observeCalls, "query-rule-metadata")).toBe(1);
     expect(calls(observeCalls, "query-users")).toBeLessThanOrEqual(desired.length);
     const applied = client.counter.snapshot();
-    // one read back per changed rule, and one read right before each remove-all-users (design.md §9.3)
+    // one read back per changed rule, and one read right before each remove-all-users (docs/contract.md §9.3)
     const emptied = changed.filter((r) => r.changes.removeAll).length;
     expect(calls(applied, "query-users") - calls(observeCalls, "query-users") - /* second plan */ calls(observeCalls, "query-users")).toBeLessThanOrEqual(changed.length + emptied);
     for (const op of ["add-users", "remove-users", "remove-user-aliases", "remove-all-users"]) {

@@ -1,5 +1,5 @@
 /**
- * The diff of design.md §4, rule by rule. Each case: a declaration, what the service has, and the
+ * The diff of docs/contract.md §4, rule by rule. Each case: a declaration, what the service has, and the
  * calls (and only those calls) the plan must send.
  */
 import { NULL_USER_ID_SENTENCE, isMissingUserId } from "../../src/api/rules/schemas";

@@ -1,5 +1,5 @@
 /**
- * Users that expire (design.md §9.1), table by table: dates, what an authoritative and an additive
+ * Users that expire (docs/contract.md §9.1), table by table: dates, what an authoritative and an additive
  * list do with an expired user on a given `now`, the "expired" reason and summary.expiringSoon.
  */
 import { buildPlan } from "../../src/core/build-plan";

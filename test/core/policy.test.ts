@@ -1,5 +1,5 @@
 /**
- * RuleUserListPolicy checks (design.md §9.1), one table per check: a declaration with its policies,
+ * RuleUserListPolicy checks (docs/contract.md §9.1), one table per check: a declaration with its policies,
  * what the service has, and whether the rule becomes a policy error (sending nothing) or passes.
  */
 import type { UsersToAlertOn } from "../../src/api/rules/schemas";

@@ -109,7 +109,7 @@ describe("two pipelines on one tenant", () => {
     const results = await Promise.all([cli(one, flags), cli(two, flags)]);
     sim.setFaults({});
     // then both finish; at most one reports a failure, and only of the rebuilt rule: its remove-all-users
-    // refused because the other run had already rebuilt the list (design.md §9.3), or a verify failure
+    // refused because the other run had already rebuilt the list (docs/contract.md §9.3), or a verify failure
     const reports = [one, two].map((ws) => JSON.parse(readFileSync(join(ws.dir, "report.json"), "utf8")) as ApplyReport);
     expect(results.filter((r) => r.code === 0).length).toBeGreaterThanOrEqual(1);
     for (const [i, result] of results.entries()) {

@@ -1,6 +1,6 @@
 /**
  * The built CLI end to end, against the simulator on a random port: exit codes, saved plans,
- * the safety rules of design.md §5, and no token anywhere.
+ * the safety rules of docs/contract.md §5, and no token anywhere.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * A concurrent writer during apply (design.md §9.3): someone else adds a user to a rule while
+ * A concurrent writer during apply (docs/contract.md §9.3): someone else adds a user to a rule while
  * apply is running. remove-all-users (emptying or rebuilding a list) is sent only right after a
  * read of that rule that matches the plan, so the added user survives or the rule is refused;
  * an interactive apply reads the lists again after "yes" and refuses when one changed.

@@ -1,5 +1,5 @@
 /**
- * A saved plan is applied only as far as it still holds (design.md §9.3): a plan edited after the
+ * A saved plan is applied only as far as it still holds (docs/contract.md §9.3): a plan edited after the
  * plan command wrote it, with its checksum recomputed, is refused when its calls or its
  * mass-removal check do not follow from its own desired lists and the lists read now. With
  * ALERT_RULE_USERS_PLAN_KEY set, only a plan signed with that key is applied.

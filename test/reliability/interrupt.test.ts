@@ -1,5 +1,5 @@
 /**
- * SIGINT / SIGTERM in the middle of an apply (design.md §9.3), sent to a real CLI process applying
+ * SIGINT / SIGTERM in the middle of an apply (docs/contract.md §9.3), sent to a real CLI process applying
  * against a slow simulator: no new call starts, the calls in flight finish, both reports are
  * written with the rules not done as "interrupted", stderr says what was done and to run apply
  * again, the exit code is 130 / 143; and running apply again converges.

@@ -1,5 +1,5 @@
 /**
- * remove-all-users whose response is lost (design.md §9.3 with lost responses): the call landed,
+ * remove-all-users whose response is lost (docs/contract.md §9.3 with lost responses): the call landed,
  * the service answered 502, the retry's read finds the list empty. That is the call's own effect,
  * not someone else's edit: it is not sent again and the rule goes on to its add-users, instead of
  * being refused as changed (which failed test/reliability/chaos-converge.test.ts on seeds 11 and 47).

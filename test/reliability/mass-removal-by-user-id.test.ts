@@ -1,6 +1,6 @@
 /**
  * The mass-removal guard counts user entries that leave the list by user ID as well as by alias
- * (design.md §9.3): moving every alias of a list under one new user ID removes every user entry,
+ * (docs/contract.md §9.3): moving every alias of a list under one new user ID removes every user entry,
  * even though no alias leaves.
  */
 import { runCli, workspace, writesOf } from "../support/cli";

@@ -1,5 +1,5 @@
 /**
- * Builders of the safety tests (design.md §9.3): a tenant of editable rules with the lists a test
+ * Builders of the safety tests (docs/contract.md §9.3): a tenant of editable rules with the lists a test
  * chooses, and the declarations of a workspace for them.
  */
 import type { SimUser, TenantSeed } from "../../src/simulator";

@@ -1,5 +1,5 @@
 /**
- * Connection settings (design.md §3): base URL, bearer token and tenant ID, from the environment
+ * Connection settings (docs/contract.md §3): base URL, bearer token and tenant ID, from the environment
  * (`ALERTS_API_URL`, `ALERTS_API_TOKEN`, `ALERTS_TENANT_ID`), with `--base-url` / `--tenant-id`
  * overriding it and `--token-file` as the only other source of the token (never a flag value).
  */

@@ -1,6 +1,6 @@
 /**
  * Request accounting: per operation, the logical calls the client made and the HTTP attempts
- * they took (retries included). The engine checks its call budget against this (design.md §4).
+ * they took (retries included). The engine checks its call budget against this (docs/contract.md §4).
  */
 
 /** What the client reports after every HTTP attempt. Never carries headers or bodies. */

@@ -1,5 +1,5 @@
 /**
- * The bounds of every read, so that no answer of the service can make a run endless (design.md
+ * The bounds of every read, so that no answer of the service can make a run endless (docs/contract.md
  * §9.3): the largest response body read (64 MiB), the overall deadline of one request with its
  * retries and waits, and the most results a paged search may bring. Each can be changed through
  * the environment; the errors that these limits raise name the variable.

@@ -32,7 +32,7 @@ import {
 import { formatIssues, readServiceError, snippet } from "./response-errors";
 import type { RateLimiter } from "./rate-limiter";
 
-/** `Accept` header: text/plain for the searches and query-users, application/json for writes (interface.md). */
+/** `Accept` header: text/plain for the searches and query-users, application/json for writes (docs/interface.md). */
 export type AcceptType = "text/plain" | "application/json";
 
 export interface PostOptions {

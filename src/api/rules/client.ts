@@ -1,5 +1,5 @@
 /**
- * The typed client of the rule operations of interface.md: rule-metadata search (with paging)
+ * The typed client of the rule operations of docs/interface.md: rule-metadata search (with paging)
  * and the five rule user-list operations. Alert, case and file-event operations are to be added
  * on the same {@link HttpTransport} (see `transport`).
  */

@@ -1,5 +1,5 @@
 /**
- * zod schemas of the rule resources and request bodies of interface.md.
+ * zod schemas of the rule resources and request bodies of docs/interface.md.
  *
  * Responses are parsed with these at the boundary (src/api/rules/client.ts); the simulator uses the
  * request schemas to validate what it receives. Unknown extra fields are allowed (the service may
@@ -140,7 +140,7 @@ export const errorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** True when a `userIdFromAuthority` does not identify a user (design.md §4). */
+/** True when a `userIdFromAuthority` does not identify a user (docs/contract.md §4). */
 export function isMissingUserId(userId: string | null | undefined): boolean {
   return userId === null || userId === undefined || userId.trim() === "" || /\s/.test(userId);
 }

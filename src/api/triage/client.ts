@@ -1,5 +1,5 @@
 /**
- * The typed client of the alert, case and file-event operations of interface.md, on the same
+ * The typed client of the alert, case and file-event operations of docs/interface.md, on the same
  * {@link HttpTransport} as the rule client (retries, redaction, counting, zod at the boundary).
  *
  * Retries: every operation here is safe to repeat (searches, a note that replaces the previous
@@ -7,7 +7,7 @@
  * `idempotent: false`: it is never repeated once the request may have reached the service.
  *
  * Accept: text/plain for the alert searches and reads, application/json for the operations that
- * change data and for the file-event search (interface.md names only alerts, rule metadata and
+ * change data and for the file-event search (docs/interface.md names only alerts, rule metadata and
  * rule users as text/plain).
  */
 import { InvalidArgumentError } from "../../errors";

@@ -1,5 +1,5 @@
 /**
- * zod schemas of the alert, case and file-event resources of interface.md, and of their request
+ * zod schemas of the alert, case and file-event resources of docs/interface.md, and of their request
  * bodies (the simulator validates what it receives with these).
  *
  * Observation `data` is a JSON document serialized into a string. The response schemas parse it:
@@ -212,7 +212,7 @@ export type AlertDetailsInAggregateResponse = z.output<typeof alertDetailsInAggr
 
 // ---------------------------------------------------------------- cases
 
-/** A case (interface.md "Case"). The table shows no `type$`; one is accepted when present. */
+/** A case (docs/interface.md "Case"). The table shows no `type$`; one is accepted when present. */
 export const caseSchema = z.object({
   type$: z.string().optional(),
   number: z.number().int().positive(),

@@ -1,5 +1,5 @@
 /**
- * `alert-rule-users init [DIR]` (design.md §9.2): writes a ready cdktf app with one RuleUserList
+ * `alert-rule-users init [DIR]` (docs/contract.md §9.2): writes a ready cdktf app with one RuleUserList
  * (the files are src/core/init-files.ts), refusing to overwrite any file.
  */
 import { relative, resolve } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * `alert-rule-users rules list` (design.md §9.2): every rule of the tenant, live, with its list
+ * `alert-rule-users rules list` (docs/contract.md §9.2): every rule of the tenant, live, with its list
  * type and the number of entries in its list.
  */
 import { listRules } from "../../io/workflow";

@@ -1,5 +1,5 @@
 /**
- * `alert-rule-users who ALIAS_OR_USER_ID...` (design.md §9.2): where a person is, live. Aliases
+ * `alert-rule-users who ALIAS_OR_USER_ID...` (docs/contract.md §9.2): where a person is, live. Aliases
  * match case-insensitively (trimmed), user IDs exactly, in inclusion and exclusion lists alike.
  * Where a cdktf app is (./cdktf.json, or --app), each match also says which RuleUserLists declare
  * it, so offboarding "remove alice everywhere" is one edit per listed construct.

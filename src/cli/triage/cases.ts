@@ -1,5 +1,5 @@
 /**
- * `alert-rule-users cases ...`: create a case, attach file events to a case (design.md §8).
+ * `alert-rule-users cases ...`: create a case, attach file events to a case (docs/contract.md §8).
  */
 import { checkCaseNumber, checkEventId } from "../../api";
 import { UsageError } from "../../errors";

@@ -1,5 +1,5 @@
 /**
- * `alert-rule-users file-events search`: forensic search of file events (design.md §8).
+ * `alert-rule-users file-events search`: forensic search of file events (docs/contract.md §8).
  */
 import { CONNECTION_HELP, parse } from "../args";
 import { renderTable } from "../table";

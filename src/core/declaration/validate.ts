@@ -28,7 +28,7 @@ interface ValidationRule {
   readonly validate: (input: DeclarationInput) => string[];
 }
 
-/** The key under which aliases compare: trimmed, lower case (design.md §4). */
+/** The key under which aliases compare: trimmed, lower case (docs/contract.md §4). */
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -76,7 +76,7 @@ function ruleReferenceField(name: "ruleId" | "ruleName", value: unknown): string
   return [];
 }
 
-/** The validation rules of a declaration (design.md §2), in the order their failures are listed. */
+/** The validation rules of a declaration (docs/contract.md §2), in the order their failures are listed. */
 export const DECLARATION_RULES: readonly ValidationRule[] = [
   {
     checks: "exactly one of ruleId and ruleName",

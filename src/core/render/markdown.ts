@@ -1,5 +1,5 @@
 /**
- * The plan as a pull-request comment (design.md §6): a hidden marker so a CI job can find and
+ * The plan as a pull-request comment (docs/contract.md §6): a hidden marker so a CI job can find and
  * update its own comment, a summary table, a warning block, one collapsible `diff` section per
  * changed rule, skipped rules and errors. Never shows the tenant ID or the base URL (the comment
  * may be public). Stays under `maxLength` characters by shortening, then dropping, per-rule

@@ -1,5 +1,5 @@
 /**
- * The plan as text for a terminal or a CI log, in the manner of `terraform plan` (design.md §6):
+ * The plan as text for a terminal or a CI log, in the manner of `terraform plan` (docs/contract.md §6):
  * `+` add, `-` remove, `~` change, a fixed summary line. Pure: returns a string.
  */
 import type { Plan, RulePlan } from "../plan-schema";

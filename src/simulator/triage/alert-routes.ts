@@ -1,5 +1,5 @@
 /**
- * The five alert operations of interface.md: query-alerts, query-details,
+ * The five alert operations of docs/interface.md: query-alerts, query-details,
  * query-details-aggregate, add-note and update-state.
  */
 import {
@@ -23,7 +23,7 @@ import type { SimAlert } from "./seed";
 export const ALERT_NOTE_ADDED = "ALERT_NOTE_ADDED";
 export const ALERT_STATE_UPDATED = "ALERT_STATE_UPDATED";
 
-/** The alert terms of interface.md; AlertState compares the filter names Open/Dismissed. */
+/** The alert terms of docs/interface.md; AlertState compares the filter names Open/Dismissed. */
 export const ALERT_SEARCH: SearchSpec<SimAlert> = {
   terms: {
     DateObserved: { operators: ALERT_TERMS.DateObserved, kind: "date", value: (a) => a.createdAt },

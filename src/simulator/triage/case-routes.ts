@@ -1,5 +1,5 @@
 /**
- * The case operations of interface.md: create a case, and attach a file event to it.
+ * The case operations of docs/interface.md: create a case, and attach a file event to it.
  */
 import { TRIAGE_OPERATIONS, createCaseRequestSchema } from "../../api/triage/schemas";
 import { SimHttpError } from "../http-error";

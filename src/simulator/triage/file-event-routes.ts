@@ -1,5 +1,5 @@
 /**
- * The file-event search of interface.md (forensic search). The interface shows the request only;
+ * The file-event search of docs/interface.md (forensic search). The interface shows the request only;
  * the response is `FILE_EVENT_SEARCH_RESPONSE { fileEvents, totalCount, problems }` (the shape of
  * src/api/triage/schemas.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * `alert-rule-users alerts ...`: search, show, note, dismiss, reopen and escalate alert
- * notifications (design.md §8).
+ * notifications (docs/contract.md §8).
  */
 import { commandGroup } from "../../service-command";
 import { escalateCommand } from "./escalate";
