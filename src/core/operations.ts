@@ -83,7 +83,7 @@ function spec(operation: PlannedCall["operation"]): WriteOperationSpec<PlannedCa
 
 /** Users (or user IDs) a call carries; 0 for remove-all-users. The one count of plans, renderers and apply records. */
 export function callSize(call: PlannedCall): number {
-  return (spec(call.operation).size as (c: PlannedCall) => number)(call);
+  return spec(call.operation).size(call);
 }
 
 /** `add-users (2 users)`; `remove-all-users` alone. */
