@@ -17,3 +17,12 @@ export function formatPath(path: readonly PropertyKey[]): string {
 export function titleCase<T extends string>(value: string, allowed: readonly T[]): T | undefined {
   return allowed.find((a) => a.toLowerCase() === value.trim().toLowerCase());
 }
+
+/**
+ * `word` as one POSIX shell word, safe to paste: unchanged when it holds only characters no shell
+ * expands, else single-quoted with each `'` written `'\''` (nothing expands inside single quotes).
+ */
+export function shellQuote(word: string): string {
+  if (/^[\w./@%+=:,-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, "'\\''")}'`;
+}

@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { UsageError } from "../../errors";
 import { writeFileAtomic } from "../../shared/atomic-write";
+import { shellQuote } from "../../shared/text";
 import { importRules } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
@@ -96,7 +97,7 @@ Examples:
       await writeFileAtomic(resolve(io.cwd, values.out), redactString(code.source, [connection.token]));
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
-          `Plan it as an app by itself: alert-rule-users plan --app ${JSON.stringify(importAppCommand(values.out))}\n` +
+          `Plan it as an app by itself: alert-rule-users plan --app ${shellQuote(importAppCommand(values.out))}\n` +
           `(or set "app" to that command in cdktf.json), or call ${functionName}(stack) from your app.\n`,
       );
     } else {
