@@ -6,6 +6,7 @@ import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/rules/schemas";
 import { compareStrings } from "../canonical";
 import { escapeInvisible } from "../invisible";
+import { noMentions } from "./mentions";
 import type { ListMode } from "../desired";
 import type { PlannedCall, RulePlan } from "../plan-schema";
 
@@ -176,8 +177,8 @@ export function summarySentence(s: {
 
 /** Markdown inline text: markup characters escaped, HTML neutralized, one line. */
 export function mdText(s: string): string {
-  return oneLine(s)
-    .replace(/[\\`*_[\]#|~$@]/g, (c) => `\\${c}`)
+  return noMentions(oneLine(s))
+    .replace(/[\\`*_[\]#|~$]/g, (c) => `\\${c}`)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;");
@@ -185,7 +186,7 @@ export function mdText(s: string): string {
 
 /** HTML text (inside `<summary>`, where markdown is not parsed). */
 export function htmlText(s: string): string {
-  return oneLine(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return noMentions(oneLine(s)).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 /** A code span that survives backticks in its content; in a table, `|` is escaped as GFM requires. */
