@@ -97,7 +97,6 @@ describe("--no-color", () => {
   }
 
   it("colours the plan on a terminal, and not with --no-color or -no-color", async () => {
-    // eslint-disable-next-line no-control-regex
     const ANSI = /\u001b\[[0-9;]*m/;
     expect(await planOnTerminal()).toMatch(ANSI);
     const plain = await planOnTerminal("--no-color", "--skip-synth");
