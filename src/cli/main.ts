@@ -103,7 +103,7 @@ export async function main(args: string[], given: Io): Promise<number> {
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof AlertRuleUsersError) {
-      const hint = hintFor(err.code);
+      const hint = hintFor(err);
       io.stderr.write(`Error: ${err.message}\n${hint === null ? "" : `${hint}\n`}`);
       return 1;
     }

@@ -112,7 +112,7 @@ export function maxRpsFlag(command: string, value: string | undefined): number |
  * Resolves the connection and builds the client. `timeout` (--timeout SECONDS) bounds each HTTP
  * attempt; an attempt that takes longer is abandoned and retried like a 5xx. Every attempt of the
  * run goes through one rate limiter: capped by `--max-rps N` when given, slowing down by itself
- * on the service's 429s always (src/api/http/rate-limiter.ts). On a TTY, each retry is shown on
+ * on the service's 429s always (src/api/http/rate-limiter.ts). Each retry is shown on
  * stderr (src/cli/retry-notice.ts).
  */
 export function connect(
