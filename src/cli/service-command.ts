@@ -19,7 +19,7 @@ import { renderFields, renderTable } from "./table";
 export const FORMATS = ["table", "json"] as const;
 export type Format = (typeof FORMATS)[number];
 
-/** Flags every triage subcommand takes: the connection, --format and --help. */
+/** Flags every triage subcommand takes: the connection, the pacing, --format and --help. */
 export const TRIAGE_OPTIONS = {
   ...CONNECTION_OPTIONS,
   ...RATE_OPTIONS,
@@ -30,6 +30,7 @@ export const TRIAGE_OPTIONS = {
 export const TRIAGE_FLAGS_HELP = `  --format FORMAT     table (default on a terminal) or json (default otherwise)
   --max-rps N         never send more than N requests a second (default: no cap; the
                       client slows down by itself on the service's 429s)
+  --timeout SECONDS   give up on a request after this long and retry it (default 30)
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help`;
 
@@ -43,7 +44,7 @@ export function writeJson(io: Io, document: unknown): void {
   io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }
 
-export function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined }, io: Io): TriageClient {
+export function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined; readonly timeout?: string | undefined }, io: Io): TriageClient {
   return TriageClient.from(connect(flags, io).client);
 }
 

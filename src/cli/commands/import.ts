@@ -13,7 +13,7 @@ import { importAppCommand } from "../../core/import-code";
 
 /** Names the generated module declares or imports: not available for the function. */
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
-import { connect, session } from "../run-flags";
+import { RATE_HELP, RATE_OPTIONS, connect, session } from "../run-flags";
 import { checkOutputPath } from "../output-path";
 import { redactString } from "../../api/http/redact";
 
@@ -44,6 +44,7 @@ Flags:
   --function-name NAME   name of the generated function (default: declareRuleUserLists)
   --parallelism N        rule lists read at once (default 4)
   --page-size N          rule-metadata search page size (default 100)
+${RATE_HELP}
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help
 
@@ -58,6 +59,7 @@ Examples:
   async run(argv: string[], io: Io): Promise<number> {
     const { values } = parse("import", argv, {
       ...CONNECTION_OPTIONS,
+      ...RATE_OPTIONS,
       rule: { type: "string", multiple: true },
       all: { type: "boolean" },
       out: { type: "string" },
