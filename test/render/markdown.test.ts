@@ -50,8 +50,9 @@ describe("renderPlanMarkdown", () => {
       "| Rules to update | 2 |",
       "| Users to add | 1 |",
       "| Users to remove | 2 |",
-      "| Aliases to add | 3 |",
-      "| Aliases to remove | 3 |",
+      // a user added or removed counts once; aliases only those of users who stay (issue 25)
+      "| Aliases to add | 1 |",
+      "| Aliases to remove | 1 |",
       "| Rebuilds | 1 |",
       "| Skipped | 1 |",
       "| Errors | 1 |",
@@ -60,7 +61,7 @@ describe("renderPlanMarkdown", () => {
     ]) {
       expect(md).toContain(`\n${row}\n`);
     }
-    expect(md).toContain("**Plan: 2 rules to update, 1 user to add, 2 users to remove, 3 aliases to add, 3 aliases to remove.**");
+    expect(md).toContain("**Plan: 2 rules to update, 1 user to add, 2 users to remove, 1 alias to add, 1 alias to remove.**");
   });
 
   it("shows each changed rule in a collapsible section with a diff block and the calls", () => {

@@ -139,22 +139,6 @@ export function changeRows(rule: RulePlan): ChangeRow[] {
   return [...rows, ...c.removeEntriesWithoutId.map((e) => ({ kind: "remove-entry" as const, userId: null, aliases: e.aliases }))];
 }
 
-/** Short counts of one rule's changes: `+1 user, -2 users, +3 aliases, -1 alias, -1 entry without ID`. */
-export function changeCounts(rule: RulePlan): string {
-  const c = rule.changes;
-  const addedAliases = c.addAliases.reduce((n, u) => n + u.aliases.length, 0);
-  const removedAliases = c.removeAliases.reduce((n, u) => n + u.aliases.length, 0);
-  const parts: string[] = [];
-  if (c.addUsers.length > 0) parts.push(`+${plural(c.addUsers.length, "user")}`);
-  if (c.removeUsers.length > 0) parts.push(`-${plural(c.removeUsers.length, "user")}`);
-  if (addedAliases > 0) parts.push(`+${plural(addedAliases, "alias", "aliases")}`);
-  if (removedAliases > 0) parts.push(`-${plural(removedAliases, "alias", "aliases")}`);
-  if (c.removeEntriesWithoutId.length > 0) {
-    parts.push(`-${plural(c.removeEntriesWithoutId.length, "entry without ID", "entries without ID")}`);
-  }
-  return parts.join(", ");
-}
-
 /** True when the rule takes anything away: users, aliases, entries, or the whole list. */
 export function removesSomething(rule: RulePlan): boolean {
   const c = rule.changes;
