@@ -14,8 +14,9 @@ type Parsed<T extends OptionSpec> = ReturnType<
 
 export function parse<T extends OptionSpec>(command: string, argv: string[], options: T, allowPositionals = false): Parsed<T> {
   let parsed: Parsed<T>;
+  const args = withTwoDashes(argv, options, (message) => new UsageError(`${command}: ${message} Run 'alert-rule-users ${command} --help' for the flags it takes.`));
   try {
-    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
   } catch (err) {
     const message = err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/s, "") : String(err);
     // The token is never a flag value (it would show in process lists): say where it goes instead.
@@ -57,3 +58,69 @@ export const CONNECTION_HELP = `Connection (environment, overridden by flags):
   ALERTS_TENANT_ID     tenant ID                        (--tenant-id ID)
 Read limits (environment): ALERT_RULE_USERS_MAX_BODY_MIB (default 64),
   ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS (300), ALERT_RULE_USERS_MAX_SEARCH_RESULTS (20000)`;
+
+/**
+ * Terraform habits: `-out FILE`, `-out=FILE`, `-detailed-exitcode`, `-no-color` are this CLI's long
+ * options written with one dash. Returns `argv` with each such token given its second dash, so
+ * that util.parseArgs does not read `-out` as the short flags `-o -u -t`. Left alone: a token that
+ * is the value of the option before it, everything after `--`, and real short flags (`-h`). A
+ * one-dash word that is no option is refused whole (`Unknown option '-frobnicate'`), with the
+ * long option it resembles, rather than by its first letter.
+ */
+export function withTwoDashes(argv: readonly string[], options: OptionSpec, refuse: (message: string) => Error): string[] {
+  const out: string[] = [];
+  const shorts = new Map(Object.entries(options).flatMap(([, o]) => (o.short === undefined ? [] : [[o.short, o] as const])));
+  let valueNext = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const token = argv[i]!;
+    if (valueNext) {
+      out.push(token);
+      valueNext = false;
+      continue;
+    }
+    if (token === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const dashes = token.startsWith("--") ? 2 : token.startsWith("-") && token.length > 1 ? 1 : 0;
+    const [name = "", ...rest] = token.slice(dashes).split("=");
+    const hasValue = rest.length > 0;
+    if (dashes === 2) {
+      valueNext = options[name]?.type === "string" && !hasValue;
+      out.push(token);
+    } else if (dashes === 1 && name.length > 1 && Object.hasOwn(options, name)) {
+      valueNext = options[name]!.type === "string" && !hasValue;
+      out.push(`-${token}`);
+    } else if (dashes === 1 && name.length > 1 && ![...name].every((c) => shorts.get(c)?.type === "boolean")) {
+      const near = nearestOption(name, Object.keys(options));
+      throw refuse(`Unknown option '-${name}'.${near === undefined ? "" : ` Did you mean --${near}?`}`);
+    } else {
+      valueNext = dashes === 1 && name.length === 1 && shorts.get(name)?.type === "string" && !hasValue;
+      out.push(token);
+    }
+  }
+  return out;
+}
+
+/** The option name closest to `word` (at most a third of its letters edited), if any. */
+function nearestOption(word: string, names: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(word, name);
+    if (distance <= Math.max(1, Math.floor(name.length / 3)) && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions, one each. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -2,7 +2,8 @@
  * What to do next, by error code: the hints that name commands and flags live here, in the CLI,
  * so the core and io layers say what happened and the CLI says how to go on.
  */
-import type { ErrorCode } from "../errors";
+import { ApiError } from "../api";
+import type { AlertRuleUsersError, ErrorCode } from "../errors";
 
 const HINTS: Partial<Record<ErrorCode, string>> = {
   STALE_PLAN: "Plan again ('alert-rule-users plan --out FILE', or 'apply' without a file), review it, and apply the new plan.",
@@ -12,7 +13,12 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   PLAN_FILE: "Plan again with 'alert-rule-users plan --out FILE' and apply the new file unmodified.",
 };
 
-/** The hint line for an error code, or null when the message says all there is. */
-export function hintFor(code: ErrorCode): string | null {
-  return HINTS[code] ?? null;
+/** Nothing listens at the address: the usual cause when trying the tool, said in CI logs too. */
+const REFUSED_HINT =
+  "Nothing accepted the connection: is the service, or the simulator ('npx alert-rule-users simulator'), running at ALERTS_API_URL (or --base-url)?";
+
+/** The hint line for an error, or null when the message says all there is. */
+export function hintFor(error: AlertRuleUsersError): string | null {
+  if (error instanceof ApiError && error.networkCode === "ECONNREFUSED") return REFUSED_HINT;
+  return HINTS[error.code] ?? null;
 }

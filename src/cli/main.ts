@@ -26,9 +26,14 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
 
 Run 'alert-rule-users <command> --help' for a command's flags.
 
-Global flag:
+Global flags:
+  --version                  print the version of alert-rule-users and exit
+  ${NO_COLOR_FLAG}                 no colours in the output (as NO_COLOR=1; colours are on only when
+                             stdout is a terminal)
   ${UNSAFE_NODE_DEBUG_FLAG}  run although NODE_DEBUG names http, net, tls, fetch, undici or
                              http2 (Node then prints request headers, the token included)
+
+Long flags may be written with one dash, as Terraform's are: -out FILE, -auto-approve, -no-color.
 `;
 }
 
@@ -64,15 +69,21 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string)
   return () => [...secrets];
 }
 
-export async function main(args: string[], io: Io): Promise<number> {
-  const allowNodeDebug = args.includes(UNSAFE_NODE_DEBUG_FLAG);
-  const argv = args.filter((a) => a !== UNSAFE_NODE_DEBUG_FLAG);
+/** `--no-color` (or Terraform's `-no-color`), anywhere on the line: as NO_COLOR=1 for the run. */
+const NO_COLOR_FLAG = "--no-color";
+
+export async function main(args: string[], given: Io): Promise<number> {
+  const allowNodeDebug = args.includes(UNSAFE_NODE_DEBUG_FLAG) || args.includes(UNSAFE_NODE_DEBUG_FLAG.slice(1));
+  const noColor = args.includes(NO_COLOR_FLAG) || args.includes(NO_COLOR_FLAG.slice(1));
+  const global = new Set([UNSAFE_NODE_DEBUG_FLAG, UNSAFE_NODE_DEBUG_FLAG.slice(1), NO_COLOR_FLAG, NO_COLOR_FLAG.slice(1)]);
+  const argv = args.filter((a) => !global.has(a));
+  const io: Io = noColor ? { ...given, env: { ...given.env, NO_COLOR: "1" } } : given;
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(usage());
     return name === undefined ? 1 : 0;
   }
-  if (name === "--version" || name === "-v") {
+  if (name === "--version" || name === "-version" || name === "-v") {
     io.stdout.write(`${TOOL_VERSION}\n`);
     return 0;
   }
@@ -91,7 +102,7 @@ export async function main(args: string[], io: Io): Promise<number> {
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof AlertRuleUsersError) {
-      const hint = hintFor(err.code);
+      const hint = hintFor(err);
       io.stderr.write(`Error: ${err.message}\n${hint === null ? "" : `${hint}\n`}`);
       return 1;
     }

@@ -5,13 +5,14 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { UsageError } from "../errors";
+import { shellQuote } from "../shared/text";
 
 /** Throws a UsageError naming the flag when the directory of `file` does not exist or is not one. */
 export function checkOutputPath(command: string, flag: string, file: string | undefined, cwd: string): void {
   if (file === undefined) return;
   const dir = dirname(resolve(cwd, file));
   if (!existsSync(dir)) {
-    throw new UsageError(`${command}: --${flag} ${file}: the directory ${dir} does not exist; create it first (mkdir -p ${dir}) or choose another path.`);
+    throw new UsageError(`${command}: --${flag} ${file}: the directory ${dir} does not exist; create it first (mkdir -p ${shellQuote(dir)}) or choose another path.`);
   }
   if (!statSync(dir).isDirectory()) {
     throw new UsageError(`${command}: --${flag} ${file}: ${dir} is a file, not a directory; choose another path.`);

@@ -1,7 +1,8 @@
 /**
  * What a person at a terminal sees while the client retries: one stderr line per retry, so a
  * closed port or a struggling service does not leave the screen blank for the whole backoff
- * (10 attempts take about 16 s). Only on a TTY: logs and CI output stay as they were.
+ * (10 attempts take about 16 s). In CI logs too (not a TTY), where a silent 20 s reads as a hang:
+ * the same line, without the terminal's line clearing.
  */
 import type { RateLimiter, RequestEvent, RequestHook, RetryPolicy } from "../api";
 import type { OutputStream } from "./io";
@@ -31,23 +32,22 @@ export function describeRetry(event: RequestEvent, baseUrl: string, policy: Pick
 }
 
 /**
- * A request hook that writes each retry to `stream` when it is a TTY (clearing a progress line
- * first). After a 429 it also says at what rate the run sends from then on (`limiter`). Returns
- * undefined when the stream is not a TTY, so nothing is hooked.
+ * A request hook that writes each retry to `stream`, one line each (on a TTY clearing a progress
+ * line first). After a 429 it also says at what rate the run sends from then on (`limiter`).
  */
 export function retryNotice(
   stream: OutputStream,
   baseUrl: string,
   policy: Pick<RetryPolicy, "maxAttempts" | "maxRateLimitRetries">,
   limiter?: RateLimiter,
-): RequestHook | undefined {
-  if (stream.isTTY !== true) return undefined;
+): RequestHook {
+  const clear = stream.isTTY === true ? "\r\x1b[2K" : "";
   const where = withoutCredentials(baseUrl);
   return (event) => {
     if (event.outcome !== "retry") return;
     const rps = event.status === 429 ? limiter?.state().rps : undefined;
     const slower = rps === undefined ? "" : `; sending at most ${formatRps(rps)} requests/s from now on`;
-    stream.write(`\r\x1b[2K${describeRetry(event, where, policy)}${slower}\n`);
+    stream.write(`${clear}${describeRetry(event, where, policy)}${slower}\n`);
   };
 }
 

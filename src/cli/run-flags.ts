@@ -19,19 +19,24 @@ export const SYNTH_OPTIONS = {
   stack: { type: "string", multiple: true },
 } as const;
 
-/** `--max-rps`: plan, apply and the triage commands. */
+/**
+ * The pacing of requests, `--max-rps` and `--timeout`: taken by every command that talks to the
+ * service (plan, apply, import, rules list, who and the triage commands), as the connection
+ * options are (CONNECTION_OPTIONS in args.ts).
+ */
 export const RATE_OPTIONS = {
   "max-rps": { type: "string" },
+  timeout: { type: "string" },
 } as const;
 
 export const RATE_HELP = `  --max-rps N            never send more than N requests a second (reads, writes and retries;
-                         default: no cap, the client slows down by itself on the service's 429s)`;
+                         default: no cap, the client slows down by itself on the service's 429s)
+  --timeout SECONDS      give up on a request after this long and retry it (default 30)`;
 
 export const ENGINE_OPTIONS = {
   parallelism: { type: "string" },
   "batch-size": { type: "string" },
   "page-size": { type: "string" },
-  timeout: { type: "string" },
   ...RATE_OPTIONS,
 } as const;
 
@@ -110,7 +115,7 @@ export function maxRpsFlag(command: string, value: string | undefined): number |
  * Resolves the connection and builds the client. `timeout` (--timeout SECONDS) bounds each HTTP
  * attempt; an attempt that takes longer is abandoned and retried like a 5xx. Every attempt of the
  * run goes through one rate limiter: capped by `--max-rps N` when given, slowing down by itself
- * on the service's 429s always (src/api/http/rate-limiter.ts). On a TTY, each retry is shown on
+ * on the service's 429s always (src/api/http/rate-limiter.ts). Each retry is shown on
  * stderr (src/cli/retry-notice.ts).
  */
 export function connect(

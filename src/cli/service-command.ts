@@ -11,7 +11,7 @@ import { RATE_OPTIONS } from "./run-flags";
 export const FORMATS = ["table", "json"] as const;
 export type Format = (typeof FORMATS)[number];
 
-/** Flags every triage subcommand takes: the connection, --format and --help. */
+/** Flags every triage subcommand takes: the connection, the pacing, --format and --help. */
 export const TRIAGE_OPTIONS = {
   ...CONNECTION_OPTIONS,
   ...RATE_OPTIONS,
@@ -22,6 +22,7 @@ export const TRIAGE_OPTIONS = {
 export const TRIAGE_FLAGS_HELP = `  --format FORMAT     table (default on a terminal) or json (default otherwise)
   --max-rps N         never send more than N requests a second (default: no cap; the
                       client slows down by itself on the service's 429s)
+  --timeout SECONDS   give up on a request after this long and retry it (default 30)
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help`;
 

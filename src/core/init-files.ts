@@ -116,6 +116,8 @@ const GITIGNORE = `node_modules/
 cdktf.out/
 .terraform/
 terraform.tfstate*
+# cdktf's local backend writes terraform.<stack>.tfstate: it holds every alias
+terraform.*.tfstate*
 # saved plans and apply reports (they name users; keep them out of git)
 plan.json
 plan.md
@@ -145,6 +147,9 @@ class AlertRulesStack extends TerraformStack {
     // else on the live list is removed. "additive" would only ever add.
     new RuleUserList(this, "engineering-exfiltration", {
       ruleId: ${tsString(SAMPLE_RULE_ID)},
+      // terraform_data is built into Terraform (1.4+): \`terraform init\` needs no provider download
+      // (the default, null_resource, needs hashicorp/null from the registry).
+      resourceType: "terraform_data",
       users: [
         { userId: "908712345678901234", aliases: ["alice.nguyen@example.com", "alice.nguyen@eng.example.com"] },
         { userId: "908712345678901235", aliases: ["bob.okafor@example.com"] },

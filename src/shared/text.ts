@@ -22,3 +22,12 @@ export function titleCase<T extends string>(value: string, allowed: readonly T[]
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * `word` as one POSIX shell word, safe to paste: unchanged when it holds only characters no shell
+ * expands, else single-quoted with each `'` written `'\''` (nothing expands inside single quotes).
+ */
+export function shellQuote(word: string): string {
+  if (/^[\w./@%+=:,-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, "'\\''")}'`;
+}

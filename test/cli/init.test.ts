@@ -59,7 +59,7 @@ describe("alert-rule-users init", () => {
     const dir = join(root, "My Alert Rules");
     expect(filesUnder(dir)).toEqual([".gitignore", "cdktf.json", "main.ts", "package.json", "tsconfig.json"]);
     expect(run.stdout).toContain(`Wrote a cdktf app in My Alert Rules: package.json, cdktf.json, main.ts, tsconfig.json, .gitignore.`);
-    expect(run.stdout).toContain(`cd "My Alert Rules"\n  npm install\n  npx alert-rule-users plan`);
+    expect(run.stdout).toContain(`cd 'My Alert Rules'\n  npm install\n  npx alert-rule-users plan`);
   });
 
   it("package.json: alert-rule-users at this version, cdktf, constructs and the null provider in the ranges it supports, ts-node to run main.ts", async () => {
@@ -175,5 +175,39 @@ describe("alert-rule-users init", () => {
     ["---", "alert-rules"],
   ])("names the package after the directory: %s -> %s", (dir, name) => {
     expect(packageNameFor(dir)).toBe(name);
+  });
+
+  describe("what a new user pastes and commits (issue 25)", () => {
+    it("quotes DIR for the shell in the 'cd' it prints: a name with $(...) is not run when pasted", async () => {
+      // given a directory name a shell would expand inside double quotes
+      const run = await init(root, "$(id>x)");
+
+      // then the printed cd is single-quoted, and a quote in the name is escaped as '\\''
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("  cd '$(id>x)'\n");
+      expect(run.stdout).not.toContain('"$(id>x)"');
+      const quoted = await init(root, "it's");
+      expect(quoted.stdout).toContain("  cd 'it'\\''s'\n");
+    });
+
+    it(".gitignore keeps cdktf's per-stack state (terraform.<stack>.tfstate, which holds every alias) out of git", async () => {
+      await init(root, "rules");
+      const ignored = readFileSync(join(root, "rules", ".gitignore"), "utf8").split("\n");
+      expect(ignored).toEqual(expect.arrayContaining(["terraform.tfstate*", "terraform.*.tfstate*"]));
+    });
+
+    it("main.ts uses terraform_data (built into Terraform, no provider to download), so terraform init works offline", async () => {
+      await init(root, "rules");
+      const mainTs = readFileSync(join(root, "rules", "main.ts"), "utf8");
+      expect(mainTs).toContain(`resourceType: "terraform_data",`);
+    });
+
+    it("without --package-spec, says that the version range installs only once the package is published, and what to use until then", async () => {
+      const run = await init(root, "rules");
+      expect(run.stdout).toMatch(/alert-rule-users@\^\d+\.\d+\.\d+ .*will not install until the package is published/);
+      expect(run.stdout).toContain("--package-spec file:");
+      const withSpec = await init(root, "other", "--package-spec", "file:../alert-rule-users-0.1.0.tgz");
+      expect(withSpec.stdout).not.toContain("will not install");
+    });
   });
 });

@@ -28,7 +28,7 @@ describe("describeRetry", () => {
     expect(line).toBe(expected);
   });
 
-  it("hooks nothing when stderr is not a TTY, and never shows credentials of the base URL", () => {
+  it("writes one line per retry, and never shows credentials of the base URL", () => {
     // given
     const tty = captureStream(true);
 
@@ -38,8 +38,21 @@ describe("describeRetry", () => {
     hook?.({ operation: "query-users", attempt: 2, outcome: "ok", durationMs: 1, status: 200 });
 
     // then
-    expect(retryNotice(captureStream(false).stream, "http://x", DEFAULT_RETRY_POLICY)).toBeUndefined();
     expect(tty.text()).toBe("\r\x1b[2Kquery-users: connection reset at https://alerts.example.com/api; retrying in 0.1 s (attempt 2 of at most 10)\n");
+  });
+
+  it("in CI too (stderr not a TTY): the same line, without the terminal's line clearing (issue 25)", () => {
+    // given
+    const log = captureStream(false);
+
+    // when
+    const hook = retryNotice(log.stream, "http://127.0.0.1:1", DEFAULT_RETRY_POLICY);
+    hook?.({ operation: "query-rule-metadata", attempt: 1, outcome: "retry", durationMs: 1, failure: "ECONNREFUSED", retryInMs: 400 });
+
+    // then
+    expect(log.text()).toBe(
+      "query-rule-metadata: connection refused (is the service, or the simulator, running at that address?) at http://127.0.0.1:1; retrying in 0.4 s (attempt 2 of at most 10)\n",
+    );
   });
 });
 
@@ -70,12 +83,35 @@ describe("retries on the terminal, end to end", () => {
     expect(run.stderr).not.toContain(sim.token);
   });
 
-  it("stays quiet about retries when stderr is not a TTY", async () => {
+  it("shows each retry on stderr in CI too (not a TTY), one plain line each (issue 25)", async () => {
     // given the flaky service / when
     const run = await importAll(false);
 
     // then
     expect(run.code).toBe(0);
-    expect(run.stderr).not.toContain("retrying");
+    expect(run.stderr).toMatch(/(^|\n)[a-z-]+: HTTP 503; retrying in \d+\.\d s \(attempt 2 of at most 10\)\n/);
+    expect(run.stderr).not.toContain("\x1b[");
   });
+});
+
+describe("a refused connection, without a terminal (issue 25)", () => {
+  it("prints each retry and ends with the hint to start the service or the simulator", async () => {
+    // given nothing listening on the port, and stderr a log file (not a TTY)
+    const stderr = captureStream(false);
+    const io: Io = {
+      stdout: captureStream(false).stream,
+      stderr: stderr.stream,
+      stdin: process.stdin,
+      env: { ALERTS_API_URL: "http://127.0.0.1:9", ALERTS_API_TOKEN: "t0ken-never-shown", ALERTS_TENANT_ID: "t" },
+      cwd: process.cwd(),
+    };
+
+    // when
+    const code = await main(["rules", "list", "--format", "json"], io);
+
+    // then
+    expect(code).toBe(1);
+    expect(stderr.text()).toMatch(/query-rule-metadata: connection refused .* retrying in \d+\.\d s \(attempt 2 of at most 10\)\n/);
+    expect(stderr.text()).toMatch(/\nNothing accepted the connection: is the service, or the simulator \('npx alert-rule-users simulator'\), running at ALERTS_API_URL \(or --base-url\)\?\n$/);
+  }, 60_000);
 });

@@ -218,7 +218,8 @@ describe("generateImportCode", () => {
     expect(typeof run(code.source, false).exports["declareRuleUserLists"]).toBe("function");
     // the header says how to run it, with the file as named
     expect(code.source).toContain(`"app": "npx ts-node --transpile-only 'lists/rule user lists.ts'"`);
-    expect(code.source).toContain(`alert-rule-users plan --app "npx ts-node --transpile-only 'lists/rule user lists.ts'"`);
+    // quoted for the shell (single quotes, each ' written '\''): nothing in it expands when pasted
+    expect(code.source).toContain(`alert-rule-users plan --app 'npx ts-node --transpile-only '\\''lists/rule user lists.ts'\\'''`);
   });
 
   it("a file name cannot end the header comment", () => {

@@ -136,7 +136,7 @@ app.synth();
     "import --all --out FILE in the app, then plan with FILE as the app (the command import prints): no changes",
     async () => {
       const imported = await succeed("import", installedCli(["import", "--all", "--out", "all-rules.ts"]));
-      const hint = /plan --app "([^"]+)"/.exec(imported.stderr)?.[1];
+      const hint = /plan --app '([^']+)'/.exec(imported.stderr)?.[1];
       expect(hint).toBe("npx ts-node --transpile-only all-rules.ts");
       const plan = await installedCli(["plan", "--app", hint ?? "", "--output", "all-rules.out", "--detailed-exitcode"]);
       expect(plan.stderr).not.toMatch(/Error/);

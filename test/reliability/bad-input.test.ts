@@ -235,6 +235,22 @@ const CLI_USAGE: Record<string, Case> = {
     args: () => ["apply"],
     says: [/pass --auto-approve, or apply a reviewed plan file/],
   },
+  "a one-dash word that is no flag, named whole": {
+    args: () => ["plan", "-frobnicate"],
+    says: [/plan: Unknown option '-frobnicate'\./, /Run 'alert-rule-users plan --help'/],
+  },
+  "a misspelled Terraform-style flag": {
+    args: () => ["plan", "-detailed-exit-code"],
+    says: [/Unknown option '-detailed-exit-code'\. Did you mean --detailed-exitcode\?/],
+  },
+  "import --timeout out of range": {
+    args: () => ["import", "--all", "--timeout", "0"],
+    says: [/--timeout must be between 1 and 3600, got 0/],
+  },
+  "rules list --timeout that is not a number": {
+    args: () => ["rules", "list", "--timeout", "soon"],
+    says: [/--timeout takes a whole number, got 'soon'/],
+  },
 };
 
 const PLAN_FILES: Record<string, Case> = {
@@ -367,6 +383,11 @@ const SIMULATOR_FLAGS: Record<string, Case> = {
     simulator: true,
     args: () => ["simulator", "--token", "two words"],
     says: [/--token/],
+  },
+  "simulator -prot, a one-dash typo": {
+    simulator: true,
+    args: () => ["simulator", "-prot", "8080"],
+    says: [/Unknown option '-prot'/],
   },
 };
 

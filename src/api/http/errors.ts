@@ -81,6 +81,8 @@ export class ApiError extends AlertRuleUsersError {
   readonly serviceCode: string | undefined;
   readonly retryable: boolean;
   readonly attempts: number;
+  /** For network errors: the system error code (ECONNREFUSED, ...), for the CLI's hint. */
+  readonly networkCode: string | undefined;
 
   constructor(details: ApiErrorDetails) {
     const clean: ApiErrorDetails = {
@@ -103,6 +105,7 @@ export class ApiError extends AlertRuleUsersError {
     this.serviceCode = clean.serviceCode;
     this.retryable = clean.retryable;
     this.attempts = clean.attempts;
+    this.networkCode = clean.networkCode;
   }
 
   override toJSON(): Record<string, unknown> {

@@ -171,6 +171,12 @@ const alertFields = {
   id: z.string(),
   createdAt: alertTimestamp,
   state: z.enum(ALERT_STATES),
+  /**
+   * The note add-note (or update-state) set, when the service returns it: interface.md does not
+   * show it in the alert objects; the simulator serves it (null when none). Kept, not stripped,
+   * so `alerts show` and `alerts search` can show it.
+   */
+  note: z.string().nullable().optional(),
 };
 
 export const alertSummarySchema = z.object({ type$: z.literal("ALERT_SUMMARY"), ...alertFields });

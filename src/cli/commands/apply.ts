@@ -49,7 +49,6 @@ Flags:
   --parallelism N        rules applied at once (default 4)
   --batch-size N         most users per write call (default 100; a saved plan keeps its own)
   --page-size N          rule-metadata search page size (default 100)
-  --timeout SECONDS      give up on a request after this long and retry it (default 30)
 ${RATE_HELP}
 ${NOW_HELP}
                          (without PLANFILE; a saved plan applies at the "now" it records)

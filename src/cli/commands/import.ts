@@ -4,13 +4,14 @@
  */
 import { resolve } from "node:path";
 import { UsageError } from "../../errors";
+import { shellQuote } from "../../shared/text";
 import { importAppCommand, importRules, writeImportModule } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
 
 /** Names the generated module declares or imports: not available for the function. */
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
-import { connect, session } from "../run-flags";
+import { RATE_HELP, RATE_OPTIONS, connect, session } from "../run-flags";
 import { checkOutputPath } from "../output-path";
 
 export const importCommand: Command = {
@@ -40,6 +41,7 @@ Flags:
   --function-name NAME   name of the generated function (default: declareRuleUserLists)
   --parallelism N        rule lists read at once (default 4)
   --page-size N          rule-metadata search page size (default 100)
+${RATE_HELP}
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help
 
@@ -54,6 +56,7 @@ Examples:
   async run(argv: string[], io: Io): Promise<number> {
     const { values } = parse("import", argv, {
       ...CONNECTION_OPTIONS,
+      ...RATE_OPTIONS,
       rule: { type: "string", multiple: true },
       all: { type: "boolean" },
       out: { type: "string" },
@@ -93,7 +96,7 @@ Examples:
       await writeImportModule(resolve(io.cwd, values.out), code.source, [connection.token]);
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
-          `Plan it as an app by itself: alert-rule-users plan --app ${JSON.stringify(importAppCommand(values.out))}\n` +
+          `Plan it as an app by itself: alert-rule-users plan --app ${shellQuote(importAppCommand(values.out))}\n` +
           `(or set "app" to that command in cdktf.json), or call ${functionName}(stack) from your app.\n`,
       );
     } else {

@@ -4,7 +4,8 @@
  */
 import { relative, resolve } from "node:path";
 import { UsageError } from "../../errors";
-import { initApp } from "../../io/workflow";
+import { shellQuote } from "../../shared/text";
+import { TOOL_VERSION, initApp } from "../../io/workflow";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
 
@@ -18,7 +19,8 @@ Writes a ready TypeScript cdktf app into DIR (default: the current directory; cr
   package.json     dependencies: alert-rule-users, cdktf, constructs, @cdktf/provider-null (the
                    versions alert-rule-users supports); ts-node and typescript to run main.ts
   cdktf.json       "app": "npx ts-node --transpile-only main.ts"
-  main.ts          one RuleUserList, for a rule of the simulator's sample tenant
+  main.ts          one RuleUserList, for a rule of the simulator's sample tenant, as terraform_data
+                   (built into Terraform: terraform init downloads no provider)
   tsconfig.json, .gitignore
 
 Refuses to overwrite: when any of these files exists, it names them and writes nothing.
@@ -26,7 +28,8 @@ Refuses to overwrite: when any of these files exists, it names them and writes n
 Flags:
   --workflows            also write the GitHub workflows (plan on pull requests, apply on merge,
                          drift on a schedule) as .github/workflows/alert-rule-users-{plan,apply,drift}.yml
-  --package-spec SPEC    what package.json depends on for alert-rule-users (default: ^<this version>):
+  --package-spec SPEC    what package.json depends on for alert-rule-users (default: ^<this version>,
+                         which installs from the npm registry only once the package is published):
                          a version range, a tarball (file:../alert-rule-users-0.1.0.tgz), a git URL
   -h, --help
 
@@ -67,13 +70,21 @@ Examples:
     const dir = resolve(io.cwd, positionals[0] ?? ".");
     const shown = relative(io.cwd, dir) || ".";
     const files = await initApp({ dir, shown, workflows: values.workflows === true, ...(packageSpec === undefined ? {} : { packageSpec }) });
+    // The default range resolves on the npm registry only: say so before `npm install` fails on it.
+    const unpublished =
+      packageSpec === undefined
+        ? `\nNote: package.json depends on alert-rule-users@^${TOOL_VERSION} from the npm registry, which will not install until the package is published there.\n` +
+          `Until then use a tarball ('npm pack' in an alert-rule-users checkout): init with --package-spec file:PATH/alert-rule-users-${TOOL_VERSION}.tgz,\n` +
+          `or run 'npm install PATH/alert-rule-users-${TOOL_VERSION}.tgz' in the app.\n`
+        : "";
 
-    const cd = shown === "." ? "" : `  cd ${/^[\w./-]+$/.test(shown) ? shown : JSON.stringify(shown)}\n`;
+    const cd = shown === "." ? "" : `  cd ${shellQuote(shown)}\n`;
     io.stdout.write(
       `Wrote a cdktf app in ${shown}: ${files.map((f) => f.path).join(", ")}.\n\n` +
         `Next:\n${cd}  npm install\n  npx alert-rule-users plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
         "To try it against the simulator first (another terminal): npx alert-rule-users simulator --port 8080, then\n" +
-        "  export ALERTS_API_URL=http://127.0.0.1:8080 ALERTS_API_TOKEN=local-simulator-token ALERTS_TENANT_ID=f82ba8d5-219c-48f6-9978-242511e30d41\n",
+        "  export ALERTS_API_URL=http://127.0.0.1:8080 ALERTS_API_TOKEN=local-simulator-token ALERTS_TENANT_ID=f82ba8d5-219c-48f6-9978-242511e30d41\n" +
+        unpublished,
     );
     return 0;
   },

@@ -30,7 +30,6 @@ Flags:
   --parallelism N        rules read at once (default 4)
   --batch-size N         most users per write call (default 100)
   --page-size N          rule-metadata search page size (default 100)
-  --timeout SECONDS      give up on a request after this long and retry it (default 30)
 ${RATE_HELP}
 ${NOW_HELP}
   --base-url URL, --tenant-id ID, --token-file FILE

@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { ENV_TOKEN } from "../../api";
 import { UsageError } from "../../errors";
+import { withTwoDashes } from "../args";
 import { DEFAULT_SIMULATOR_TOKEN, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";
 
 /** What this command writes to (process.stdout / process.stderr, or anything with `write`). */
@@ -76,6 +77,9 @@ Then, in another shell:
   export ALERTS_API_URL=<the URL printed>
   export ALERTS_TENANT_ID=<the tenant printed>
 ${token.exportLine("or the token given with --token")}
+
+Exit codes: 0 stopped by Ctrl+C (SIGINT) or SIGTERM after serving (interrupted on purpose), 1 a bad
+flag, an unreadable --seed-file or --data file, or a port it cannot listen on (nothing served).
 `;
 }
 
@@ -114,7 +118,7 @@ function nonEmpty(flag: string, value: string | undefined): string | undefined {
 export function simulatorOptionsFromArgs(argv: string[]): { help: true } | { help: false; options: SimulatorOptions } {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: withTwoDashes(argv, OPTIONS, (message) => new Error(message.replace(/\.$/, ""))), options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
     throw usage(error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, "") : String(error));
   }

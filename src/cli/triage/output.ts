@@ -8,7 +8,7 @@ import type { Io } from "../io";
 import { connect, type ConnectionFlags } from "../run-flags";
 import { renderFields, renderTable } from "../table";
 
-export function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined }, io: Io): TriageClient {
+export function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined; readonly timeout?: string | undefined }, io: Io): TriageClient {
   return TriageClient.from(connect(flags, io).client);
 }
 

@@ -5,6 +5,7 @@
 import type { ApplyResult, CallRecord, RuleResult } from "../apply-results";
 import type { Paint } from "./common";
 import { describeCall, mdCode, mdText, painter, plural, printable, quoted } from "./common";
+import { CALL_COUNTING_LEGEND } from "./counts";
 
 export interface ApplyTextRenderOptions {
   /** ANSI colours; the CLI passes true only when the stream is a TTY. */
@@ -24,6 +25,7 @@ export function renderApplyText(result: ApplyResult, options: ApplyTextRenderOpt
     for (const call of rule.calls) out.push(`    ${callLine(call, paint)}`);
   }
   if (result.summary.unchanged > 0) out.push(`  ${plural(result.summary.unchanged, "rule")} unchanged.`);
+  if (result.rules.some((r) => r.calls.length > 0)) out.push(paint("dim", CALL_COUNTING_LEGEND));
   if (out.length > 0) out.push("");
   const s = result.summary;
   out.push(paint(["bold", result.ok ? "green" : "red"], headline(result)));
@@ -87,6 +89,7 @@ export function renderApplyMarkdown(result: ApplyResult): string {
     );
   }
   if (s.unchanged > 0) parts.push(`${plural(s.unchanged, "rule")} unchanged (not listed).`);
+  if (listed.some((r) => r.calls.length > 0)) parts.push(`<sub>${CALL_COUNTING_LEGEND}</sub>`);
   return parts.join("\n\n") + "\n";
 }
 

@@ -6,6 +6,7 @@ import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/rules/schemas";
 import { compareStrings } from "../canonical";
 import { escapeInvisible } from "../invisible";
+import { noMentions } from "./mentions";
 import type { ListMode } from "../desired";
 import type { RulePlan } from "../plan-schema";
 
@@ -123,22 +124,6 @@ export function changeRows(rule: RulePlan): ChangeRow[] {
   return [...rows, ...c.removeEntriesWithoutId.map((e) => ({ kind: "remove-entry" as const, userId: null, aliases: e.aliases }))];
 }
 
-/** Short counts of one rule's changes: `+1 user, -2 users, +3 aliases, -1 alias, -1 entry without ID`. */
-export function changeCounts(rule: RulePlan): string {
-  const c = rule.changes;
-  const addedAliases = c.addAliases.reduce((n, u) => n + u.aliases.length, 0);
-  const removedAliases = c.removeAliases.reduce((n, u) => n + u.aliases.length, 0);
-  const parts: string[] = [];
-  if (c.addUsers.length > 0) parts.push(`+${plural(c.addUsers.length, "user")}`);
-  if (c.removeUsers.length > 0) parts.push(`-${plural(c.removeUsers.length, "user")}`);
-  if (addedAliases > 0) parts.push(`+${plural(addedAliases, "alias", "aliases")}`);
-  if (removedAliases > 0) parts.push(`-${plural(removedAliases, "alias", "aliases")}`);
-  if (c.removeEntriesWithoutId.length > 0) {
-    parts.push(`-${plural(c.removeEntriesWithoutId.length, "entry without ID", "entries without ID")}`);
-  }
-  return parts.join(", ");
-}
-
 /** True when the rule takes anything away: users, aliases, entries, or the whole list. */
 export function removesSomething(rule: RulePlan): boolean {
   const c = rule.changes;
@@ -161,8 +146,8 @@ export function summarySentence(s: {
 
 /** Markdown inline text: markup characters escaped, HTML neutralized, one line. */
 export function mdText(s: string): string {
-  return oneLine(s)
-    .replace(/[\\`*_[\]#|~$@]/g, (c) => `\\${c}`)
+  return noMentions(oneLine(s))
+    .replace(/[\\`*_[\]#|~$]/g, (c) => `\\${c}`)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;");
@@ -170,7 +155,7 @@ export function mdText(s: string): string {
 
 /** HTML text (inside `<summary>`, where markdown is not parsed). */
 export function htmlText(s: string): string {
-  return oneLine(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return noMentions(oneLine(s)).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 /** A code span that survives backticks in its content; in a table, `|` is escaped as GFM requires. */

@@ -6,4 +6,4 @@ export { DEFAULT_MARKDOWN_MAX_LENGTH, PLAN_COMMENT_MARKER, renderPlanMarkdown } 
 export type { TextRenderOptions } from "./text";
 export { renderPlanText } from "./text";
 export { renderApplyReportMarkdown } from "./apply-report";
-export { changeCounts, plural, printable } from "./common";
+export { plural, printable } from "./common";

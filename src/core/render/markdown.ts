@@ -11,7 +11,6 @@ import { blockingErrors } from "../guards";
 import type { ChangeRow } from "./common";
 import {
   callSize,
-  changeCounts,
   changeRows,
   describeCall,
   expiredNotAdded,
@@ -25,6 +24,7 @@ import {
   removesSomething,
   summarySentence,
 } from "./common";
+import { COUNTING_LEGEND, tallyPlan, tallyRemoved, tallyRule, tallyShort } from "./counts";
 
 /** The hidden marker at the top of every plan comment. */
 export const PLAN_COMMENT_MARKER = "<!-- alert-rule-users-plan -->";
@@ -112,12 +112,13 @@ function assemble(plan: Plan, updates: readonly RulePlan[], layout: Layout): str
 
 function head(plan: Plan): string[] {
   const s = plan.summary;
+  const counts = { toUpdate: s.toUpdate, ...tallyPlan(plan.rules) };
   const rows: [string, number][] = [
     ["Rules to update", s.toUpdate],
-    ["Users to add", s.usersToAdd],
-    ["Users to remove", s.usersToRemove],
-    ["Aliases to add", s.aliasesToAdd],
-    ["Aliases to remove", s.aliasesToRemove],
+    ["Users to add", counts.usersToAdd],
+    ["Users to remove", counts.usersToRemove],
+    ["Aliases to add", counts.aliasesToAdd],
+    ["Aliases to remove", counts.aliasesToRemove],
     ["Rebuilds", s.rebuilds],
     ["Lists emptied", s.removeAll],
     ["Mass-removal guard hits", s.massRemovals],
@@ -127,7 +128,7 @@ function head(plan: Plan): string[] {
     ["Write calls", s.calls],
   ];
   const table = ["| | Count |", "|---|---:|", ...rows.map(([label, n]) => `| ${label} | ${n} |`)].join("\n");
-  return [`${PLAN_COMMENT_MARKER}\n## alert-rule-users plan`, `**${summarySentence(s)}**`, table];
+  return [`${PLAN_COMMENT_MARKER}\n## alert-rule-users plan`, `**${summarySentence(counts)}**`, `${table}\n\n<sub>${COUNTING_LEGEND}</sub>`];
 }
 
 function warningBlock(updates: readonly RulePlan[], limit: number | null): string | null {
@@ -144,7 +145,7 @@ function warningBlock(updates: readonly RulePlan[], limit: number | null): strin
     } else if (rule.changes.removeAll) {
       notes.push(`**every entry is removed** (\`remove-all-users\`)`);
     }
-    if (removesSomething(rule)) notes.push(`removes: ${mdText(removedCounts(rule))}`);
+    if (removesSomething(rule)) notes.push(`removes: ${mdText(tallyRemoved(tallyRule(rule)) || "the whole list")}`);
     if (notes.length > 0) items.push(`${ruleTitle(rule)}: ${notes.join("; ")}`);
   }
   if (items.length === 0) return null;
@@ -155,16 +156,6 @@ function warningBlock(updates: readonly RulePlan[], limit: number | null): strin
   ].join("\n");
 }
 
-function removedCounts(rule: RulePlan): string {
-  const c = rule.changes;
-  const aliases = c.removeAliases.reduce((n, u) => n + u.aliases.length, 0);
-  const parts: string[] = [];
-  if (c.removeUsers.length > 0) parts.push(plural(c.removeUsers.length, "user"));
-  if (aliases > 0) parts.push(plural(aliases, "alias", "aliases"));
-  if (c.removeEntriesWithoutId.length > 0) parts.push(plural(c.removeEntriesWithoutId.length, "entry without a user ID", "entries without a user ID"));
-  return parts.length > 0 ? parts.join(", ") : "the whole list";
-}
-
 function ruleSection(rule: RulePlan, diffLines: number | null, open = false): string {
   const c = rule.changes;
   const symbol = c.rebuild ? "-/+" : c.removeAll ? "-" : "~";
@@ -172,7 +163,7 @@ function ruleSection(rule: RulePlan, diffLines: number | null, open = false): st
   const id = rule.ruleId === null ? "" : ` <code>${htmlText(rule.ruleId)}</code>`;
   const summary =
     `<summary><b>${symbol} ${name}</b>${id} · ${listKind(rule.listType)}, ${modeLabel(rule.mode)}` +
-    `${c.rebuild ? ", rebuild" : ""} · ${htmlText(changeCounts(rule))}</summary>`;
+    `${c.rebuild ? ", rebuild" : ""} · ${htmlText(tallyShort(tallyRule(rule)))}</summary>`;
 
   const body: string[] = [`Construct: ${mdCode(rule.constructPath)}`];
   if ((c.rebuild || c.removeAll) && rule.reason !== null) body.push(`Why: ${mdText(rule.reason)}`);

@@ -6,6 +6,7 @@ import type { Plan, RulePlan } from "../plan-schema";
 import { EXPIRING_SOON_DAYS } from "../expiry";
 import { blockingErrors } from "../guards";
 import type { ChangeRow, Paint } from "./common";
+import { COUNTING_LEGEND, tallyPlan } from "./counts";
 import {
   callSize,
   changeRows,
@@ -73,7 +74,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   }
 
   const s = plan.summary;
-  out.push(paint("bold", summarySentence(s)));
+  out.push(paint("bold", summarySentence({ toUpdate: s.toUpdate, ...tallyPlan(plan.rules) })));
   if (s.skipped > 0 || s.errors > 0 || s.rebuilds > 0) out.push(`${s.skipped} skipped, ${plural(s.errors, "error")}, ${plural(s.rebuilds, "rebuild")}`);
   return out.join("\n") + "\n";
 }
@@ -107,6 +108,7 @@ function legend(updates: readonly RulePlan[], paint: Paint): string[] {
   return [
     paint("dim", "Symbols:"),
     ...SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol, meaning]) => paint("dim", `  ${symbol.padEnd(width)}  ${meaning}`)),
+    paint("dim", COUNTING_LEGEND),
   ];
 }
 

@@ -132,6 +132,7 @@ export class TriageState {
       id: alert.id,
       createdAt: alert.createdAt,
       state: alert.state,
+      note: alert.note,
     };
   }
 

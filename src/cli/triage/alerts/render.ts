@@ -2,10 +2,12 @@
 import type { AlertDetails, AlertDetailsAggregate, AlertSummary, ObservationData } from "../../../api";
 import { cell, renderFields, renderTable } from "../../table";
 
+/** Alerts in a table; a NOTE column when one of them has a note (the service returns it). */
 export function renderSummaries(alerts: readonly AlertSummary[]): string {
+  const notes = alerts.some((a) => typeof a.note === "string" && a.note !== "");
   return renderTable(
-    ["ID", "CREATED", "SEVERITY", "STATE", "ACTOR", "RULE"],
-    alerts.map((a) => [a.id, a.createdAt.slice(0, 19).replace("T", " "), a.severity, a.state, a.actor, a.name]),
+    ["ID", "CREATED", "SEVERITY", "STATE", "ACTOR", "RULE", ...(notes ? ["NOTE"] : [])],
+    alerts.map((a) => [a.id, a.createdAt.slice(0, 19).replace("T", " "), a.severity, a.state, a.actor, a.name, ...(notes ? [cell(a.note ?? "", 40)] : [])]),
     { empty: "No alerts match." },
   );
 }
@@ -31,6 +33,8 @@ function renderAlertHead(alert: AlertSummary | AlertDetails | AlertDetailsAggreg
     ["Actor", alert.actor],
     ["Target", alert.target],
     ["Created", alert.createdAt],
+    // the note, when the service returns one (alerts note sets it)
+    ...(alert.note === undefined || alert.note === null ? [] : [["Note", alert.note] as const]),
   ]);
 }
 
