@@ -30,7 +30,7 @@ export const TRIAGE_OPTIONS = {
 export const TRIAGE_FLAGS_HELP = `  --format FORMAT     table (default on a terminal) or json (default otherwise)
   --max-rps N         never send more than N requests a second (default: no cap; the
                       client slows down by itself on the service's 429s)
-  --base-url URL, --tenant-id ID, --token-file FILE
+  --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help`;
 
 /** table on a TTY, json otherwise, unless --format says. */
@@ -43,8 +43,8 @@ export function writeJson(io: Io, document: unknown): void {
   io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }
 
-export function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined }, io: Io): TriageClient {
-  return TriageClient.from(connect(flags, io).client);
+export async function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined }, io: Io): Promise<TriageClient> {
+  return TriageClient.from((await connect(flags, io)).client);
 }
 
 /** Writes the help and says so when --help was given; the subcommand then returns 0. */

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { ENV_TOKEN } from "../../api/http/config";
+import { ENV_TOKEN, connectionSecrets } from "../../api/http/config";
 import { redactString } from "../../api/http/redact";
 import type { ApplyResult } from "../../core/apply-results";
 import type { ApplyReport, ApplyReportSource } from "../../core/apply-report";
@@ -54,7 +54,7 @@ ${NOW_HELP}
   --report-json FILE     write a report of the run (JSON, reportVersion 1): per rule the calls
                          sent, the outcome and the verification; also when refused or failed
   --report-markdown FILE the same report as markdown (e.g. for $GITHUB_STEP_SUMMARY)
-  --base-url URL, --tenant-id ID, --token-file FILE
+  --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help
 
 ${CONNECTION_HELP}
@@ -184,8 +184,8 @@ async function execute(
     const plan = loadSavedPlan(resolve(io.cwd, planFile));
     recorder.planReady(plan);
     checkSavedPlanSignature(plan, planKey, planFile, io);
-    const { connection, client } = connect(values, io);
-    secrets.add(connection.token);
+    const { connection, client } = await connect(values, io);
+    for (const secret of connectionSecrets(connection)) secrets.add(secret);
     recorder.connected(connection);
     const run = session(client, connection, settings, io);
     const result = await applySavedPlan(plan, run, options).finally(() => run.done());
@@ -195,8 +195,8 @@ async function execute(
 
   // Validate the declaration before any request: --from-env reads it from the environment.
   const fromEnv = values["from-env"] === true ? [declarationFromEnv(io.env)] : null;
-  const { connection, client } = connect(values, io);
-  secrets.add(connection.token);
+  const { connection, client } = await connect(values, io);
+  for (const secret of connectionSecrets(connection)) secrets.add(secret);
   recorder.connected(connection);
   const desired = fromEnv ?? (await readDesired(synthSettings(values, io)));
   const run = session(client, connection, settings, io);

@@ -15,6 +15,7 @@ const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "r
 import { connect, session } from "../run-flags";
 import { checkOutputPath } from "../output-path";
 import { redactString } from "../../api/http/redact";
+import { connectionSecrets } from "../../api/http/config";
 
 export const importCommand: Command = {
   name: "import",
@@ -43,7 +44,7 @@ Flags:
   --function-name NAME   name of the generated function (default: declareRuleUserLists)
   --parallelism N        rule lists read at once (default 4)
   --page-size N          rule-metadata search page size (default 100)
-  --base-url URL, --tenant-id ID, --token-file FILE
+  --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help
 
 ${CONNECTION_HELP}
@@ -84,7 +85,7 @@ Examples:
     }
     const parallelism = intFlag("import", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("import", "page-size", values["page-size"], 100, 1, 500);
-    const { connection, client } = connect(values, io);
+    const { connection, client } = await connect(values, io);
     const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
     const code = await importRules(run, all ? null : ruleIds, functionName, values.out).finally(() => run.done());
 
@@ -93,7 +94,7 @@ Examples:
     const summary = `Imported ${code.rules.length} ${code.rules.length === 1 ? "rule" : "rules"}: ${declared} declared, ${code.rules.length - declared} as comments.`;
     if (values.out !== undefined) {
       // Aliases and names come from the service, which may echo the token: the file is redacted as stdout is.
-      await writeFileAtomic(resolve(io.cwd, values.out), redactString(code.source, [connection.token]));
+      await writeFileAtomic(resolve(io.cwd, values.out), redactString(code.source, connectionSecrets(connection)));
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
           `Plan it as an app by itself: alert-rule-users plan --app ${JSON.stringify(importAppCommand(values.out))}\n` +

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { connectionSecrets } from "../../api/http/config";
 import { hasChanges } from "../../core/build-plan";
 import { serializePlan } from "../../core/plan-schema";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
@@ -37,7 +38,7 @@ Flags:
   --timeout SECONDS      give up on a request after this long and retry it (default 30)
 ${RATE_HELP}
 ${NOW_HELP}
-  --base-url URL, --tenant-id ID, --token-file FILE
+  --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help
 
 ${CONNECTION_HELP}
@@ -68,12 +69,12 @@ Example:
     const settings = engineSettings("plan", values);
     const now = nowFlag("plan", values.now);
     const planKey = readPlanKey(io.env);
-    const { connection, client } = connect(values, io);
+    const { connection, client } = await connect(values, io);
     const desired = await readDesired(synthSettings(values, io));
     if (desired.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
     const run = session(client, connection, settings, io);
     // Redacted once, so the JSON printed and the file saved are the same valid plan.
-    const plan = redactPlan(await getPlan(desired, run, new Date(), now).finally(() => run.done()), [connection.token]);
+    const plan = redactPlan(await getPlan(desired, run, new Date(), now).finally(() => run.done()), connectionSecrets(connection));
 
     if (format === "json") io.stdout.write(serializePlan(plan, planKey));
     else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));
@@ -81,7 +82,7 @@ Example:
 
     if (values.out !== undefined) {
       const file = resolve(io.cwd, values.out);
-      await writePlanFile(file, plan, [connection.token], planKey);
+      await writePlanFile(file, plan, connectionSecrets(connection), planKey);
       io.stderr.write(`Saved the plan to ${values.out}. Apply exactly this plan with: alert-rule-users apply ${values.out}\n`);
     }
     if (plan.summary.errors > 0) return 1;
