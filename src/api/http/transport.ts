@@ -289,7 +289,7 @@ export class HttpTransport {
   /** For a 401 of a token source that renews (a token command): that a new token was refused too. */
   #refusalNote(result: Answer, refusedOnce: boolean): string | undefined {
     if (result.type !== "response" || result.status !== 401 || !refusedOnce || this.#tokens instanceof StaticToken) return undefined;
-    return `The service refused the token twice in a row, the second time a token just fetched again from ${this.#tokens.origin}`;
+    return "The service refused the token twice in a row, the second time one just fetched again";
   }
 
   async #attempt(path: string, data: string, accept: AcceptType, timeoutMs: number, token: string): Promise<AttemptResult> {
