@@ -180,15 +180,17 @@ export class HttpTransport {
     const deadlineAt = this.#now() + this.requestDeadlineMs;
     for (let attempt = 1; ; attempt += 1) {
       await options.beforeAttempt?.();
-      // Asked before the rate limiter, so a token command that runs holds no send token.
-      const token = renewed ?? (await this.#tokens.token());
-      renewed = null;
-      this.#sent.add(token);
       // Rate limiter: wait for a send token (the wait counts against the deadline), then tell it
       // how the service answered.
       const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
       let attemptMs: number;
+      let token: string;
       try {
+        // Asked after the limiter's wait, right before sending: a token that expires while the
+        // request waits its turn is renewed ahead, not refused.
+        token = renewed ?? (await this.#tokens.token());
+        renewed = null;
+        this.#sent.add(token);
         attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1);
       } catch (error) {
         this.rateLimiter?.cancel(ticket);
