@@ -133,13 +133,10 @@ export function resolveConnection(options: ResolveConnectionOptions): Connection
   registerSecret(token);
   const secrets = token === undefined ? [] : [token];
   if (sources.length > 1) {
-    const more = problems.length === 0 ? "" : `\nAlso:\n- ${problems.join("\n- ")}`;
-    throw new UsageError(
-      redactString(
-        `The token is given ${sources.length} ways: ${sources.join(" and ")}. Give exactly one: --token-file FILE, or ${ENV_TOKEN}, or a token command (${ENV_TOKEN_COMMAND} or --token-command CMD); unset or drop the others.${more}`,
-        secrets,
-      ),
-    );
+    const twoWays = `The token is given ${sources.length} ways: ${sources.join(" and ")}. Give exactly one: --token-file FILE, or ${ENV_TOKEN}, or a token command (${ENV_TOKEN_COMMAND} or --token-command CMD); unset or drop the others.`;
+    // Alone, a usage error; beside other problems, one of the list (all reported at once).
+    if (problems.length === 0) throw new UsageError(redactString(twoWays, secrets));
+    problems.unshift(twoWays);
   }
   if (problems.length > 0 || baseUrl === undefined || (token === undefined && tokenCommand === undefined) || tenantId === undefined) {
     throw new ConfigError(redactString(`Connection settings are incomplete:\n- ${problems.join("\n- ")}`, secrets));
