@@ -5,7 +5,7 @@
  * both; the simulator mints tokens with `simulator token --url URL`, and its tokens never show in
  * any output, plan or report.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
@@ -40,7 +40,6 @@ function connection(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 /** Every file of the workspace, read as text. */
 function workspaceFiles(dir: string): string {
-  const { readdirSync, statSync } = require("node:fs") as typeof import("node:fs");
   const walk = (d: string): string[] =>
     readdirSync(d).flatMap((name) => {
       const path = join(d, name);
