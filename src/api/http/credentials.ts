@@ -136,6 +136,8 @@ export class TokenCommand implements TokenSource {
   }
 
   async token(): Promise<string> {
+    // A run under way means the cached token is due or was refused: wait for the new one.
+    if (this.#inflight !== null) return (await this.#inflight).token;
     const current = this.#current;
     if (current !== null && !this.#due(current)) return current.token;
     return (await this.#fetch()).token;
