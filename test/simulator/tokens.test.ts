@@ -83,7 +83,7 @@ describe("a token TTL (--token-ttl S)", () => {
 
   it("is refused when not a whole number of seconds from 1 to 86400", async () => {
     for (const tokenTtlSeconds of [0, 1.5, 86_401]) {
-      await expect(withSimulator({ tokenTtlSeconds }, async () => undefined)).rejects.toThrow(/tokenTtlSeconds must be a whole number/);
+      await expect(withSimulator({ tokenTtlSeconds }, () => Promise.resolve())).rejects.toThrow(/tokenTtlSeconds must be a whole number/);
     }
   });
 });
