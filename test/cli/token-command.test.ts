@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { CLI, listing, runCli, workspace, writesOf, type StackDecl, type Workspace } from "../support/cli";
+import { CLI, REPO, listing, runCli, workspace, writesOf, type StackDecl, type Workspace } from "../support/cli";
 import { RULES } from "../support/sample";
 
 const sim = useSimulator({ tokenTtlSeconds: 300 }, { perTest: true });
@@ -139,6 +139,30 @@ describe("a token command", () => {
     expect(result.stderr).toMatch(/Give exactly one/);
     expect(result.stderr).not.toMatch(/static-token-1234|file-token-5678/);
     expect(sim.requestCounts()).toEqual({});
+  });
+
+  it("can be the README's OAuth client-credentials script (curl and jq) against the simulator's endpoint", async () => {
+    // given the script, with the client ID and secret where the README puts them
+    const env = connection({
+      ALERTS_API_TOKEN_COMMAND: join(REPO, "examples", "token-command", "oauth-client-credentials.sh"),
+      ALERTS_TOKEN_URL: `${sim.url}/v1/oauth`,
+      ALERTS_CLIENT_ID: "ci-client",
+      ALERTS_CLIENT_SECRET: sim.token,
+    });
+    // when
+    const listed = await runCli(["rules", "list", "--format", "json"], { cwd: ws.dir, env });
+    // then the token it got served the command, and the secret is nowhere in the output
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as { rules: unknown[] }).rules.length).toBeGreaterThan(0);
+    expect(sim.mintedTokens()).toBe(1);
+    expect(listed.stdout + listed.stderr).not.toContain(sim.token);
+    // and a wrong secret is a clear error with curl's complaint, before any request
+    sim.resetCounts();
+    const refused = await runCli(["rules", "list"], { cwd: ws.dir, env: { ...env, ALERTS_CLIENT_SECRET: "wrong-secret-4321" } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/the token command '.*oauth-client-credentials\.sh' \(ALERTS_API_TOKEN_COMMAND\) exited with status 22.*401/s);
+    expect(refused.stderr).not.toContain("wrong-secret-4321");
+    expect(Object.keys(sim.requestCounts())).toEqual(["oauth-token"]);
   });
 
   it("is in the help of the commands that talk to the service", async () => {
