@@ -11,7 +11,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiError, CredentialError, TokenCommand, openTokenSource, registerEnvironmentSecrets, resolveConnection } from "../../src/api";
+import { ApiError, CredentialError, ReadLimitError, TokenCommand, openTokenSource, registerEnvironmentSecrets, resolveConnection } from "../../src/api";
 import { redactString } from "../../src/api/http/redact";
 import { useSimulator } from "../support/simulator";
 import { clientFor, rejectionOf, sampleRules } from "./helpers";
@@ -174,6 +174,27 @@ describe("a 401", () => {
       expect(script.runs()).toBe(2);
       // and both tokens are redacted wherever they would appear
       expect(redactString("refused-token-first-0001 refused-token-second-0002")).toBe("[REDACTED] [REDACTED]");
+    } finally {
+      script.cleanup();
+    }
+  });
+
+  it("is followed by a renewal that counts against the request's deadline, like any wait", async () => {
+    // given a command whose second run (after the 401) takes longer than the request's deadline
+    const script = scriptedCommand(["refused-token-deadline-01\n", `${sim.mintToken().token}\n`]);
+    try {
+      const slowSecondRun = `${script.command.replace(/; cat /, "; [ \"$n\" -gt 1 ] && sleep 1.2; cat ")}`;
+      const source = new TokenCommand({ command: slowSecondRun, given: "ALERTS_API_TOKEN_COMMAND", env: process.env });
+      await source.token();
+      const { client } = clientFor(sim, { tokenSource: source, requestDeadlineMs: 1000 });
+      const { inclusion } = sampleRules(sim);
+      // when
+      const error = await rejectionOf(client.queryUsers(inclusion));
+      // then the deadline stopped it before the request was sent again
+      expect(error).toBeInstanceOf(ReadLimitError);
+      expect((error as ReadLimitError).limit).toBe("deadline");
+      expect(script.runs()).toBe(2);
+      expect(statuses()).toEqual([401]);
     } finally {
       script.cleanup();
     }
