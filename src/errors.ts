@@ -26,7 +26,8 @@ export type ErrorCode =
   | "INVALID_ARGUMENT"
   | "CONNECTION_MISMATCH"
   | "IMPORT"
-  | "LIVE_READ";
+  | "LIVE_READ"
+  | "CREDENTIALS";
 
 export class AlertRuleUsersError extends Error {
   readonly code: ErrorCode;

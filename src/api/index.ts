@@ -16,19 +16,28 @@ export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions 
 export { HttpTransport, DEFAULT_TIMEOUT_MS } from "./http/transport";
 export { readServiceError, formatIssues } from "./http/response-errors";
 export type { AcceptType, PostOptions, TransportOptions } from "./http/transport";
-export { ApiError, ReadLimitError, ResponseShapeError } from "./http/errors";
+export { ApiError, CredentialError, ReadLimitError, ResponseShapeError } from "./http/errors";
 export type { ApiErrorKind, ApiErrorDetails, ReadLimit, ReadLimitErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./http/errors";
 export { DEFAULT_READ_LIMITS, resolveReadLimits, type ReadLimits } from "./http/read-limits";
 export {
   resolveConnection,
   describeConnection,
+  connectionSecrets,
   checkBaseUrl,
+  openTokenSource,
+  registerEnvironmentSecrets,
   ENV_BASE_URL,
   ENV_TOKEN,
   ENV_TENANT_ID,
   registerUrlPassword,
+  ENV_TOKEN_COMMAND,
+  ENV_CLIENT_ID,
+  ENV_CLIENT_SECRET,
+  CREDENTIAL_ENV_VARS,
 } from "./http/config";
-export type { ConnectionConfig, ResolveConnectionOptions } from "./http/config";
+export type { ConnectionConfig, ResolveConnectionOptions, OpenTokenSourceOptions } from "./http/config";
+export { StaticToken, TokenCommand, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, DEFAULT_TOKEN_COMMAND_TIMEOUT_MS } from "./http/credentials";
+export type { TokenSource, TokenCommandOptions, CommandOutput, RunCommand } from "./http/credentials";
 export { filter, group, searchRequest, parseFilter, ALL_TERMS } from "./filters";
 export type { Clause, FilterOptions, SearchPageOptions, SearchRequestOptions, TermTable } from "./filters";
 export { RequestCounter } from "./http/counter";

@@ -21,7 +21,7 @@ export function parse<T extends OptionSpec>(command: string, argv: string[], opt
     const message = err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/s, "") : String(err);
     // The token is never a flag value (it would show in process lists): say where it goes instead.
     const hint = /Unknown option '--token'/.test(message)
-      ? " The token is never taken on the command line: set ALERTS_API_TOKEN, or pass --token-file FILE."
+      ? " The token is never taken on the command line: set ALERTS_API_TOKEN, or pass --token-file FILE, or --token-command CMD (a command that prints it)."
       : "";
     throw new UsageError(`${command}: ${message}.${hint} Run 'alert-rule-users ${command} --help' for the flags it takes.`);
   }
@@ -50,12 +50,17 @@ export const CONNECTION_OPTIONS = {
   "base-url": { type: "string" },
   "tenant-id": { type: "string" },
   "token-file": { type: "string" },
+  "token-command": { type: "string" },
 } as const satisfies OptionSpec;
 
 export const CONNECTION_HELP = `Connection (environment, overridden by flags):
   ALERTS_API_URL       base URL of the service          (--base-url URL)
   ALERTS_API_TOKEN     bearer token; never a flag value (--token-file FILE)
   ALERTS_TENANT_ID     tenant ID                        (--tenant-id ID)
+  ALERTS_API_TOKEN_COMMAND  a command (run with sh -c) that prints the token, or JSON
+                       {"token","expiresAt"} / {"token","expiresIn"}; run again before the token
+                       expires and once after a 401            (--token-command CMD)
+  Give the token exactly one way: --token-file, ALERTS_API_TOKEN or a token command.
 Read limits (environment): ALERT_RULE_USERS_MAX_BODY_MIB (default 64),
   ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS (300), ALERT_RULE_USERS_MAX_SEARCH_RESULTS (20000)`;
 

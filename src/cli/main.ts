@@ -6,7 +6,7 @@
 import { hintFor } from "./hints";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { ENV_BASE_URL, ENV_TOKEN, registerSecret, registerUrlPassword } from "../api";
+import { ENV_BASE_URL, registerEnvironmentSecrets, registerSecret, registerUrlPassword } from "../api";
 import { AlertRuleUsersError } from "../errors";
 import { TOOL_VERSION } from "../io/workflow";
 import { COMMANDS } from "./commands";
@@ -38,8 +38,9 @@ Long flags may be written with one dash, as Terraform's are: -out FILE, -auto-ap
 }
 
 /**
- * Every value that must never be printed: the token from the environment or a --token-file, and
- * the password of a URL in ALERTS_API_URL or --base-url. Each is also registered, so that every
+ * Every value that must never be printed: the token from the environment or a --token-file, the
+ * client secret of the token command (every token that command returns is registered as it
+ * arrives, src/api/http/credentials.ts), and the password of a URL in ALERTS_API_URL or --base-url. Each is also registered, so that every
  * redaction in the process (reports, plan files, errors) removes it in every form.
  */
 function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): () => string[] {
@@ -49,9 +50,8 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string)
     const arg = argv[baseUrlAt]!;
     registerUrlPassword(arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[baseUrlAt + 1]);
   }
-  const secrets = new Set<string>();
-  const token = env[ENV_TOKEN]?.trim();
-  if (token) secrets.add(token);
+  // ALERTS_API_TOKEN, and the OAuth client secret a token command may read (ALERTS_CLIENT_SECRET).
+  const secrets = new Set<string>(registerEnvironmentSecrets(env));
   const at = argv.findIndex((a) => a === "--token-file" || a.startsWith("--token-file="));
   if (at >= 0) {
     const arg = argv[at]!;

@@ -20,6 +20,8 @@ const FAILURES: Readonly<Record<string, string>> = {
 
 /** `query-users: connection refused …; retrying in 0.4 s (attempt 2 of 10)`. */
 export function describeRetry(event: RequestEvent, baseUrl: string, policy: Pick<RetryPolicy, "maxAttempts" | "maxRateLimitRetries">): string {
+  // A 401 is retried only for a token command, once, with the token it just printed.
+  if (event.status === 401) return `${event.operation}: the token was refused (401); sending it again, once, with a new token from the token command`;
   const what =
     event.status === 429
       ? "the service asked to slow down (429)"

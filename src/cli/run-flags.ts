@@ -3,7 +3,7 @@
  * settings and a connected session (src/io/workflow/).
  */
 import { isAbsolute, resolve } from "node:path";
-import { DEFAULT_RETRY_POLICY, RateLimiter, RuleListClient, resolveConnection, resolveReadLimits } from "../api";
+import { DEFAULT_RETRY_POLICY, RateLimiter, RuleListClient, openTokenSource, resolveConnection, resolveReadLimits } from "../api";
 import type { ConnectionConfig } from "../api";
 import { isInstant, type Session, type SynthSettings } from "../io/workflow";
 import { UsageError } from "../errors";
@@ -73,6 +73,7 @@ export interface ConnectionFlags {
   readonly "base-url"?: string | undefined;
   readonly "tenant-id"?: string | undefined;
   readonly "token-file"?: string | undefined;
+  readonly "token-command"?: string | undefined;
 }
 
 export interface EngineSettings {
@@ -116,12 +117,13 @@ export function maxRpsFlag(command: string, value: string | undefined): number |
  * attempt; an attempt that takes longer is abandoned and retried like a 5xx. Every attempt of the
  * run goes through one rate limiter: capped by `--max-rps N` when given, slowing down by itself
  * on the service's 429s always (src/api/http/rate-limiter.ts). Each retry is shown on
- * stderr (src/cli/retry-notice.ts).
+ * stderr (src/cli/retry-notice.ts). A token command (--token-command, ALERTS_API_TOKEN_COMMAND) is
+ * run here for the first token, so that a failing one stops the run before any request.
  */
-export function connect(
+export async function connect(
   flags: ConnectionFlags & { readonly timeout?: string | undefined; readonly "max-rps"?: string | undefined },
   io: Io,
-): { connection: ConnectionConfig; client: RuleListClient } {
+): Promise<{ connection: ConnectionConfig; client: RuleListClient }> {
   const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
   const rateLimiter = new RateLimiter({ maxRps: maxRpsFlag("alert-rule-users", flags["max-rps"]) });
   const connection = resolveConnection({
@@ -129,6 +131,7 @@ export function connect(
     baseUrl: flags["base-url"],
     tenantId: flags["tenant-id"],
     tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
+    tokenCommand: flags["token-command"],
     onWarning: (message) => io.stderr.write(`Warning: ${message}\n`),
   });
   // The body cap, the overall deadline of a request and the most results of a search (src/api/http/read-limits.ts).
@@ -136,7 +139,11 @@ export function connect(
   const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY, rateLimiter);
   // The overall deadline always leaves room for one whole attempt of --timeout.
   const requestDeadlineMs = Math.max(limits.requestDeadlineMs, timeoutSeconds * 1000);
-  return { connection, client: new RuleListClient({ ...connection, ...limits, requestDeadlineMs, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }) };
+  const tokenSource = await openTokenSource(connection, { env: io.env, cwd: io.cwd });
+  return {
+    connection,
+    client: new RuleListClient({ ...connection, tokenSource, ...limits, requestDeadlineMs, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }),
+  };
 }
 
 /** Where to synthesize and read the declaration, from the synth flags. */

@@ -23,7 +23,7 @@ export const TRIAGE_FLAGS_HELP = `  --format FORMAT     table (default on a term
   --max-rps N         never send more than N requests a second (default: no cap; the
                       client slows down by itself on the service's 429s)
   --timeout SECONDS   give up on a request after this long and retry it (default 30)
-  --base-url URL, --tenant-id ID, --token-file FILE
+  --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help`;
 
 /** table on a TTY, json otherwise, unless --format says. */

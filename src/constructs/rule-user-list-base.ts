@@ -88,7 +88,7 @@ export interface RuleUserListProps {
   /**
    * How the `local-exec` provisioner invokes the CLI; it runs
    * `<cliCommand> apply --from-env --auto-approve` in Terraform's working directory, with the
-   * connection settings (`ALERTS_API_URL`, `ALERTS_API_TOKEN`, `ALERTS_TENANT_ID`) inherited from
+   * connection settings (`ALERTS_API_URL`, `ALERTS_API_TOKEN` or `ALERTS_API_TOKEN_COMMAND`, `ALERTS_TENANT_ID`) inherited from
    * the environment of `terraform apply`.
    *
    * @default "npx --no -- alert-rule-users" - the CLI installed in the project (`--` keeps npx from taking the CLI's flags as its own)

@@ -13,6 +13,7 @@ import { caseRoutes } from "./triage/case-routes";
 import { fileEventRoutes } from "./triage/file-event-routes";
 import type { SimAlert, SimCase, SimFileEvent } from "./triage/seed";
 import { TenantStore } from "./state";
+import { TokenAuthority, type MintedToken } from "./tokens";
 import { writeFileAtomic } from "../shared/atomic-write";
 import { SerializedFileWriter, removeStaleTempFiles, renderState } from "./persistence";
 import { loadSeedFile, parseSeed, parseSeedFile, sampleTenantPath, tenantSeedSchema, type ParsedTenantSeed, type SimRule, type TenantSeed } from "./seed";
@@ -24,6 +25,7 @@ export type { SimUser } from "./seed";
 export type { SimAlert, SimCase, SimFileEvent, SimObservation } from "./triage/seed";
 
 export const DEFAULT_SIMULATOR_TOKEN = "local-simulator-token";
+export { OAUTH_PATH, DEFAULT_MINTED_TTL_SECONDS, type MintedToken } from "./tokens";
 
 /** The route tables the simulator serves; alert, case and file-event tables go here. */
 const ROUTE_TABLES: readonly RouteTable[] = [ruleRoutes, alertRoutes, caseRoutes, fileEventRoutes];
@@ -33,8 +35,16 @@ export interface SimulatorOptions {
   port?: number;
   /** @default "127.0.0.1" */
   host?: string;
-  /** @default DEFAULT_SIMULATOR_TOKEN - the bearer token required on every request */
+  /**
+   * @default DEFAULT_SIMULATOR_TOKEN - the bearer token required on every request (without
+   * `tokenTtlSeconds`), and the client secret of the OAuth endpoint (POST /v1/oauth)
+   */
   token?: string;
+  /**
+   * @default - none: the static token is accepted, and minted tokens live 900 s. Else only tokens
+   * minted at the OAuth endpoint (or by `mintToken()`) are accepted, each for this many seconds.
+   */
+  tokenTtlSeconds?: number;
   /** @default - the seed's tenantId */
   tenantId?: string;
   /** @default - the sample tenant, examples/sample-tenant.json */
@@ -64,6 +74,10 @@ export interface RunningSimulator {
   readonly port: number;
   readonly token: string;
   readonly tenantId: string;
+  /** Mints a token as the OAuth endpoint does (valid `tokenTtlSeconds`, or 900 s). */
+  mintToken(): MintedToken;
+  /** How many tokens were minted (endpoint and mintToken()). */
+  mintedTokens(): number;
   /** Closes the server and all open (also hanging) connections; waits for pending writes. */
   stop(): Promise<void>;
   /** Replaces the fault configuration (the PRNG and the rate-limit counter start again). */
@@ -103,6 +117,8 @@ function validateOptions(options: SimulatorOptions): void {
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new RangeError(`port must be an integer 0..65535, not ${port}`);
   if (maxBodyBytes !== undefined && (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)) throw new RangeError("maxBodyBytes must be a positive integer");
   if (token !== undefined && !/^\S+$/.test(token)) throw new RangeError("token must be non-empty and contain no whitespace");
+  const ttl = options.tokenTtlSeconds;
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1 || ttl > 86_400)) throw new RangeError("tokenTtlSeconds must be a whole number of seconds from 1 to 86400");
 }
 
 /** Starts a simulator; resolves once it listens. */
@@ -117,6 +133,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const store = new TenantStore(seed, options.tenantId === undefined ? {} : { tenantId: options.tenantId });
   const faults = new FaultInjector(options.faults ?? {});
   const token = options.token ?? DEFAULT_SIMULATOR_TOKEN;
+  const tokens = new TokenAuthority(token, options.tokenTtlSeconds);
 
   const dataFile = options.dataFile;
   const writer = dataFile === undefined ? undefined : new SerializedFileWriter(dataFile, () => renderState(store.snapshot()));
@@ -129,7 +146,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     router: new Router(ROUTE_TABLES),
     store,
     faults,
-    token,
+    tokens,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     persist,
     log,
@@ -144,6 +161,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     port: address.port,
     token,
     tenantId: store.tenantId,
+    mintToken: () => tokens.mint(),
+    mintedTokens: () => tokens.minted,
     stop: () => {
       stopped ??= (async () => {
         await server.close();

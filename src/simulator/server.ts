@@ -3,6 +3,9 @@
  * JSON parsing and validation, the tenant check, fault injection, persistence before answering,
  * error responses, and one log line per request. Operations live in route tables (routes.ts).
  *
+ * The OAuth endpoint (POST /v1/oauth, HTTP Basic) mints tokens (tokens.ts); it is outside the
+ * route tables and their checks but for the method and latency.
+ *
  * Order of checks for a request (the first that fails answers):
  *   404 unknown path → 405 not POST → latency → 401 token → 415 content type → 413 body size →
  *   429 rate limit (the rateLimitRps bucket, then every Nth) → 503 failure → 400 JSON → misbehaviour → 400 schema → 403 tenant →
@@ -10,13 +13,13 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createHash, timingSafeEqual } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SimHttpError, describeIssues } from "./http-error";
 import type { FaultInjector, MisbehaviourKind } from "./faults";
 import type { RouteDefinition, RouteMatch, Router } from "./routes";
 import type { TenantStore } from "./state";
 import { monotonicNow, retryAfterHeaders } from "./rate-limit";
+import { OAUTH_PATH, type TokenAuthority } from "./tokens";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -24,7 +27,8 @@ export interface SimulatorServerOptions {
   readonly router: Router;
   readonly store: TenantStore;
   readonly faults: FaultInjector;
-  readonly token: string;
+  /** Checks bearer tokens and mints them at the OAuth endpoint. */
+  readonly tokens: TokenAuthority;
   readonly maxBodyBytes: number;
   /** Persists the state; awaited after each successful write, before answering. */
   readonly persist: () => Promise<void>;
@@ -50,24 +54,45 @@ export interface RequestLogEntry {
   readonly operation: string;
   /** The status sent; 0 when the connection closed before an answer. */
   readonly status: number;
+  /** The number of the minted token the request carried (1 for the first minted); absent for the static token or none. */
+  readonly tokenSerial?: number;
 }
 
 const JSON_TYPE = "application/json";
 
-function sameSecret(given: string, expected: string): boolean {
-  // Digests have equal length, so the comparison time does not depend on the token.
-  const a = createHash("sha256").update(given).digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b);
+/** Checks the bearer token; records the minted token's number in `seen` (for the request log). */
+function checkAuthorization(header: string | undefined, tokens: TokenAuthority, seen: { serial?: number }): void {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  const check = tokens.check(match?.[1]);
+  if (check.serial !== undefined) seen.serial = check.serial;
+  if (!check.ok) {
+    const expired = check.reason === "expired";
+    throw new SimHttpError(
+      401,
+      "UNAUTHORIZED",
+      expired
+        ? "The bearer token has expired: get a new one from the token endpoint."
+        : "Missing or invalid bearer token: send the header Authorization: Bearer <token>.",
+      { "WWW-Authenticate": expired ? 'Bearer realm="alert-simulator", error="invalid_token", error_description="The token expired"' : 'Bearer realm="alert-simulator"' },
+    );
+  }
 }
 
-function checkAuthorization(header: string | undefined, token: string): void {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
-  if (match?.[1] === undefined || !sameSecret(match[1], token)) {
-    throw new SimHttpError(401, "UNAUTHORIZED", "Missing or invalid bearer token: send the header Authorization: Bearer <token>.", {
-      "WWW-Authenticate": 'Bearer realm="alert-simulator"',
+/**
+ * The OAuth endpoint: client credentials in HTTP Basic (any client ID, the simulator's token as
+ * the secret); answers `{ access_token, token_type, expires_in }` as the vendor does.
+ */
+function mintToken(req: http.IncomingMessage, res: http.ServerResponse, tokens: TokenAuthority): void {
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+  const decoded = basic === undefined ? "" : Buffer.from(basic, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon <= 0 || !tokens.acceptsClientSecret(decoded.slice(colon + 1))) {
+    throw new SimHttpError(401, "UNAUTHORIZED", "Send the client ID and secret with HTTP Basic: Authorization: Basic base64(clientId:clientSecret).", {
+      "WWW-Authenticate": 'Basic realm="alert-simulator"',
     });
   }
+  const minted = tokens.mint();
+  sendJson(res, 200, { access_token: minted.token, token_type: "bearer", expires_in: minted.expiresInSeconds });
 }
 
 function checkContentType(header: string | undefined): void {
@@ -184,7 +209,14 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     return { type$: route.responseType ?? match.operation.toUpperCase(), ...(typeof ruleId === "string" ? { ruleId } : {}) };
   }
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse, match: RouteMatch | undefined, sequence: number): Promise<void> {
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, match: RouteMatch | undefined, sequence: number, seen: { serial?: number }): Promise<void> {
+    if (match === undefined && pathOf(req) === OAUTH_PATH) {
+      if (req.method !== "POST") throw new SimHttpError(405, "METHOD_NOT_ALLOWED", `The token endpoint takes POST, not ${req.method ?? "?"}.`, { Allow: "POST" });
+      const latency = options.faults.latencyMs("oauth-token");
+      if (latency > 0) await sleep(latency, undefined, { signal: stopping.signal });
+      mintToken(req, res, options.tokens);
+      return;
+    }
     if (match === undefined) throw new SimHttpError(404, "NOT_FOUND", `No operation at ${pathOf(req)}.`);
     if (req.method !== "POST") {
       throw new SimHttpError(405, "METHOD_NOT_ALLOWED", `${match.operation} takes POST, not ${req.method ?? "?"}.`, { Allow: "POST" });
@@ -192,7 +224,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     const { route, operation } = match;
     const latency = options.faults.latencyMs(operation);
     if (latency > 0) await sleep(latency, undefined, { signal: stopping.signal });
-    checkAuthorization(req.headers.authorization, options.token);
+    checkAuthorization(req.headers.authorization, options.tokens, seen);
 
     let raw: Buffer | undefined;
     if (route.body !== "none") {
@@ -253,18 +285,19 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     const started = process.hrtime.bigint();
     const path = pathOf(req);
     const match = options.router.match(path);
-    const operation = match?.operation ?? "unknown";
+    const operation = match?.operation ?? (path === OAUTH_PATH ? "oauth-token" : "unknown");
     counts[operation] = (counts[operation] ?? 0) + 1;
     const sequence = options.faults.arrive();
     options.onRequest?.(operation);
     const atMs = monotonicNow() - origin;
+    const seen: { serial?: number } = {};
     res.on("close", () => {
-      log.push({ atMs, operation, status: res.headersSent ? res.statusCode : 0 });
+      log.push({ atMs, operation, status: res.headersSent ? res.statusCode : 0, ...(seen.serial === undefined ? {} : { tokenSerial: seen.serial }) });
       const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
       const outcome = res.writableFinished ? String(res.statusCode) : `${res.headersSent ? res.statusCode : "-"} (closed before the end)`;
       options.log(`${req.method ?? "?"} ${path} ${operation} ${outcome} ${ms}ms`);
     });
-    handle(req, res, match, sequence).catch((error: unknown) => {
+    handle(req, res, match, sequence, seen).catch((error: unknown) => {
       if (stopping.signal.aborted) {
         res.destroy();
         return;

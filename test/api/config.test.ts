@@ -1,4 +1,4 @@
-import { ConfigError } from "../../src/errors";
+import { ConfigError, UsageError } from "../../src/errors";
 import { describeConnection, resolveConnection } from "../../src/api/http/config";
 
 const fullEnv = {
@@ -32,13 +32,41 @@ describe("resolveConnection", () => {
     expect(config.tenantId).toBe("tenant-flag");
   });
 
-  it("reads the token from --token-file, trimmed, in preference to the environment", () => {
+  it("reads the token from --token-file, trimmed", () => {
+    const { ALERTS_API_TOKEN: _unused, ...noToken } = fullEnv;
+    void _unused;
     const config = resolveConnection({
-      env: fullEnv,
+      env: noToken,
       tokenFile: "/secrets/token",
       readFile: (path) => (path === "/secrets/token" ? "  file-token\n" : ""),
     });
     expect(config.token).toBe("file-token");
+  });
+
+  it("takes a token command from ALERTS_API_TOKEN_COMMAND, or --token-command over it", () => {
+    const { ALERTS_API_TOKEN: _unused, ...noToken } = fullEnv;
+    void _unused;
+    const env = { ...noToken, ALERTS_API_TOKEN_COMMAND: "vault read -field=token secret/alerts" };
+    expect(resolveConnection({ env })).toEqual({
+      baseUrl: "https://alerts.example.com",
+      tenantId: "tenant-env",
+      tokenCommand: { command: "vault read -field=token secret/alerts", given: "ALERTS_API_TOKEN_COMMAND" },
+    });
+    expect(resolveConnection({ env, tokenCommand: "./get-token.sh" }).tokenCommand).toEqual({ command: "./get-token.sh", given: "--token-command" });
+  });
+
+  it.each([
+    ["--token-file and ALERTS_API_TOKEN", { tokenFile: "/secrets/token" }, {}, /--token-file \/secrets\/token and ALERTS_API_TOKEN/],
+    ["ALERTS_API_TOKEN and ALERTS_API_TOKEN_COMMAND", {}, { ALERTS_API_TOKEN_COMMAND: "./get-token.sh" }, /ALERTS_API_TOKEN and ALERTS_API_TOKEN_COMMAND/],
+    ["ALERTS_API_TOKEN and --token-command", { tokenCommand: "./get-token.sh" }, {}, /ALERTS_API_TOKEN and --token-command/],
+  ])("refuses the token given two ways (%s), naming both, without the token", (_what, options, env, names) => {
+    // given
+    const run = () => resolveConnection({ env: { ...fullEnv, ...env }, readFile: () => "file-token-value", ...options });
+    // then
+    expect(run).toThrow(UsageError);
+    expect(run).toThrow(names);
+    expect(run).toThrow(/Give exactly one/);
+    expect(run).not.toThrow(/env-token-value|file-token-value/);
   });
 
   it("names every missing variable at once, with how to set it", () => {

@@ -87,11 +87,13 @@ describe("action.yml, the composite action", () => {
   const step = action.runs.steps.find((s) => s.id === "run");
   const sim = useSimulator();
 
-  it("takes command (plan or apply), args, node-version, working-directory and install; never a token", () => {
-    expect(Object.keys(action.inputs)).toEqual(["command", "args", "node-version", "working-directory", "install"]);
+  it("takes command (plan or apply), args, node-version, working-directory, token-command and install; never a token", () => {
+    expect(Object.keys(action.inputs)).toEqual(["command", "args", "node-version", "working-directory", "token-command", "install"]);
     expect(action.inputs["command"]?.default).toBe("plan");
     expect(action.inputs["node-version"]?.default).toBe("20");
-    expect(JSON.stringify(action)).not.toMatch(/secrets\.|token/i);
+    expect(action.inputs["token-command"]?.default).toBe("");
+    // a command that prints the token, never the token itself
+    expect(JSON.stringify(action).replace(/token-command|TOKEN_COMMAND|prints the token|gives the token/g, "")).not.toMatch(/secrets\.|token/i);
     expect(action.outputs["exitcode"]?.value).toBe("${{ steps.run.outputs.exitcode }}");
   });
 
@@ -101,12 +103,12 @@ describe("action.yml, the composite action", () => {
     expect(action.runs.steps[0]?.with?.["node-version"]).toBe("${{ inputs.node-version }}");
     expect(action.runs.steps[1]).toMatchObject({ if: "inputs.install == 'true'", run: "npm ci --no-audit --no-fund" });
     // the inputs reach the script through the environment, never spliced into its text
-    expect(step?.env).toEqual({ COMMAND: "${{ inputs.command }}", ARGS: "${{ inputs.args }}" });
+    expect(step?.env).toEqual({ COMMAND: "${{ inputs.command }}", ARGS: "${{ inputs.args }}", TOKEN_COMMAND: "${{ inputs.token-command }}" });
     expect(step?.run).not.toContain("${{");
   });
 
   /** Runs the action's script as the runner would, in the repository root (its cdktf.json is the example app). */
-  async function runStep(command: string, args: string) {
+  async function runStep(command: string, args: string, env: NodeJS.ProcessEnv = connectionEnv(sim)) {
     const dir = mkdtempSync(join(tmpdir(), "aru-action-"));
     try {
       const script = join(dir, "step.sh");
@@ -115,7 +117,7 @@ describe("action.yml, the composite action", () => {
       writeFileSync(output, "");
       const result = await runCommand("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
         cwd: REPO,
-        env: { ...connectionEnv(sim), COMMAND: command, ARGS: args, GITHUB_OUTPUT: output },
+        env: { ...env, COMMAND: command, ARGS: args, GITHUB_OUTPUT: output },
         timeoutMs: 120_000,
       });
       return { ...result, outputs: readFileSync(output, "utf8") };
@@ -129,6 +131,19 @@ describe("action.yml, the composite action", () => {
     expect(run.outputs).toBe("exitcode=2\n");
     expect(run.code).toBe(0);
     expect((JSON.parse(run.stdout) as { summary: { toUpdate: number } }).summary.toUpdate).toBeGreaterThan(0);
+  });
+
+  it("with token-command, runs the command for the token (ALERTS_API_TOKEN unset)", async () => {
+    const { ALERTS_API_TOKEN: _unused, ...noToken } = connectionEnv(sim);
+    void _unused;
+    const run = await runStep("plan", "--format json --output .tmp/action.out", {
+      ...noToken,
+      TOKEN_COMMAND: `"${process.execPath}" "${join(REPO, "dist", "src", "cli", "main.js")}" simulator token --url ${sim.url}`,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.outputs).toBe("exitcode=0\n");
+    expect(sim.mintedTokens()).toBe(1);
   });
 
   it("an error fails the step and is in outputs.exitcode; a command other than plan or apply is refused", async () => {

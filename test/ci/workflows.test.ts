@@ -128,14 +128,16 @@ describe("the example workflows", () => {
     for (const file of ["plan.yml", "drift.yml"]) expect(load(file).concurrency?.group).not.toBe(apply.concurrency?.group);
   });
 
-  it.each(FILES)("%s takes the token from secrets, into the environment only", (file) => {
+  it.each(FILES)("%s takes the token (or the token command's client secret) from secrets, into the environment only", (file) => {
     const workflow = load(file);
     const uses = [...text(file).matchAll(/\$\{\{\s*secrets\.([A-Za-z_]+)\s*\}\}/g)].map((m) => m[1]);
-    // the one secret, once per job (drift.yml has three jobs)
-    expect([...new Set(uses)]).toEqual(["ALERTS_API_TOKEN"]);
-    expect(uses).toHaveLength(Object.keys(workflow.jobs).length);
+    // the two secrets, once per job each (drift.yml has three jobs)
+    expect([...new Set(uses)]).toEqual(["ALERTS_API_TOKEN", "ALERTS_CLIENT_SECRET"]);
+    expect(uses).toHaveLength(2 * Object.keys(workflow.jobs).length);
     for (const job of Object.values(workflow.jobs)) {
       expect(job.env?.ALERTS_API_TOKEN).toBe("${{ secrets.ALERTS_API_TOKEN }}");
+      expect(job.env?.ALERTS_CLIENT_SECRET).toBe("${{ secrets.ALERTS_CLIENT_SECRET }}");
+      expect(job.env?.ALERTS_API_TOKEN_COMMAND).toBe("${{ vars.ALERTS_API_TOKEN_COMMAND }}");
       for (const step of job.steps) {
         expect(step.run ?? "").not.toMatch(/secrets\.|ALERTS_API_TOKEN|--token/);
         expect(JSON.stringify(step.with ?? {})).not.toMatch(/secrets\.|ALERTS_API_TOKEN/);

@@ -16,6 +16,7 @@ describe("describeRetry", () => {
     [{ failure: "timeout" }, "query-rule-metadata: no answer within the timeout at http://127.0.0.1:1; retrying in 0.4 s (attempt 2 of at most 10)"],
     [{ status: 503 }, "query-rule-metadata: HTTP 503; retrying in 0.4 s (attempt 2 of at most 10)"],
     [{ status: 429 }, "query-rule-metadata: the service asked to slow down (429); retrying in 0.4 s (attempt 2 of at most 21)"],
+    [{ status: 401, retryInMs: 0 }, "query-rule-metadata: the token was refused (401); sending it again, once, with a new token from the token command"],
   ])("says what failed, when the next try comes and how many are left: %j", (extra, expected) => {
     // given / when
     const line = describeRetry(

@@ -44,7 +44,7 @@ function installPackage(dir: string): void {
   chmodSync(shim, 0o755);
 }
 
-async function synthAndRunProvisioners(stacks: StackDecl[]) {
+async function synthAndRunProvisioners(stacks: StackDecl[], credentials: NodeJS.ProcessEnv = connectionEnv(sim)) {
   ws.write(stacks);
   const synth = await runCli(["plan"], { cwd: ws.dir, env: connectionEnv(sim) });
   expect(synth.stderr).toBe("");
@@ -60,7 +60,7 @@ async function synthAndRunProvisioners(stacks: StackDecl[]) {
       const command = evaluate(exec.command, resource.triggers);
       const run = await runCommand("/bin/sh", ["-c", command], {
         cwd: stackDir,
-        env: { ...connectionEnv(sim), ...environment },
+        env: { ...credentials, ...environment },
       });
       results.push({ command, ...run });
     }
@@ -101,6 +101,30 @@ describe("the local-exec provisioner", () => {
     for (const r of [first!, second!]) expect(r.stdout + r.stderr).not.toContain(TOKEN);
     // and a plan afterwards shows no changes
     expect((await runCli(["plan", "--skip-synth", "--detailed-exitcode"], { cwd: ws.dir, env: connectionEnv(sim) })).code).toBe(0);
+  });
+
+  it("inherits ALERTS_API_TOKEN_COMMAND from the environment of terraform apply, like the other connection variables", async () => {
+    // given terraform apply run with a token command instead of ALERTS_API_TOKEN
+    const { ALERTS_API_TOKEN: _unused, ...noToken } = connectionEnv(sim);
+    void _unused;
+    const credentials = {
+      ...noToken,
+      ALERTS_API_TOKEN_COMMAND: `"${process.execPath}" "${CLI}" simulator token --url ${sim.url}`,
+      ALERTS_CLIENT_SECRET: TOKEN,
+    };
+    sim.resetCounts();
+    // when the provisioner runs
+    const [only] = await synthAndRunProvisioners(
+      [{ name: "rules", lists: [{ id: "legal", props: { ruleId: RULES.legal, mode: "additive", users: [{ userId: "77", aliases: ["minted@example.com"] }] } }] }],
+      credentials,
+    );
+    // then it converged with a token the command minted, and printed neither it nor the client secret
+    expect(only!.code).toBe(0);
+    expect(aliasesOf(RULES.legal)).toContain("77:minted@example.com");
+    const applied = sim.requestLog().filter((r) => r.operation !== "oauth-token" && r.tokenSerial !== undefined);
+    expect(applied.length).toBeGreaterThan(0);
+    expect(sim.mintedTokens()).toBe(1);
+    expect(only!.stdout + only!.stderr).not.toContain(TOKEN);
   });
 
   it("keeps the mass-removal guard unless the construct sets allowMassRemoval", async () => {

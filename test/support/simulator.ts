@@ -49,6 +49,8 @@ export function useSimulator(options: SimulatorOptions | (() => SimulatorOptions
     get tenantId() {
       return sim().tenantId;
     },
+    mintToken: () => sim().mintToken(),
+    mintedTokens: () => sim().mintedTokens(),
     stop: () => sim().stop(),
     setFaults: (faults) => sim().setFaults(faults),
     requestCounts: () => sim().requestCounts(),

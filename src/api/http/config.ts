@@ -1,22 +1,56 @@
 /**
- * Connection settings (docs/contract.md §3): base URL, bearer token and tenant ID, from the environment
- * (`ALERTS_API_URL`, `ALERTS_API_TOKEN`, `ALERTS_TENANT_ID`), with `--base-url` / `--tenant-id`
- * overriding it and `--token-file` as the only other source of the token (never a flag value).
+ * Connection settings (docs/contract.md §3, §10.2): base URL, bearer token and tenant ID, from the
+ * environment (`ALERTS_API_URL`, `ALERTS_API_TOKEN`, `ALERTS_TENANT_ID`), with `--base-url` /
+ * `--tenant-id` overriding it. The token comes from exactly one of `--token-file`,
+ * `ALERTS_API_TOKEN` or a token command (`--token-command` / `ALERTS_API_TOKEN_COMMAND`,
+ * src/api/http/credentials.ts); it is never a flag value.
  */
 import { readFileSync, statSync } from "node:fs";
-import { ConfigError } from "../../errors";
+import { ConfigError, UsageError } from "../../errors";
+import { ENV_TOKEN_COMMAND, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, StaticToken, TokenCommand, type RunCommand, type TokenSource } from "./credentials";
 import { redactString, registerSecret } from "./redact";
 
 export interface ConnectionConfig {
   /** http(s) URL without credentials and without trailing slash. */
   readonly baseUrl: string;
-  readonly token: string;
+  /** The static token (ALERTS_API_TOKEN or --token-file); absent when a token command gives it. */
+  readonly token?: string;
   readonly tenantId: string;
+  /** The token command and where it was given; present exactly when `token` is absent. */
+  readonly tokenCommand?: { readonly command: string; readonly given: string };
 }
 
 export const ENV_BASE_URL = "ALERTS_API_URL";
 export const ENV_TOKEN = "ALERTS_API_TOKEN";
 export const ENV_TENANT_ID = "ALERTS_TENANT_ID";
+export { ENV_TOKEN_COMMAND };
+/**
+ * The client secret of the vendor's OAuth client-credentials flow, as the README's token command
+ * reads it: a secret, redacted wherever it appears when it is in the environment.
+ */
+export const ENV_CLIENT_SECRET = "ALERTS_CLIENT_SECRET";
+/** The client ID of that flow (not a secret, but of no use to an app being synthesized). */
+export const ENV_CLIENT_ID = "ALERTS_CLIENT_ID";
+
+/**
+ * Every environment variable that carries a credential or what makes one: the token, the token
+ * command, its timeout, and the OAuth client of the README's token command. One list, for code
+ * that must keep them from processes that do not talk to the service (the synth child).
+ */
+export const CREDENTIAL_ENV_VARS: readonly string[] = Object.freeze([
+  ENV_TOKEN,
+  ENV_TOKEN_COMMAND,
+  ENV_TOKEN_COMMAND_TIMEOUT_SECONDS,
+  ENV_CLIENT_ID,
+  ENV_CLIENT_SECRET,
+]);
+
+/** Registers the secrets of the environment for redaction: the token and the OAuth client secret. */
+export function registerEnvironmentSecrets(env: Readonly<Record<string, string | undefined>>): string[] {
+  const secrets = [env[ENV_TOKEN]?.trim(), env[ENV_CLIENT_SECRET]?.trim()].filter((s): s is string => s !== undefined && s !== "");
+  for (const secret of secrets) registerSecret(secret);
+  return secrets;
+}
 
 export interface ResolveConnectionOptions {
   /** Usually process.env. */
@@ -25,8 +59,10 @@ export interface ResolveConnectionOptions {
   readonly baseUrl?: string | undefined;
   /** `--tenant-id`; overrides ALERTS_TENANT_ID. */
   readonly tenantId?: string | undefined;
-  /** `--token-file`; the token is read from it (trimmed) instead of ALERTS_API_TOKEN. */
+  /** `--token-file`; the token is read from it (trimmed). */
   readonly tokenFile?: string | undefined;
+  /** `--token-command`; overrides ALERTS_API_TOKEN_COMMAND. */
+  readonly tokenCommand?: string | undefined;
   /** @default - fs.readFileSync(path, "utf8") */
   readonly readFile?: ((path: string) => string) | undefined;
   /** The permission bits of the token file. @default - fs.statSync(path).mode; none on Windows */
@@ -53,8 +89,20 @@ export function resolveConnection(options: ResolveConnectionOptions): Connection
     else problems.push(`${urlSource} is invalid: ${checked.reason}`);
   }
 
-  let token: string | undefined;
+  // One source of the token; which ones were given, in the order of precedence.
   const tokenFile = nonEmpty(options.tokenFile);
+  const envToken = nonEmpty(options.env[ENV_TOKEN]);
+  const flagCommand = nonEmpty(options.tokenCommand);
+  const command = flagCommand ?? nonEmpty(options.env[ENV_TOKEN_COMMAND]);
+  const commandGiven = flagCommand !== undefined ? "--token-command" : ENV_TOKEN_COMMAND;
+  const sources = [
+    ...(tokenFile === undefined ? [] : [`--token-file ${tokenFile}`]),
+    ...(envToken === undefined ? [] : [ENV_TOKEN]),
+    ...(command === undefined ? [] : [commandGiven]),
+  ];
+  registerSecret(envToken);
+  let token: string | undefined;
+  let tokenCommand: ConnectionConfig["tokenCommand"];
   if (tokenFile !== undefined) {
     const read = readToken(tokenFile, options.readFile);
     if (read.ok) {
@@ -62,11 +110,14 @@ export function resolveConnection(options: ResolveConnectionOptions): Connection
       const warning = tokenFileExposure(tokenFile, options.fileMode ?? defaultFileMode);
       if (warning !== null) options.onWarning?.(warning);
     } else problems.push(read.reason);
+  } else if (envToken !== undefined) {
+    token = envToken;
+  } else if (command !== undefined) {
+    tokenCommand = { command, given: commandGiven };
   } else {
-    token = nonEmpty(options.env[ENV_TOKEN]);
-    if (token === undefined) {
-      problems.push(`${ENV_TOKEN} is not set: set the environment variable ${ENV_TOKEN} to the bearer token, or pass --token-file FILE.`);
-    }
+    problems.push(
+      `${ENV_TOKEN} is not set: set the environment variable ${ENV_TOKEN} to the bearer token, or pass --token-file FILE, or give a command that prints one (${ENV_TOKEN_COMMAND} or --token-command CMD).`,
+    );
   }
   if (token !== undefined && /[\s\u0000-\u001f\u007f]/.test(token)) {
     problems.push(`The token (from ${tokenFile === undefined ? ENV_TOKEN : `--token-file ${tokenFile}`}) contains whitespace or control characters; it must be a single line without spaces.`);
@@ -80,11 +131,47 @@ export function resolveConnection(options: ResolveConnectionOptions): Connection
 
   // From here on every redaction in the process removes it, in every form (src/api/http/redact.ts).
   registerSecret(token);
-  if (problems.length > 0 || baseUrl === undefined || token === undefined || tenantId === undefined) {
-    const secrets = token === undefined ? [] : [token];
+  const secrets = token === undefined ? [] : [token];
+  if (sources.length > 1) {
+    const twoWays = `The token is given ${sources.length} ways: ${sources.join(" and ")}. Give exactly one: --token-file FILE, or ${ENV_TOKEN}, or a token command (${ENV_TOKEN_COMMAND} or --token-command CMD); unset or drop the others.`;
+    // Alone, a usage error; beside other problems, one of the list (all reported at once).
+    if (problems.length === 0) throw new UsageError(redactString(twoWays, secrets));
+    problems.unshift(twoWays);
+  }
+  if (problems.length > 0 || baseUrl === undefined || (token === undefined && tokenCommand === undefined) || tenantId === undefined) {
     throw new ConfigError(redactString(`Connection settings are incomplete:\n- ${problems.join("\n- ")}`, secrets));
   }
-  return { baseUrl, token, tenantId };
+  return token !== undefined ? { baseUrl, token, tenantId } : { baseUrl, tenantId, tokenCommand: tokenCommand! };
+}
+
+export interface OpenTokenSourceOptions {
+  /** The token command's environment (the CLI's own). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string | undefined;
+  /** @default - `sh -c` */
+  readonly run?: RunCommand | undefined;
+  /** @default - Date.now */
+  readonly now?: (() => number) | undefined;
+}
+
+/**
+ * The token source of a resolved connection. For a token command the first token is fetched
+ * now, so that a failing command is an error before any request (and any write) is sent.
+ */
+export async function openTokenSource(config: ConnectionConfig, options: OpenTokenSourceOptions): Promise<TokenSource> {
+  if (config.token !== undefined) return new StaticToken(config.token, `${ENV_TOKEN} (or --token-file)`);
+  if (config.tokenCommand === undefined) throw new ConfigError(`No token: set ${ENV_TOKEN}, pass --token-file FILE, or give ${ENV_TOKEN_COMMAND}.`);
+  const source = new TokenCommand({ ...config.tokenCommand, env: options.env, cwd: options.cwd, run: options.run, now: options.now });
+  await source.token();
+  return source;
+}
+
+/**
+ * The secrets of a connection to pass to a redaction: its static token. A token command's tokens
+ * are registered as they arrive (src/api/http/credentials.ts), so every redaction removes them.
+ */
+export function connectionSecrets(config: ConnectionConfig): string[] {
+  return config.token === undefined ? [] : [config.token];
 }
 
 /** A token-free description of a connection, for output, logs and plan files. */

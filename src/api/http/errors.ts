@@ -29,6 +29,8 @@ export interface ApiErrorDetails {
   readonly networkCode?: string | undefined;
   /** Extra sentence explaining why retrying stopped early, if it did. */
   readonly note?: string | undefined;
+  /** Where the token came from (TokenSource.origin), named by the hint of a 401. */
+  readonly tokenOrigin?: string | undefined;
 }
 
 function subject(operation: string, ruleId: string | undefined): string {
@@ -45,7 +47,9 @@ function hintFor(details: ApiErrorDetails): string | undefined {
   }
   switch (details.status) {
     case 401:
-      return "The token was refused; check ALERTS_API_TOKEN (or --token-file).";
+      return details.tokenOrigin === undefined
+        ? "The token was refused; check ALERTS_API_TOKEN (or --token-file)."
+        : `The token was refused; check ${details.tokenOrigin}.`;
     case 403:
       return "Access denied; check ALERTS_TENANT_ID and the roles of the token.";
     case 404:
@@ -120,6 +124,17 @@ export class ApiError extends AlertRuleUsersError {
       retryable: this.retryable,
       attempts: this.attempts,
     };
+  }
+}
+
+/**
+ * The token could not be had: a token command that failed (non-zero exit, timeout, empty or
+ * invalid output), or credentials given in two places. The message names the source and never
+ * holds a token (the command's stdout is never quoted; its stderr is redacted).
+ */
+export class CredentialError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("CREDENTIALS", redactString(message));
   }
 }
 

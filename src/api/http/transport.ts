@@ -7,6 +7,12 @@
  * reads the body as text and parses it itself, so that a bad body becomes a ResponseShapeError,
  * and maps failures to ApiError built from redacted data only.
  *
+ * The token comes from a TokenSource (src/api/http/credentials.ts), asked before every attempt:
+ * a token command's token is renewed ahead of its expiry there, and after a 401 the transport
+ * asks it once for a new token and sends the refused request again, once (a static token has no
+ * other, so its 401 is final). That resend goes through the rate limiter and counts against the
+ * request's deadline like any attempt; it does not spend the budget of retries.
+ *
  * Secrets: the token lives in a private field (invisible to util.inspect and JSON.stringify) and
  * is written only into the request headers. Axios errors (which carry the request headers) never
  * leave this file: only their code and redacted message are used.
@@ -31,6 +37,8 @@ import {
 } from "./retry";
 import { formatIssues, readServiceError, snippet } from "./response-errors";
 import type { RateLimiter } from "./rate-limiter";
+import { StaticToken, type TokenSource } from "./credentials";
+import { InvalidArgumentError } from "../../errors";
 
 /** `Accept` header: text/plain for the searches and query-users, application/json for writes (docs/interface.md). */
 export type AcceptType = "text/plain" | "application/json";
@@ -55,7 +63,10 @@ export interface PostOptions {
 export interface TransportOptions {
   /** Base URL without trailing slash (see resolveConnection). */
   readonly baseUrl: string;
-  readonly token: string;
+  /** A static token; give it or `tokenSource`. */
+  readonly token?: string | undefined;
+  /** Where to get the token before each attempt (a token command); wins over `token`. */
+  readonly tokenSource?: TokenSource | undefined;
   /** Timeout of each attempt. @default 30000 */
   readonly timeoutMs?: number | undefined;
   /** @default - DEFAULT_RETRY_POLICY */
@@ -113,7 +124,9 @@ export class HttpTransport {
   readonly maxBodyBytes: number;
   readonly requestDeadlineMs: number;
   readonly maxSearchResults: number;
-  readonly #token: string;
+  readonly #tokens: TokenSource;
+  /** Every token this transport sent, for the redaction of what comes back. */
+  readonly #sent = new Set<string>();
   readonly #http: AxiosInstance;
   readonly #onRequest: RequestHook | undefined;
   readonly #sleep: Sleep;
@@ -126,7 +139,9 @@ export class HttpTransport {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retryPolicy = resolveRetryPolicy(options.retry);
     this.counter = options.counter ?? new RequestCounter();
-    this.#token = options.token;
+    if (options.tokenSource !== undefined) this.#tokens = options.tokenSource;
+    else if (options.token !== undefined) this.#tokens = new StaticToken(options.token, "ALERTS_API_TOKEN (or --token-file)");
+    else throw new InvalidArgumentError("The HTTP transport needs a token or a token source.");
     this.#onRequest = options.onRequest;
     this.#sleep = options.sleep ?? realSleep;
     this.#random = options.random ?? Math.random;
@@ -159,6 +174,9 @@ export class HttpTransport {
     // 429s are counted apart from failures: each has its own budget (src/api/http/retry.ts).
     let failures = 0;
     let rateLimited = 0;
+    // After a 401: the token to send again with, once (null: not renewed yet).
+    let renewed: string | null = null;
+    let refusedOnce = false;
     const deadlineAt = this.#now() + this.requestDeadlineMs;
     for (let attempt = 1; ; attempt += 1) {
       await options.beforeAttempt?.();
@@ -166,7 +184,13 @@ export class HttpTransport {
       // how the service answered.
       const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
       let attemptMs: number;
+      let token: string;
       try {
+        // Asked after the limiter's wait, right before sending: a token that expires while the
+        // request waits its turn is renewed ahead, not refused.
+        token = renewed ?? (await this.#tokens.token());
+        renewed = null;
+        this.#sent.add(token);
         attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1);
       } catch (error) {
         this.rateLimiter?.cancel(ticket);
@@ -174,7 +198,7 @@ export class HttpTransport {
       }
       this.counter.recordAttempt(operation);
       const started = this.#now();
-      const result = await this.#attempt(path, data, options.accept, attemptMs);
+      const result = await this.#attempt(path, data, options.accept, attemptMs, token);
       this.rateLimiter?.settle(ticket, { throttled: result.type === "response" && result.status === 429 });
       const durationMs = Math.max(0, this.#now() - started);
       const status = result.type === "response" ? result.status : undefined;
@@ -204,6 +228,18 @@ export class HttpTransport {
         return value;
       }
 
+      // A 401: a new token from the source, and the request sent again with it, once.
+      if (result.type === "response" && result.status === 401 && !refusedOnce) {
+        refusedOnce = true;
+        const next = await this.#tokens.renew(token);
+        if (next !== null) {
+          this.#sent.add(next);
+          renewed = next;
+          report("retry", 0);
+          continue;
+        }
+      }
+
       const limited = result.type === "response" && result.status === 429;
       if (limited) rateLimited += 1;
       else failures += 1;
@@ -218,7 +254,7 @@ export class HttpTransport {
         continue;
       }
       report("error");
-      throw this.#error(operation, ruleId, result, attempt, decision.reason);
+      throw this.#error(operation, ruleId, result, attempt, decision.reason ?? this.#refusalNote(result, refusedOnce));
     }
   }
 
@@ -252,7 +288,13 @@ export class HttpTransport {
     });
   }
 
-  async #attempt(path: string, data: string, accept: AcceptType, timeoutMs: number): Promise<AttemptResult> {
+  /** For a 401 of a token source that renews (a token command): that a new token was refused too. */
+  #refusalNote(result: Answer, refusedOnce: boolean): string | undefined {
+    if (result.type !== "response" || result.status !== 401 || !refusedOnce || this.#tokens instanceof StaticToken) return undefined;
+    return "The service refused the token twice in a row, the second time one just fetched again";
+  }
+
+  async #attempt(path: string, data: string, accept: AcceptType, timeoutMs: number, token: string): Promise<AttemptResult> {
     const controller = new AbortController();
     let timedOut = false;
     // A whole-attempt deadline (axios' own timeout only watches socket inactivity in Node).
@@ -266,7 +308,7 @@ export class HttpTransport {
         url: `${this.baseUrl}${path}`,
         data,
         headers: {
-          Authorization: `Bearer ${this.#token}`,
+          Authorization: `Bearer ${token}`,
           "Content-Type": "application/json",
           Accept: accept,
         },
@@ -301,7 +343,7 @@ export class HttpTransport {
     const code = isAxiosError(error) ? error.code : errorCode(error);
     const rawMessage = error instanceof Error ? error.message : String(error);
     if (code === "ERR_BAD_RESPONSE" && /^maxContentLength size of \d+ exceeded$/.test(rawMessage)) return { type: "too-large" };
-    const message = redactString(rawMessage, [this.#token]);
+    const message = redactString(rawMessage, this.#secrets());
     const isTimeout =
       timedOut || code === "ETIMEDOUT" || (code === "ECONNABORTED" && /timeout/i.test(rawMessage));
     if (isTimeout) return { type: "failure", kind: "timeout", code, message };
@@ -344,10 +386,11 @@ export class HttpTransport {
       ruleId,
       kind: "http",
       status: result.status,
-      serviceCode: service.code === undefined ? undefined : redactString(service.code, [this.#token]),
-      serviceMessage: service.message === undefined ? undefined : redactString(service.message, [this.#token]),
+      serviceCode: service.code === undefined ? undefined : redactString(service.code, this.#secrets()),
+      serviceMessage: service.message === undefined ? undefined : redactString(service.message, this.#secrets()),
       retryable: isRetryableStatus(result.status),
       attempts,
+      tokenOrigin: result.status === 401 && !(this.#tokens instanceof StaticToken) ? this.#tokens.origin : undefined,
       note: [note, redirect].filter((s) => s !== undefined).join(". ") || undefined,
     });
   }
@@ -355,7 +398,7 @@ export class HttpTransport {
   /** For a 3xx: where it points, and that redirects are not followed (the token would go along). */
   #redirectNote(result: Extract<AttemptResult, { type: "response" }>): string | undefined {
     if (result.status < 300 || result.status > 399) return undefined;
-    const where = result.location === undefined ? "without a Location header" : `to ${redactString(result.location, [this.#token])}`;
+    const where = result.location === undefined ? "without a Location header" : `to ${redactString(result.location, this.#secrets())}`;
     return `The service redirects ${where}; redirects are not followed (the request carries the token). If the service has moved, point ALERTS_API_URL (or --base-url) at the new address`;
   }
 
@@ -368,7 +411,7 @@ export class HttpTransport {
     const received = {
       status: result.status,
       contentType: result.contentType,
-      snippet: redactString(snippet(result.text), [this.#token]),
+      snippet: redactString(snippet(result.text), this.#secrets()),
     };
     const where = `status ${result.status}, content-type ${result.contentType ?? "(none)"}`;
     if (result.text.trim() === "") {
@@ -388,8 +431,12 @@ export class HttpTransport {
     const parsed = schema.safeParse(json);
     if (parsed.success) return parsed.data;
     // The issues quote received values, which a hostile service may fill with the token.
-    const problems = formatIssues(parsed.error.issues, json).map((p) => redactString(p, [this.#token]));
+    const problems = formatIssues(parsed.error.issues, json).map((p) => redactString(p, this.#secrets()));
     throw new ResponseShapeError({ operation, ruleId, problems });
+  }
+
+  #secrets(): string[] {
+    return [...this.#sent];
   }
 
   #report(event: {

@@ -26,11 +26,14 @@ import {
 } from "./schemas";
 import { collectPages } from "../http/paging";
 import { HttpTransport } from "../http/transport";
+import type { TokenSource } from "../http/credentials";
 
 /** The page size of query-rule-metadata unless given. */
 const DEFAULT_RULE_METADATA_PAGE_SIZE = 100;
 
 export type ClientOptions = ConnectionConfig & {
+  /** Where the token comes from before each attempt (a token command); wins over `token`. @default - the static `token` */
+  readonly tokenSource?: TokenSource | undefined;
   /** Timeout of each HTTP attempt. @default 30000 */
   readonly timeoutMs?: number | undefined;
   /** @default - DEFAULT_RETRY_POLICY (10 attempts, 200 ms base, 5 s cap, Retry-After up to 30 s) */

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { ENV_TOKEN } from "../../api";
+import { ENV_TOKEN, connectionSecrets } from "../../api";
 import { plural, renderApplyText, renderPlanText } from "../../core/render";
 import { UsageError } from "../../errors";
 import {
@@ -57,7 +57,7 @@ ${NOW_HELP}
   --report-json FILE     write a report of the run (JSON, reportVersion 1): per rule the calls
                          sent, the outcome and the verification; also when refused or failed
   --report-markdown FILE the same report as markdown (e.g. for $GITHUB_STEP_SUMMARY)
-  --base-url URL, --tenant-id ID, --token-file FILE
+  --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help
 
 ${CONNECTION_HELP}
@@ -188,9 +188,9 @@ async function runApply(
     const result = await applySavedPlan({ path: resolve(io.cwd, planFile), name: planFile }, planKey, options, {
       planReady: (plan) => recorder.planReady(plan),
       warn: (message) => io.stderr.write(`Warning: ${message}\n`),
-      connect: () => {
-        const { connection, client } = connect(values, io);
-        secrets.add(connection.token);
+      connect: async () => {
+        const { connection, client } = await connect(values, io);
+        for (const secret of connectionSecrets(connection)) secrets.add(secret);
         recorder.connected(connection);
         run = session(client, connection, settings, io);
         return run;
@@ -202,8 +202,8 @@ async function runApply(
 
   // Validate the declaration before any request: --from-env reads it from the environment.
   const fromEnv = values["from-env"] === true ? readDesiredFromEnv(io.env) : null;
-  const { connection, client } = connect(values, io);
-  secrets.add(connection.token);
+  const { connection, client } = await connect(values, io);
+  for (const secret of connectionSecrets(connection)) secrets.add(secret);
   recorder.connected(connection);
   const desired = fromEnv ?? (await readDesired(synthSettings(values, io)));
   const run = session(client, connection, settings, io);

@@ -13,6 +13,7 @@ import type { Command, Io } from "../io";
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
 import { RATE_HELP, RATE_OPTIONS, connect, session } from "../run-flags";
 import { checkOutputPath } from "../output-path";
+import { connectionSecrets } from "../../api";
 
 export const importCommand: Command = {
   name: "import",
@@ -42,7 +43,7 @@ Flags:
   --parallelism N        rule lists read at once (default 4)
   --page-size N          rule-metadata search page size (default 100)
 ${RATE_HELP}
-  --base-url URL, --tenant-id ID, --token-file FILE
+  --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help
 
 ${CONNECTION_HELP}
@@ -84,7 +85,7 @@ Examples:
     }
     const parallelism = intFlag("import", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("import", "page-size", values["page-size"], 100, 1, 500);
-    const { connection, client } = connect(values, io);
+    const { connection, client } = await connect(values, io);
     const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
     const code = await importRules(run, all ? null : ruleIds, functionName, values.out).finally(() => run.done());
 
@@ -93,7 +94,7 @@ Examples:
     const summary = `Imported ${code.rules.length} ${code.rules.length === 1 ? "rule" : "rules"}: ${declared} declared, ${code.rules.length - declared} as comments.`;
     if (values.out !== undefined) {
       // Aliases and names come from the service, which may echo the token: the file is redacted as stdout is.
-      await writeImportModule(resolve(io.cwd, values.out), code.source, [connection.token]);
+      await writeImportModule(resolve(io.cwd, values.out), code.source, connectionSecrets(connection));
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
           `Plan it as an app by itself: alert-rule-users plan --app ${shellQuote(importAppCommand(values.out))}\n` +

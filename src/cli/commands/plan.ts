@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { connectionSecrets } from "../../api";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
 import { getPlan, hasChanges, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
@@ -32,7 +33,7 @@ Flags:
   --page-size N          rule-metadata search page size (default 100)
 ${RATE_HELP}
 ${NOW_HELP}
-  --base-url URL, --tenant-id ID, --token-file FILE
+  --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help
 
 ${CONNECTION_HELP}
@@ -63,12 +64,12 @@ Example:
     const settings = engineSettings("plan", values);
     const now = nowFlag("plan", values.now);
     const planKey = readPlanKey(io.env);
-    const { connection, client } = connect(values, io);
+    const { connection, client } = await connect(values, io);
     const desired = await readDesired(synthSettings(values, io));
     if (desired.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
     const run = session(client, connection, settings, io);
     // Redacted once (by getPlan), so the JSON printed and the file saved are the same valid plan.
-    const plan = await getPlan(desired, run, { createdAt: new Date(), now, secrets: [connection.token] }).finally(() => run.done());
+    const plan = await getPlan(desired, run, { createdAt: new Date(), now, secrets: connectionSecrets(connection) }).finally(() => run.done());
 
     if (format === "json") io.stdout.write(planDocument(plan, planKey));
     else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));

@@ -39,7 +39,7 @@ Example:
     const format = formatOf("rules list", values.format, io);
     const parallelism = intFlag("rules list", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("rules list", "page-size", values["page-size"], 100, 1, 500);
-    const { connection, client } = connect(values, io);
+    const { connection, client } = await connect(values, io);
     const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
     const rows = await listRules(run).finally(() => run.done());
     if (format === "json") {

@@ -1,12 +1,13 @@
 /**
  * `alert-rule-users simulator`: serves the local simulator of the alert service until SIGINT or
- * SIGTERM. Behaviour spec: src/simulator/README.md.
+ * SIGTERM; `simulator token` mints a token at a running simulator's OAuth endpoint. Behaviour
+ * spec: src/simulator/README.md.
  */
 import { parseArgs } from "node:util";
-import { ENV_TOKEN } from "../../api";
-import { UsageError } from "../../errors";
+import { ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, checkBaseUrl } from "../../api";
+import { ConfigError, UsageError } from "../../errors";
 import { withTwoDashes } from "../args";
-import { DEFAULT_SIMULATOR_TOKEN, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";
+import { DEFAULT_SIMULATOR_TOKEN, OAUTH_PATH, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";
 
 /** What this command writes to (process.stdout / process.stderr, or anything with `write`). */
 export interface SimulatorCommandIo {
@@ -44,12 +45,14 @@ const OPTIONS = {
   "rate-limit-rps": { type: "string" },
   "retry-after": { type: "string" },
   "fault-seed": { type: "string" },
+  "token-ttl": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 function helpText(env: NodeJS.ProcessEnv | undefined): string {
   const token = defaultTokenText(env);
   return `Usage: alert-rule-users simulator [flags]
+       alert-rule-users simulator token [--url URL]
 
 Serves a local simulator of the whole alert service (rules and their user lists, alerts, cases,
 file events) on 127.0.0.1 until interrupted (Ctrl+C). Every request needs the bearer token; the
@@ -71,7 +74,17 @@ Flags:
   --rate-limit-every N      every Nth request answers 429
   --retry-after S           Retry-After seconds of a 429 (default: 1)
   --fault-seed N            seed of the fault draws (same seed, same requests: same faults)
+  --token-ttl S             accept only tokens minted at the OAuth endpoint (POST /v1/oauth,
+                            HTTP Basic: any client ID, the --token as the client secret), each
+                            valid S seconds; without it the --token is accepted too and minted
+                            tokens live 900 s
   -h, --help
+
+Subcommand:
+  token [--url URL]         mints a token at the simulator at URL (default: ALERTS_API_URL) and
+                            prints {"token": "...", "expiresAt": "<ISO 8601>"}: a token command.
+                            Client ID and secret: ${ENV_CLIENT_ID} and ${ENV_CLIENT_SECRET}
+                            (default: the built-in simulator client and token)
 
 Then, in another shell:
   export ALERTS_API_URL=<the URL printed>
@@ -161,6 +174,12 @@ export function simulatorOptionsFromArgs(argv: string[]): { help: true } | { hel
   if (token !== undefined) options.token = token;
   const tenantId = nonEmpty("tenant-id", values["tenant-id"]);
   if (tenantId !== undefined) options.tenantId = tenantId;
+  const ttl = values["token-ttl"];
+  if (ttl !== undefined) {
+    const n = wholeNumber("token-ttl", ttl, 86_400);
+    if (n === 0) throw usage("--token-ttl takes a whole number of seconds from 1 to 86400, got '0'");
+    if (n !== undefined) options.tokenTtlSeconds = n;
+  }
   return { help: false, options };
 }
 
@@ -196,6 +215,7 @@ export const simulatorCommand = {
   summary: "Serve a local simulator of the alert service (for trying changes and for tests)",
   help: helpText(undefined),
   async run(argv: string[], io: SimulatorCommandIo): Promise<number> {
+    if (argv[0] === "token") return mintCommand(argv.slice(1), io);
     const parsed = simulatorOptionsFromArgs(argv);
     if (parsed.help) {
       io.stdout.write(helpText(io.env));
@@ -206,7 +226,9 @@ export const simulatorCommand = {
     });
     const stopped = untilSignal();
     const tokenLine =
-      parsed.options.token === undefined
+      parsed.options.tokenTtlSeconds !== undefined
+        ? `  export ALERTS_API_TOKEN_COMMAND="alert-rule-users simulator token --url ${sim.url}"   # tokens live ${parsed.options.tokenTtlSeconds} s`
+        : parsed.options.token === undefined
         ? defaultTokenText(io.env).exportLine("the default simulator token")
         : "  export ALERTS_API_TOKEN=...   # the token you gave with --token";
     io.stderr.write(
@@ -228,3 +250,63 @@ export const simulatorCommand = {
     return 0;
   },
 };
+
+/** The client ID `simulator token` sends when ALERTS_CLIENT_ID is not set (the simulator takes any). */
+export const DEFAULT_SIMULATOR_CLIENT_ID = "local-simulator-client";
+
+/**
+ * `simulator token [--url URL]`: mints a token at the simulator's OAuth endpoint (client
+ * credentials from ALERTS_CLIENT_ID / ALERTS_CLIENT_SECRET, the simulator's defaults otherwise)
+ * and prints `{"token", "expiresAt"}`, the form a token command prints.
+ */
+async function mintCommand(argv: string[], io: SimulatorCommandIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { url: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError(`simulator token: ${error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, "") : String(error)}. Run 'alert-rule-users simulator --help'.`);
+  }
+  if (values.help === true) {
+    io.stdout.write(helpText(io.env));
+    return 0;
+  }
+  const env = io.env ?? {};
+  const raw = values.url ?? env[ENV_BASE_URL];
+  if (raw === undefined || raw.trim() === "") throw new UsageError(`simulator token: give the simulator's URL with --url URL (or set ${ENV_BASE_URL}).`);
+  const checked = checkBaseUrl(raw.trim());
+  if (!checked.ok) throw new UsageError(`simulator token: --url is invalid: ${checked.reason}`);
+  const clientId = env[ENV_CLIENT_ID]?.trim() || DEFAULT_SIMULATOR_CLIENT_ID;
+  const clientSecret = env[ENV_CLIENT_SECRET]?.trim() || DEFAULT_SIMULATOR_TOKEN;
+  const started = Date.now();
+  let response: Response;
+  try {
+    response = await fetch(`${checked.url}${OAUTH_PATH}`, {
+      method: "POST",
+      headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`simulator token: could not reach ${checked.url}${OAUTH_PATH} (${cause}); is the simulator running there?`);
+  }
+  const text = await response.text();
+  if (response.status !== 200) {
+    throw new ConfigError(
+      `simulator token: the simulator answered ${response.status} at ${OAUTH_PATH}` +
+        (response.status === 401 ? `; set ${ENV_CLIENT_SECRET} to the simulator's --token (the default is the built-in token).` : "."),
+    );
+  }
+  let body: { access_token?: unknown; expires_in?: unknown };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    throw new ConfigError(`simulator token: the answer of ${OAUTH_PATH} is not JSON.`);
+  }
+  if (typeof body.access_token !== "string" || typeof body.expires_in !== "number") {
+    throw new ConfigError(`simulator token: the answer of ${OAUTH_PATH} has no access_token and expires_in.`);
+  }
+  // The expiry counted from before the request: never later than the simulator's own.
+  io.stdout.write(`${JSON.stringify({ token: body.access_token, expiresAt: new Date(started + body.expires_in * 1000).toISOString() })}\n`);
+  return 0;
+}

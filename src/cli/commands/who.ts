@@ -71,7 +71,7 @@ Examples:
     const parallelism = intFlag("who", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("who", "page-size", values["page-size"], 100, 1, 500);
     const withApp = values["no-app"] !== true && (values.app !== undefined || values["skip-synth"] === true || existsSync(join(io.cwd, "cdktf.json")));
-    const { connection, client } = connect(values, io);
+    const { connection, client } = await connect(values, io);
     const declared: DesiredList[] | undefined = withApp ? await readDesired(synthSettings(values, io)) : undefined;
     const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
     const matches = await findPeopleLive(queries, run, declared).finally(() => run.done());

@@ -40,7 +40,7 @@ Exit codes: 0 success, 1 error.
     if (helpRequested(values, io, this.help)) return 0;
     if (values.name === undefined || values.name.trim() === "") throw new UsageError("cases create: --name NAME is required.");
     const format = formatOf("cases create", values.format, io);
-    const created = await triageClient(values, io).createCase({
+    const created = await (await triageClient(values, io)).createCase({
       name: values.name,
       description: values.description,
       findings: values.findings,
@@ -80,7 +80,7 @@ Exit codes: 0 every event added, 1 otherwise.
     const caseNumber = checkCaseNumber(rawNumber);
     const eventIds = [...new Set(rawEvents.map(checkEventId))];
     const format = formatOf("cases add-file-events", values.format, io);
-    const outcomes = await attachAll(triageClient(values, io), caseNumber, eventIds, io);
+    const outcomes = await attachAll(await triageClient(values, io), caseNumber, eventIds, io);
     if (format === "json") writeJson(io, { fileEvents: outcomes });
     else io.stdout.write(renderOutcomes(outcomes));
     return outcomes.every((o) => o.status === "added") ? 0 : 1;

@@ -32,7 +32,7 @@ Exit codes: 0 success, 1 error.
     });
     if (helpRequested(values, io, this.help)) return 0;
     const format = formatOf("file-events search", values.format, io);
-    const result = await triageClient(values, io).searchFileEvents({ fileName: values["file-name"], filePath: values["file-path"] });
+    const result = await (await triageClient(values, io)).searchFileEvents({ fileName: values["file-name"], filePath: values["file-path"] });
     if (format === "json") {
       writeJson(io, { fileEvents: result.fileEvents, totalCount: result.totalCount });
     } else {

@@ -8,8 +8,8 @@ import type { Io } from "../io";
 import { connect, type ConnectionFlags } from "../run-flags";
 import { renderFields, renderTable } from "../table";
 
-export function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined; readonly timeout?: string | undefined }, io: Io): TriageClient {
-  return TriageClient.from(connect(flags, io).client);
+export async function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined; readonly timeout?: string | undefined }, io: Io): Promise<TriageClient> {
+  return TriageClient.from((await connect(flags, io)).client);
 }
 
 /** The message of an error for per-item outcomes (never a token: errors are built redacted). */

@@ -28,7 +28,7 @@ export interface SavedPlanHooks {
   /** The plan was read and its format checked (before the signature). */
   readonly planReady?: (plan: Plan) => void;
   /** Connects (after the plan and its signature were checked, so a refused file makes no connection). */
-  readonly connect: () => Session;
+  readonly connect: () => Session | Promise<Session>;
   /** A warning for the user (a signed plan whose key is not set). */
   readonly warn: (message: string) => void;
 }
@@ -43,7 +43,7 @@ export async function applySavedPlan(file: SavedPlanFile, planKey: string | unde
   const plan = readPlanFile(file.path);
   hooks.planReady?.(plan);
   checkSavedPlanSignature(plan, planKey, file.name, hooks.warn);
-  const session = hooks.connect();
+  const session = await hooks.connect();
   checkSameConnection(plan, session.connection);
   checkPlanIsApplicable(plan, options);
   await checkNotStale(plan, session.client, session.parallelism, "saved");

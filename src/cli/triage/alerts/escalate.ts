@@ -41,7 +41,7 @@ Exit codes: 0 case created and every file event added, 1 otherwise.
     if (name === undefined || name.trim() === "") throw new UsageError("alerts escalate: --case-name NAME is required.");
     const format = formatOf("alerts escalate", values.format, io);
     const [id = ""] = ids;
-    const client = triageClient(values, io);
+    const client = await triageClient(values, io);
 
     const [alert] = await client.queryDetails([id]);
     if (alert === undefined) throw new UsageError(`alerts escalate: the service returned no alert ${id}.`);

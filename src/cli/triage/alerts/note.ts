@@ -29,7 +29,7 @@ Exit codes: 0 success, 1 error (also an unknown alert ID).
     if (values.note === undefined) throw new UsageError("alerts note: --note TEXT is required.");
     formatOf("alerts note", values.format, io);
     const [id = ""] = ids;
-    await triageClient(values, io).addNote(id, values.note);
+    await (await triageClient(values, io)).addNote(id, values.note);
     io.stderr.write(`Set the note of alert ${id}.\n`);
     return 0;
   },

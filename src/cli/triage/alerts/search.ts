@@ -76,7 +76,7 @@ Examples:
       until,
       filters: (values.filter ?? []).map(parseAlertFilter),
     });
-    const client = triageClient(values, io);
+    const client = await triageClient(values, io);
     const result = values["all-pages"] === true ? await client.queryAllAlerts(groups) : await client.queryAlerts(groups);
     if (format === "json") {
       writeJson(io, { alerts: result.alerts, totalCount: result.totalCount });

@@ -31,7 +31,7 @@ Exit codes: 0 success, 1 error (also an unknown alert ID).
     const ids = alertIds("alerts show", positionals);
     const format = formatOf("alerts show", values.format, io);
     if (values.aggregate === true && ids.length > 1) throw new UsageError("alerts show: --aggregate takes exactly one alert ID.");
-    const client = triageClient(values, io);
+    const client = await triageClient(values, io);
     if (values.aggregate === true) {
       const alert = await client.queryDetailsAggregate(ids[0] ?? "");
       if (format === "json") writeJson(io, { alert: aggregateJson(alert) });

@@ -30,7 +30,7 @@ Exit codes: 0 success, 1 error.
       if (helpRequested(values, io, this.help)) return 0;
       const ids = alertIds(`alerts ${name}`, positionals);
       formatOf(`alerts ${name}`, values.format, io);
-      await triageClient(values, io).updateState(ids, state, values.note);
+      await (await triageClient(values, io)).updateState(ids, state, values.note);
       io.stderr.write(`${verb} ${ids.length} alert${ids.length === 1 ? "" : "s"}: ${ids.join(", ")}.\n`);
       return 0;
     },
