@@ -81,7 +81,7 @@ async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): 
     case "remove-all-users": {
       let attempt = 0;
       try {
-        return await client.removeAllUsers(ruleId, { beforeAttempt: () => checkUnchanged(client, rule, ++attempt > 1) });
+        return await client.removeAllUsers(ruleId, { beforeAttempt: (ticket) => checkUnchanged(client, rule, ++attempt > 1, ticket) });
       } catch (err) {
         if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
         throw err;
@@ -94,16 +94,35 @@ async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): 
 class AlreadyEmptied extends Error {}
 
 /**
- * design.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
- * plan's fingerprint. Runs before every attempt (retries included); throws a StalePlanError when
- * the list changed, so the call is not sent and users added since the plan are kept. Before a
- * retry, an empty list means the previous attempt emptied it (a lost response): the call is not
- * sent again and the rule goes on to its next call.
+ * A retry of remove-all-users found the list neither as planned nor empty: the attempt before it
+ * was sent and not answered with success, so it may have landed (and someone added users since),
+ * or not (and someone edited the list). Either way it is not sent again: users added meanwhile
+ * are kept, and the rule goes on with its other calls (add-users only: the declared users back).
  */
-async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean): Promise<void> {
-  const list = toObservedList(await client.queryUsers(rule.ruleId ?? ""));
+class MayHaveLanded extends Error {
+  readonly operation = "remove-all-users";
+}
+
+/**
+ * design.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
+ * plan's fingerprint. Runs before every attempt (retries included), the read sent on the rate
+ * limiter's `ticket` taken together with the call's own (no wait between them); throws a
+ * StalePlanError when the list changed before the first attempt, so the call is not sent and
+ * users added since the plan are kept. Before a retry, an empty list means the previous attempt
+ * emptied it (a lost response): the call is not sent again and the rule goes on to its next call;
+ * any other list, that it may have landed (MayHaveLanded).
+ */
+async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean, ticket: number | undefined): Promise<void> {
+  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket }));
   if (fingerprintList(list) === rule.fingerprint) return;
   if (retry && list.entries.length === 0) throw new AlreadyEmptied();
+  if (retry) {
+    throw new MayHaveLanded(
+      `remove-all-users was sent but not answered with success (a lost answer, a 5xx or a timeout), so it may have landed; ` +
+        `the read before its retry found the list neither as planned nor empty (someone else changed it meanwhile), ` +
+        `so it was not sent again and users added meanwhile are kept`,
+    );
+  }
   throw new StalePlanError(
     `refused: remove-all-users was not sent: a read of the rule right before it found the list changed since it was planned ` +
       `(someone else edited it), so users added meanwhile are kept. Run plan again to see the difference, then apply.`,
@@ -125,6 +144,8 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
   const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action };
   const calls: CallRecord[] = [];
   const stopped = (): boolean => signal?.aborted === true;
+  /** What a remove-all-users that may have landed left to say (MayHaveLanded). */
+  let landed: string | null = null;
   for (const call of rule.calls) {
     if (stopped()) return interruptedRule(rule, calls);
     try {
@@ -132,6 +153,11 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
       calls.push({ operation: call.operation, users: callSize(call), status: "ok" });
     } catch (err) {
       if (err instanceof StalePlanError) return { ...base, outcome: "failed", calls, verified: null, message: err.message };
+      if (err instanceof MayHaveLanded) {
+        calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });
+        landed = err.message;
+        continue;
+      }
       if (!(err instanceof AlertRuleUsersError)) throw err;
       calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });
       if (stopped()) return interruptedRule(rule, calls);
@@ -145,7 +171,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
         outcome: "failed",
         calls,
         verified: read.ok ? false : null,
-        message: `${call.operation} failed: ${err.message}${read.ok ? "" : `; reading the rule back also failed: ${read.message}`}. Run apply again to converge what is left.`,
+        message: `${landed === null ? "" : `${landed}; then `}${call.operation} failed: ${err.message}${read.ok ? "" : `; reading the rule back also failed: ${read.message}`}. Run apply again to converge what is left.`,
       };
     }
   }
@@ -156,12 +182,15 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
     return { ...base, outcome: "failed", calls, verified: null, message: `the calls were sent but the rule could not be read back to verify: ${read.message}` };
   }
   const left = remainingCalls(rule, read.list);
-  if (left === 0) return { ...base, outcome: "applied", calls, verified: true, message: null };
+  if (left === 0) return { ...base, outcome: "applied", calls, verified: true, message: landed === null ? null : `${landed}; read back, the list matches the declaration` };
   return {
     ...base,
     outcome: "failed",
     calls,
     verified: false,
-    message: "read back after apply, the list does not match the declaration (it may have been changed concurrently): run plan to see the difference, then apply again",
+    message:
+      landed === null
+        ? "read back after apply, the list does not match the declaration (it may have been changed concurrently): run plan to see the difference, then apply again"
+        : `${landed}; the rule's other calls were sent (the declared users added back), and read back the list does not match the declaration: run plan to see the difference, then apply again`,
   };
 }
