@@ -14,7 +14,7 @@ import type { GuardOptions } from "../core/guards";
 import { checkFresh, checkPlanIsApplicable } from "../core/guards";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
 import { checkRederived } from "../core/rederive";
-import { plannedRuleFacts, remainingCalls } from "../core/verify";
+import { plannedRuleFacts, readBackProblem } from "../core/verify";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
 
@@ -163,7 +163,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
       if (stopped()) return interruptedRule(rule, calls);
       // A failed or ambiguous write may still have landed: read back; if the list already matches, it converged.
       const read = await readList(client, facts);
-      if (read.ok && remainingCalls(rule, read.list) === 0) {
+      if (read.ok && readBackProblem(rule, read.list) === null) {
         return { ...base, outcome: "applied", calls, verified: true, message: `converged despite a failed ${call.operation} (read back and verified)` };
       }
       return {
@@ -181,16 +181,14 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
   if (!read.ok) {
     return { ...base, outcome: "failed", calls, verified: null, message: `the calls were sent but the rule could not be read back to verify: ${read.message}` };
   }
-  const left = remainingCalls(rule, read.list);
-  if (left === 0) return { ...base, outcome: "applied", calls, verified: true, message: landed === null ? null : `${landed}; read back, the list matches the declaration` };
+  const problem = readBackProblem(rule, read.list);
+  if (problem === null) return { ...base, outcome: "applied", calls, verified: true, message: landed === null ? null : `${landed}; read back, the list matches the declaration` };
   return {
     ...base,
     outcome: "failed",
     calls,
     verified: false,
     message:
-      landed === null
-        ? "read back after apply, the list does not match the declaration (it may have been changed concurrently): run plan to see the difference, then apply again"
-        : `${landed}; the rule's other calls were sent (the declared users added back), and read back the list does not match the declaration: run plan to see the difference, then apply again`,
+      landed === null ? problem : `${landed}; the rule's other calls were sent (the declared users added back), and ${problem}`,
   };
 }
