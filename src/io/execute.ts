@@ -33,6 +33,11 @@ export interface ApplyOptions extends GuardOptions {
    * rules not done are reported `interrupted`.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Runs once after the checks and the stale check's reads, right before the first write; what it
+   * throws refuses the whole plan, nothing sent (`apply --require-tip`, src/io/git-tip.ts).
+   */
+  readonly beforeFirstWrite?: () => void | Promise<void>;
 }
 
 /**
@@ -57,6 +62,7 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
   if (options.checkStale !== undefined) await checkNotStale(plan, client, parallelism, options.checkStale);
   const signal = options.signal;
   if (signal?.aborted === true) return applyResult(interruptedBeforeApply(plan.rules));
+  if (plan.rules.some((r) => r.action === "update")) await options.beforeFirstWrite?.();
 
   const changing = plan.rules.filter((r) => r.action === "update");
   let done = 0;

@@ -4,11 +4,13 @@ import { redactString } from "../../api/http/redact";
 import type { ApplyResult } from "../../core/apply-results";
 import type { ApplyReport, ApplyReportSource } from "../../core/apply-report";
 import { ApplyReportRecorder } from "../../core/apply-report";
+import { DEFAULT_MAX_PLAN_AGE, checkNoExpiredAdds, checkPlanAge, parseDuration } from "../../core/admission";
 import { declarationFromEnv } from "../../core/declaration";
 import { renderApplyText, renderPlanText } from "../../core/render";
 import { renderApplyReportMarkdown } from "../../core/render/apply-report";
 import { OutputFileError, UsageError } from "../../errors";
 import { writeFileAtomic } from "../../shared/atomic-write";
+import { checkTip } from "../../io/git-tip";
 import { TOOL_VERSION } from "../../io/version";
 import { applyFresh, applySavedPlan, loadSavedPlan, readDesired, type RunOptions } from "../../io/workflow";
 import { plural } from "../../core/render/common";
@@ -54,6 +56,12 @@ ${NOW_HELP}
   --report-json FILE     write a report of the run (JSON, reportVersion 1): per rule the calls
                          sent, the outcome and the verification; also when refused or failed
   --report-markdown FILE the same report as markdown (e.g. for $GITHUB_STEP_SUMMARY)
+  --require-tip REF      write only when the checked-out commit (HEAD) is REF's tip (git
+                         rev-parse), checked at start and right before the first write: an older
+                         job cannot apply its older declaration after a newer one; fetch REF first
+  --max-plan-age AGE     refuse a saved plan made longer ago than AGE (by createdAt, which the
+                         signature covers): 90s, 30m, 24h, 2d (default 24h); a saved plan never
+                         adds a user whose expiresAt has passed by this machine's clock
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help
 
@@ -123,6 +131,8 @@ const APPLY_OPTIONS = {
   "from-env": { type: "boolean" },
   "report-json": { type: "string" },
   "report-markdown": { type: "string" },
+  "require-tip": { type: "string" },
+  "max-plan-age": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -171,10 +181,19 @@ async function execute(
       "apply: this run has no terminal to confirm in: pass --auto-approve, or apply a reviewed plan file (alert-rule-users apply PLANFILE).",
     );
   }
+  const maxPlanAge = values["max-plan-age"] ?? DEFAULT_MAX_PLAN_AGE;
+  const maxPlanAgeMs = parseDuration(maxPlanAge);
+  if (maxPlanAgeMs === undefined) {
+    throw new UsageError(`apply: --max-plan-age takes a whole number and a unit (s, m, h or d), e.g. 30m, 24h or 2d; got '${maxPlanAge}'.`);
+  }
+  if (planFile === undefined && values["max-plan-age"] !== undefined) throw new UsageError("apply: --max-plan-age applies to a saved plan (PLANFILE) only.");
+  const requireTip = values["require-tip"];
+  if (requireTip !== undefined) checkTip(requireTip, io.cwd);
   const options: RunOptions = {
     allowMassRemoval: values["allow-mass-removal"] === true,
     honourRuleMassRemovalFlag: values["from-env"] === true,
     signal,
+    ...(requireTip === undefined ? {} : { beforeFirstWrite: () => checkTip(requireTip, io.cwd) }),
   };
   const color = useColor(io.stdout, io.env);
 
@@ -184,6 +203,9 @@ async function execute(
     const plan = loadSavedPlan(resolve(io.cwd, planFile));
     recorder.planReady(plan);
     checkSavedPlanSignature(plan, planKey, planFile, io);
+    const realNow = new Date();
+    checkPlanAge(plan, realNow.getTime(), maxPlanAgeMs, maxPlanAge);
+    checkNoExpiredAdds(plan, realNow.toISOString().slice(0, 10));
     const { connection, client } = connect(values, io);
     secrets.add(connection.token);
     recorder.connected(connection);

@@ -102,6 +102,8 @@ export async function applySavedPlan(plan: Plan, session: Session, options: RunO
 /** The guards, and the signal of an interrupt (src/cli/interrupt.ts): once aborted, no new call starts. */
 export interface RunOptions extends GuardOptions {
   readonly signal?: AbortSignal;
+  /** Right before the first write (src/io/execute.ts): `apply --require-tip`. */
+  readonly beforeFirstWrite?: () => void | Promise<void>;
 }
 
 export type FreshApply =
