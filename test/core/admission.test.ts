@@ -12,7 +12,7 @@ const CREATED = "2026-03-01T12:00:00.000Z";
 /** A plan made at CREATED (clock `now`) adding u-2, who expires on `expiresAt`. */
 function planAdding(expiresAt: string, now = "2026-03-01T12:00:00Z") {
   return buildPlan({
-    declarations: [declared([user("u-1", "u-1@example.com"), { ...user("u-2", "u-2@example.com"), expiresAt }])],
+    declarations: [{ ...declared([]), users: [user("u-1", "u-1@example.com"), { ...user("u-2", "u-2@example.com"), expiresAt }] }],
     observations: [found(listOf([entry("u-1", "u-1@example.com")]))],
     connection: { baseUrl: "http://127.0.0.1:1", tenantId: "t" },
     createdAt: CREATED,
