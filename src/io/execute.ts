@@ -105,9 +105,7 @@ class AlreadyEmptied extends Error {}
  * or not (and someone edited the list). Either way it is not sent again: users added meanwhile
  * are kept, and the rule goes on with its other calls (add-users only: the declared users back).
  */
-class MayHaveLanded extends Error {
-  readonly operation = "remove-all-users";
-}
+class MayHaveLanded extends Error {}
 
 /**
  * design.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
