@@ -27,7 +27,10 @@ export type ErrorCode =
   | "CONNECTION_MISMATCH"
   | "IMPORT"
   | "LIVE_READ"
-  | "CREDENTIALS";
+  | "CREDENTIALS"
+  | "PLAN_TOO_OLD"
+  | "EXPIRED_USERS"
+  | "TIP_MISMATCH";
 
 export class AlertRuleUsersError extends Error {
   readonly code: ErrorCode;
@@ -173,3 +176,24 @@ export class LiveReadError extends AlertRuleUsersError {
  * copy is outside the supported versions: thrown when a RuleUserList is created.
  */
 export class IncompatibleDependenciesError extends ConfigError {}
+
+/** A saved plan older than `--max-plan-age` (or whose createdAt is in the future): nothing was sent. */
+export class PlanTooOldError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("PLAN_TOO_OLD", message);
+  }
+}
+
+/** A saved plan that would add users whose expiresAt has passed by the real clock: nothing was sent. */
+export class ExpiredUsersError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("EXPIRED_USERS", message);
+  }
+}
+
+/** `apply --require-tip REF`: the checked-out commit is not REF's tip (or REF cannot be resolved): nothing was sent. */
+export class TipMismatchError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("TIP_MISMATCH", message);
+  }
+}

@@ -53,7 +53,16 @@ export interface ApplyReport {
   readonly rules: readonly RuleResult[];
 }
 
-const REFUSALS: ReadonlySet<ErrorCode> = new Set(["STALE_PLAN", "CONNECTION_MISMATCH", "MASS_REMOVAL", "UNRESOLVED_RULES", "PLAN_FILE"]);
+const REFUSALS: ReadonlySet<ErrorCode> = new Set([
+  "STALE_PLAN",
+  "CONNECTION_MISMATCH",
+  "MASS_REMOVAL",
+  "UNRESOLVED_RULES",
+  "PLAN_FILE",
+  "PLAN_TOO_OLD",
+  "EXPIRED_USERS",
+  "TIP_MISMATCH",
+]);
 
 /** Rule results of a plan that was not applied (no changes, cancelled, refused after planning). */
 export function resultsWithoutApply(plan: Plan): RuleResult[] {

@@ -17,7 +17,7 @@ export { blockingErrors, checkFresh, checkPlanIsApplicable, checkSameConnection,
 export type { FreshRead, GuardOptions } from "./guards";
 export { applyResult, countOutcomes, notApplied } from "./apply-results";
 export type { ApplyResult, ApplySummary, CallRecord, RuleOutcome, RuleResult } from "./apply-results";
-export { plannedRuleFacts, remainingCalls } from "./verify";
+export { plannedRuleFacts, readBackProblem, remainingCalls } from "./verify";
 export { PLAN_FORMAT_VERSION, DEFAULT_BATCH_SIZE, parsePlan, planChecksum, planSchema, serializePlan, toPlanDocument } from "./plan-schema";
 export type {
   MassRemovalCheck,

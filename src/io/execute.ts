@@ -14,7 +14,7 @@ import { checkFresh } from "../core/guards";
 import { callSize, type CallOf } from "../core/operations";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
 import { checkRederived } from "../core/rederive";
-import { plannedRuleFacts, remainingCalls } from "../core/verify";
+import { plannedRuleFacts, readBackProblem } from "../core/verify";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
 
@@ -28,6 +28,11 @@ export interface ApplyOptions {
    * rules not done are reported `interrupted`.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Runs once after the checks and the stale check's reads, right before the first write; what it
+   * throws refuses the whole plan, nothing sent (`apply --require-tip`, src/io/git-tip.ts).
+   */
+  readonly beforeFirstWrite?: () => void | Promise<void>;
 }
 
 /**
@@ -54,6 +59,7 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
   const parallelism = options.parallelism ?? 4;
   const signal = options.signal;
   if (signal?.aborted === true) return applyResult(interruptedBeforeApply(plan.rules));
+  if (plan.rules.some((r) => r.action === "update")) await options.beforeFirstWrite?.();
 
   const changing = plan.rules.filter((r) => r.action === "update");
   let done = 0;
@@ -79,7 +85,7 @@ const SENDERS: { readonly [K in PlannedCall["operation"]]: Sender<K> } = {
   "remove-all-users": async (client, rule) => {
     let attempt = 0;
     try {
-      await client.removeAllUsers(rule.ruleId ?? "", { beforeAttempt: () => checkUnchanged(client, rule, ++attempt > 1) });
+      await client.removeAllUsers(rule.ruleId ?? "", { beforeAttempt: (ticket) => checkUnchanged(client, rule, ++attempt > 1, ticket) });
     } catch (err) {
       if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
       throw err;
@@ -95,16 +101,33 @@ function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): Promis
 class AlreadyEmptied extends Error {}
 
 /**
- * docs/contract.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
- * plan's fingerprint. Runs before every attempt (retries included); throws a StalePlanError when
- * the list changed, so the call is not sent and users added since the plan are kept. Before a
- * retry, an empty list means the previous attempt emptied it (a lost response): the call is not
- * sent again and the rule goes on to its next call.
+ * A retry of remove-all-users found the list neither as planned nor empty: the attempt before it
+ * was sent and not answered with success, so it may have landed (and someone added users since),
+ * or not (and someone edited the list). Either way it is not sent again: users added meanwhile
+ * are kept, and the rule goes on with its other calls (add-users only: the declared users back).
  */
-async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean): Promise<void> {
-  const list = toObservedList(await client.queryUsers(rule.ruleId ?? ""));
+class MayHaveLanded extends Error {}
+
+/**
+ * docs/contract.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
+ * plan's fingerprint. Runs before every attempt (retries included), the read sent on the rate
+ * limiter's `ticket` taken together with the call's own (no wait between them); throws a
+ * StalePlanError when the list changed before the first attempt, so the call is not sent and
+ * users added since the plan are kept. Before a retry, an empty list means the previous attempt
+ * emptied it (a lost response): the call is not sent again and the rule goes on to its next call;
+ * any other list, that it may have landed (MayHaveLanded).
+ */
+async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean, ticket: number | undefined): Promise<void> {
+  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket }));
   if (fingerprintList(list) === rule.fingerprint) return;
   if (retry && list.entries.length === 0) throw new AlreadyEmptied();
+  if (retry) {
+    throw new MayHaveLanded(
+      `remove-all-users was sent but not answered with success (a lost answer, a 5xx or a timeout), so it may have landed; ` +
+        `the read before its retry found the list neither as planned nor empty (someone else changed it meanwhile), ` +
+        `so it was not sent again and users added meanwhile are kept`,
+    );
+  }
   throw new StalePlanError(
     `refused: remove-all-users was not sent: a read of the rule right before it found the list changed since it was planned ` +
       `(someone else edited it), so users added meanwhile are kept. Run plan again to see the difference, then apply.`,
@@ -121,6 +144,8 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
   const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action };
   const calls: CallRecord[] = [];
   const stopped = (): boolean => signal?.aborted === true;
+  /** What a remove-all-users that may have landed left to say (MayHaveLanded). */
+  let landed: string | null = null;
   for (const call of rule.calls) {
     if (stopped()) return interruptedRule(rule, calls);
     try {
@@ -128,12 +153,17 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
       calls.push({ operation: call.operation, users: callSize(call), status: "ok" });
     } catch (err) {
       if (err instanceof StalePlanError) return { ...base, outcome: "failed", calls, verified: null, message: err.message };
+      if (err instanceof MayHaveLanded) {
+        calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });
+        landed = err.message;
+        continue;
+      }
       if (!(err instanceof AlertRuleUsersError)) throw err;
       calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });
       if (stopped()) return interruptedRule(rule, calls);
       // A failed or ambiguous write may still have landed: read back; if the list already matches, it converged.
       const read = await readList(client, facts);
-      if (read.ok && remainingCalls(rule, read.list) === 0) {
+      if (read.ok && readBackProblem(rule, read.list) === null) {
         return { ...base, outcome: "applied", calls, verified: true, message: `converged despite a failed ${call.operation} (read back and verified)` };
       }
       return {
@@ -141,7 +171,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
         outcome: "failed",
         calls,
         verified: read.ok ? false : null,
-        message: `${call.operation} failed: ${err.message}${read.ok ? "" : `; reading the rule back also failed: ${read.message}`}. Run apply again to converge what is left.`,
+        message: `${landed === null ? "" : `${landed}; then `}${call.operation} failed: ${err.message}${read.ok ? "" : `; reading the rule back also failed: ${read.message}`}. Run apply again to converge what is left.`,
       };
     }
   }
@@ -151,13 +181,14 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
   if (!read.ok) {
     return { ...base, outcome: "failed", calls, verified: null, message: `the calls were sent but the rule could not be read back to verify: ${read.message}` };
   }
-  const left = remainingCalls(rule, read.list);
-  if (left === 0) return { ...base, outcome: "applied", calls, verified: true, message: null };
+  const problem = readBackProblem(rule, read.list);
+  if (problem === null) return { ...base, outcome: "applied", calls, verified: true, message: landed === null ? null : `${landed}; read back, the list matches the declaration` };
   return {
     ...base,
     outcome: "failed",
     calls,
     verified: false,
-    message: "read back after apply, the list does not match the declaration (it may have been changed concurrently): run plan to see the difference, then apply again",
+    message:
+      landed === null ? problem : `${landed}; the rule's other calls were sent (the declared users added back), and ${problem}`,
   };
 }

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { describeIssues } from "./http-error";
 import { TokenBucket, type RateDecision } from "./rate-limit";
 
-export const MISBEHAVIOUR_KINDS = ["wrong-type", "missing-field", "invalid-json", "html-error", "empty-body", "hang"] as const;
+export const MISBEHAVIOUR_KINDS = ["wrong-type", "missing-field", "invalid-json", "html-error", "empty-body", "hang", "all-users"] as const;
 export type MisbehaviourKind = (typeof MISBEHAVIOUR_KINDS)[number];
 
 export interface Misbehaviour {
@@ -26,6 +26,8 @@ export interface Misbehaviour {
   kind: MisbehaviourKind;
   /** @default - unlimited; else how many matching requests misbehave */
   times?: number;
+  /** @default 0 - how many matching requests are answered correctly first (a read-back lie: skip the stale check's read) */
+  skip?: number;
 }
 
 export interface FaultOptions {
@@ -70,6 +72,7 @@ const faultOptionsSchema = z.object({
         ruleId: z.string().optional(),
         kind: z.enum(MISBEHAVIOUR_KINDS),
         times: count.optional(),
+        skip: count.optional(),
       }),
     )
     .optional(),
@@ -93,6 +96,7 @@ export class FaultInjector {
   /** How many times each request (by digest of draw kind, path and body) has been drawn for. */
   private draws = new Map<string, number>();
   private remaining: Array<number | undefined> = [];
+  private skipped: number[] = [];
   private bucket: TokenBucket | undefined;
 
   constructor(options: FaultOptions = {}) {
@@ -106,6 +110,7 @@ export class FaultInjector {
     this.draws = new Map();
     this.requests = 0;
     this.remaining = (options.misbehave ?? []).map((m) => m.times);
+    this.skipped = (options.misbehave ?? []).map(() => 0);
     this.bucket = options.rateLimitRps === undefined ? undefined : new TokenBucket(options.rateLimitRps);
   }
 
@@ -163,6 +168,10 @@ export class FaultInjector {
       const entry = list[i];
       if (entry === undefined || entry.operation !== operation) continue;
       if (entry.ruleId !== undefined && entry.ruleId !== ruleId) continue;
+      if ((this.skipped[i] ?? 0) < (entry.skip ?? 0)) {
+        this.skipped[i] = (this.skipped[i] ?? 0) + 1;
+        continue;
+      }
       const left = this.remaining[i];
       if (left !== undefined) {
         if (left <= 0) continue;

@@ -180,6 +180,12 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       case "empty-body":
         send(res, 200, "", { "Content-Type": JSON_TYPE });
         return;
+      case "all-users": {
+        // A read-back lie: a well-formed answer saying the rule monitors all users (no list).
+        const body = await sampleBody(match.route, match, json);
+        sendJson(res, 200, { ...body, usersToAlertOn: "ALL_USERS", users: [] });
+        return;
+      }
       case "wrong-type":
       case "missing-field": {
         const body = await sampleBody(match.route, match, json);

@@ -350,4 +350,54 @@ describe("RateLimiter", () => {
     expect(() => new RateLimiter({ maxRps: 0 })).toThrow(InvalidArgumentError);
     expect(() => new RateLimiter({ maxRps: Number.NaN, beta: 1.5 })).toThrow(/maxRps must be a number above 0.*beta must be a number above 0 and at most 1/);
   });
+
+  describe("pairs: the read that guards remove-all-users and the call, back to back", () => {
+    it("waits before the pair, never between its two sends, and keeps every second within --max-rps", async () => {
+      // given --max-rps 2, one request sent, then a pair, then four more sends from other workers
+      const time = virtualTime();
+      const limiter = limiterOn(time, { maxRps: 2 });
+      const run = async (): Promise<number[]> => {
+        const sends = [await sendTime(limiter, time)];
+        const pair = await limiter.acquirePair();
+        expect(pair).toBeDefined();
+        sends.push(time.now());
+        // (the read is answered at once) the second goes out with no wait
+        expect(limiter.begin(pair![1])).toBe(true);
+        sends.push(time.now());
+        const later = await Promise.all(Array.from({ length: 4 }, () => sendTime(limiter, time)));
+        return [...sends, ...later];
+      };
+      const sends = await time.runUntil(run());
+      // then the pair waited two intervals after the send before it, and the next send two after the pair
+      expect(sends).toEqual([0, 1000, 1000, 2000, 2500, 3000, 3500]);
+      expect(mostInWindow(sends)).toBe(2);
+    });
+
+    it("pairs nothing at --max-rps 1 or below: two sends cannot share a second", async () => {
+      const time = virtualTime();
+      expect(await time.runUntil(limiterOn(time, { maxRps: 1 }).acquirePair())).toBeUndefined();
+      expect(await time.runUntil(limiterOn(time, { maxRps: 0.5 }).acquirePair())).toBeUndefined();
+    });
+
+    it("stops pairing once the service refuses a pair's second send (a burst of one)", async () => {
+      const time = virtualTime();
+      const limiter = limiterOn(time, { maxRps: 4 });
+      const [first, second] = (await time.runUntil(limiter.acquirePair()))!;
+      limiter.settle(first, { throttled: false });
+      expect(limiter.begin(second)).toBe(true);
+      limiter.settle(second, { throttled: true });
+      expect(await time.runUntil(limiter.acquirePair())).toBeUndefined();
+    });
+
+    it("lets the second send go only if no other send was let out while the first was answered", async () => {
+      // given a pair whose first request takes longer than two intervals, while another worker sends
+      const time = virtualTime();
+      const limiter = limiterOn(time, { maxRps: 2 });
+      const [first, second] = (await time.runUntil(limiter.acquirePair()))!;
+      await time.runUntil(limiter.acquire());
+      limiter.settle(first, { throttled: false });
+      // then the second is refused (it would crowd the other send): it is cancelled and taken again
+      expect(limiter.begin(second)).toBe(false);
+    });
+  });
 });

@@ -185,6 +185,9 @@ describe("the example workflows", () => {
     const args = invocations("apply.yml").map((c) => c.args);
     expect(args).toContainEqual(expect.arrayContaining(["apply", "reviewed/plan.json", "--report-json", "--report-markdown"]));
     expect(args).toContainEqual(expect.arrayContaining(["apply", "--auto-approve"]));
+    // every apply writes only while the run's commit is main's tip, fetched right before
+    expect(args.filter((a) => a[0] === "apply").every((a) => a.join(" ").includes("--require-tip origin/main"))).toBe(true);
+    expect(steps.findIndex((s) => (s.run ?? "").startsWith("git fetch"))).toBeLessThan(steps.findIndex((s) => s.id === "apply"));
     const script = steps.find((s) => s.id === "apply")?.run ?? "";
     expect(script).toMatch(/grep -q "stale" apply\.err/);
     expect(steps.some((s) => (s.run ?? "").includes("$GITHUB_STEP_SUMMARY") && s.if === "always()")).toBe(true);

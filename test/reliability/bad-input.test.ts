@@ -251,6 +251,14 @@ const CLI_USAGE: Record<string, Case> = {
     args: () => ["rules", "list", "--timeout", "soon"],
     says: [/--timeout takes a whole number, got 'soon'/],
   },
+  "--max-plan-age that is not a duration": {
+    args: () => ["apply", "plan.json", "--max-plan-age", "1 week"],
+    says: [/--max-plan-age takes a whole number and a unit \(s, m, h or d\), e\.g\. 30m, 24h or 2d; got '1 week'/],
+  },
+  "--require-tip outside a git checkout": {
+    args: () => ["apply", "--auto-approve", "--require-tip", "origin/main"],
+    says: [/--require-tip needs a git checkout/],
+  },
 };
 
 const PLAN_FILES: Record<string, Case> = {

@@ -4,11 +4,13 @@
  * read of that rule that matches the plan, so the added user survives or the rule is refused;
  * an interactive apply reads the lists again after "yes" and refuses when one changed.
  */
-import { RuleListClient } from "../../src/api";
+import { RateLimiter, RuleListClient } from "../../src/api";
+import { realSleep } from "../../src/api/http/retry";
 import { main } from "../../src/cli/main";
 import type { RunningSimulator } from "../../src/simulator";
 import { listing, runCli, writesOf } from "../support/cli";
-import { declare, safetyRuleId, simUser, tenant } from "./safety-support";
+import { withSimulator } from "../support/simulator";
+import { declare, applyAsSaved, planIn, safetyRuleId, simUser, tenant } from "./safety-support";
 import { REPORTS, SecretScan, TENANT, TOKEN, env, spawnCli, terminal, waitFor, withChaosRun } from "./support";
 
 const scan = new SecretScan();
@@ -126,6 +128,41 @@ describe("interactive apply (no saved plan)", () => {
       // 2 re-reads after the answer, 1 read right before remove-all-users, 2 read-backs
       expect(sim.requestCounts()["query-users"]).toBe(5);
       expect(listing(sim, RULE_EMPTIED)).toEqual(["x-1:x-1@example.com", "x-9:noid@example.com"]);
+    });
+  });
+});
+
+describe("a rebuild under a rate cap (--max-rps 2) while someone else writes", () => {
+  it("a user added while apply waits for the limiter after its guard read is never wiped: the read and remove-all-users go out with no wait between them", async () => {
+    // given a list with an entry without ID (a rebuild), and an apply whose sends are capped at 2 a second
+    const seed = tenant([{ users: [simUser("x-1"), simUser(null, "noid@example.com")] }]);
+    const declared = [{ users: [{ userId: "x-1", aliases: ["x-1@example.com"] }, { userId: "x-9", aliases: ["noid@example.com"] }] }];
+    await withSimulator({ seed, token: TOKEN }, async (sim) => {
+      const plan = await planIn(otherClient(sim), declared);
+      sim.resetCounts();
+      // and another client that adds a user during the first wait of the limiter after the read
+      // that guards remove-all-users has reached the service (the stale check is the first read)
+      let added = false;
+      const limiter = new RateLimiter({
+        maxRps: 2,
+        sleep: async (ms) => {
+          if (!added && (sim.requestCounts()["query-users"] ?? 0) >= 2) {
+            added = true;
+            await otherClient(sim).addUsers(safetyRuleId(1), [latecomer]);
+          }
+          await realSleep(ms);
+        },
+      });
+      const client = new RuleListClient({ baseUrl: sim.url, token: TOKEN, tenantId: TENANT, rateLimiter: limiter });
+
+      // when the saved plan is applied
+      const result = await applyAsSaved(plan, client);
+
+      // then no wait came between the guard read and remove-all-users, so the user added in a wait is kept
+      expect(added).toBe(true);
+      expect(listing(sim, safetyRuleId(1))).toContain("late-1:late.comer@example.com");
+      // and the rule is not reported applied and verified over it
+      expect(result.rules[0]).toMatchObject({ outcome: "failed", verified: false });
     });
   });
 });

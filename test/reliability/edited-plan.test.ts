@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { planChecksum, type Plan } from "../../src/core/plan-schema";
+import { planChecksum, serializePlan, type Plan } from "../../src/core/plan-schema";
 import type { RunningSimulator } from "../../src/simulator";
 import { listing, runCli, workspace, writesOf, type Workspace } from "../support/cli";
 import { withSimulator } from "../support/simulator";
@@ -216,6 +216,90 @@ describe("signed plans (ALERT_RULE_USERS_PLAN_KEY)", () => {
       expect(apply.stderr).toMatch(/ALERT_RULE_USERS_PLAN_KEY is set but has 12 characters; use a random key of at least 16/);
       expect(apply.stdout + apply.stderr).not.toContain("short-key-42");
       expect(sim.requestCounts()).toEqual({});
+    });
+  });
+});
+
+/** An instant `days` days from the real clock (negative: ago), and its UTC day. */
+const daysFromNow = (days: number): Date => new Date(Date.now() + days * 86_400_000);
+const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
+
+describe("a saved plan applied long after it was made (--max-plan-age)", () => {
+  const keyed = { ALERT_RULE_USERS_PLAN_KEY: PLAN_KEY };
+
+  /** The saved plan as the plan job would have signed it `days` days ago. */
+  function ageSignedPlan(ws: Workspace, days: number): void {
+    const { checksum: _c, signature: _s, ...plan } = readPlan(ws);
+    void _c;
+    void _s;
+    writeFileSync(join(ws.dir, "plan.json"), serializePlan({ ...plan, createdAt: daysFromNow(-days).toISOString() }, PLAN_KEY));
+  }
+
+  it("refuses a signed plan made 2 days ago before any request, naming --max-plan-age (a replay after a later plan reverted its change)", async () => {
+    await withSavedPlan(DECLARED, keyed, async (sim, ws) => {
+      ageSignedPlan(ws, 2);
+      sim.resetCounts();
+      const apply = await run(["apply", "plan.json"], ws, sim, keyed);
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toMatch(/the plan was made 2 days ago .*more than --max-plan-age 24h/);
+      expect(sim.requestCounts()).toEqual({});
+      expect(listing(sim, RULE_1)).not.toContain("u-3:u-3@example.com");
+    });
+  });
+
+  it("applies the same plan with --max-plan-age 3d", async () => {
+    await withSavedPlan(DECLARED, keyed, async (sim, ws) => {
+      ageSignedPlan(ws, 2);
+      const apply = await run(["apply", "plan.json", "--max-plan-age", "3d"], ws, sim, keyed);
+      expect([apply.code, apply.stderr]).toEqual([0, ""]);
+      expect(listing(sim, RULE_1)).toContain("u-3:u-3@example.com");
+    });
+  });
+
+  it("the signature covers createdAt: an old signed plan made to look new is refused", async () => {
+    await withSavedPlan(DECLARED, keyed, async (sim, ws) => {
+      ageSignedPlan(ws, 2);
+      const plan = readPlan(ws);
+      plan.createdAt = new Date().toISOString();
+      writeEdited(ws, plan);
+      sim.resetCounts();
+      const apply = await run(["apply", "plan.json"], ws, sim, keyed);
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toMatch(/does not match ALERT_RULE_USERS_PLAN_KEY/);
+      expect(sim.requestCounts()).toEqual({});
+    });
+  });
+});
+
+describe("a saved plan applied after an expiresAt passed", () => {
+  it("refuses to add a user whose expiresAt has passed by the real clock, whatever the plan's now, naming the user", async () => {
+    // given a plan made with a clock 10 days ago, adding a user who expired 3 days ago
+    const expiresAt = dayOf(daysFromNow(-3));
+    const stacks = declare(DECLARED);
+    const props = stacks[0]!.lists[0]!.props as { users: Array<Record<string, unknown>> };
+    props.users[2] = { ...props.users[2], expiresAt };
+    await withSimulator({ seed: SEED, token: TOKEN }, async (sim) => {
+      const ws = workspace(stacks);
+      scan.dir(ws.dir);
+      try {
+        const now = `${daysFromNow(-10).toISOString().slice(0, 19)}Z`;
+        const plan = await run(["plan", "--now", now, "--out", "plan.json"], ws, sim);
+        expect(plan.code).toBe(0);
+        expect(readPlan(ws).rules[0]!.calls).toEqual([{ operation: "add-users", userList: [user("u-3")] }]);
+        sim.resetCounts();
+
+        // when it is applied today
+        const apply = await run(["apply", "plan.json"], ws, sim);
+
+        // then nothing is sent and the message names the user
+        expect(apply.code).toBe(1);
+        expect(apply.stderr).toMatch(/the plan adds users whose expiresAt has passed/);
+        expect(apply.stderr).toContain(`safety/rule-1: u-3 (expiresAt ${expiresAt})`);
+        expect(sim.requestCounts()).toEqual({});
+        expect(listing(sim, RULE_1)).not.toContain("u-3:u-3@example.com");
+      } finally {
+        ws.cleanup();
+      }
     });
   });
 });

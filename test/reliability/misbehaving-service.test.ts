@@ -6,11 +6,13 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { RuleListClient } from "../../src/api";
 import type { MisbehaviourKind } from "../../src/simulator";
 import type { CliResult, Workspace } from "../support/cli";
-import { runCli, workspace, writesOf } from "../support/cli";
-import { useSimulator } from "../support/simulator";
-import { REPORTS, SecretScan, TOKEN, chaosCase, env, listKey, withChaosRun, type ChaosCase } from "./support";
+import { listing, runCli, workspace, writesOf } from "../support/cli";
+import { useSimulator, withSimulator } from "../support/simulator";
+import { applyAsSaved, planIn, safetyRuleId, simUser, tenant } from "./safety-support";
+import { REPORTS, SecretScan, TENANT, TOKEN, chaosCase, env, listKey, withChaosRun, type ChaosCase } from "./support";
 
 const scan = new SecretScan();
 
@@ -109,4 +111,34 @@ describe("plan against a rule-metadata search that misbehaves", () => {
       expect(writesOf(sim.requestCounts())).toEqual({});
     });
   });
+});
+
+describe("a read-back that says the rule monitors all users", () => {
+  it.each(["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED"] as const)(
+    "fails a %s rule whose add-users was answered 200 and not applied, never 'applied and verified'",
+    async (listType) => {
+      // given a saved plan adding a user, a service whose add-users answers 200 without applying,
+      // and whose read-backs (after the stale check's read) say the rule monitors all users
+      const seed = tenant([{ users: [simUser("u-1")], usersToAlertOn: listType }]);
+      await withSimulator({ seed, token: TOKEN }, async (sim) => {
+        const client = new RuleListClient({ baseUrl: sim.url, token: TOKEN, tenantId: TENANT });
+        const plan = await planIn(client, [{ users: [{ userId: "u-1", aliases: ["u-1@example.com"] }, { userId: "u-2", aliases: ["u-2@example.com"] }] }]);
+        sim.setFaults({
+          misbehave: [
+            { operation: "add-users", kind: "wrong-type" },
+            { operation: "query-users", kind: "all-users", skip: 1 },
+          ],
+        });
+
+        // when it is applied
+        const result = await applyAsSaved(plan, client);
+
+        // then the rule failed verification, naming the list type
+        expect(listing(sim, safetyRuleId(1))).toEqual(["u-1:u-1@example.com"]);
+        expect(result.ok).toBe(false);
+        expect(result.rules[0]).toMatchObject({ outcome: "failed", verified: false });
+        expect(result.rules[0]!.message).toMatch(new RegExp(`of type ALL_USERS, not ${listType} as planned`));
+      });
+    },
+  );
 });

@@ -2,6 +2,12 @@
  * Builders of the safety tests (docs/contract.md §9.3): a tenant of editable rules with the lists a test
  * chooses, and the declarations of a workspace for them.
  */
+import type { RuleListClient } from "../../src/api";
+import type { DesiredList } from "../../src/core/desired";
+import type { Plan } from "../../src/core/plan-schema";
+import type { ApplyResult } from "../../src/core/apply-results";
+import { applyPlan, checkNotStale } from "../../src/io/execute";
+import { getPlan } from "../../src/io/workflow";
 import type { SimUser, TenantSeed } from "../../src/simulator";
 import type { StackDecl } from "../support/cli";
 import { editableRuleMetadata } from "../support/rule-metadata";
@@ -52,4 +58,32 @@ export function declare(lists: readonly DeclaredList[]): StackDecl[] {
 /** A user `id` with aliases `<id>@example.com` and any others given. */
 export function simUser(id: string | null, ...aliases: string[]): SimUser {
   return { userIdFromAuthority: id, userAliasList: aliases.length > 0 ? aliases : [`${id ?? "noid"}@example.com`] };
+}
+
+/** Rule i's declaration (1-based, as {@link declare} names it) as the engine reads it from synth. */
+export function desiredList(i: number, list: DeclaredList): DesiredList {
+  return {
+    constructPath: `safety/rule-${i}`,
+    stack: "safety",
+    ruleId: safetyRuleId(i),
+    ruleName: null,
+    mode: list.mode ?? "authoritative",
+    allowMassRemoval: false,
+    users: list.users.map((u) => ({ userId: u.userId, aliases: [...u.aliases] })),
+  };
+}
+
+/** A plan of `lists` made in-process against `client` (what `plan --out` would save). */
+export async function planIn(client: RuleListClient, lists: readonly DeclaredList[]): Promise<Plan> {
+  const desired = lists.map((list, index) => desiredList(index + 1, list));
+  return getPlan(desired, { client, connection: { baseUrl: client.baseUrl, tenantId: client.tenantId }, parallelism: 1, pageSize: 100, batchSize: 100 }, { createdAt: new Date() });
+}
+
+/**
+ * Applies `plan` as `apply PLANFILE` does once its file is admitted: the fresh read of every rule
+ * it changes (src/io/execute.ts checkNotStale), then the calls, one rule at a time.
+ */
+export async function applyAsSaved(plan: Plan, client: RuleListClient): Promise<ApplyResult> {
+  await checkNotStale(plan, client, 1, "saved");
+  return applyPlan(plan, client, { parallelism: 1 });
 }

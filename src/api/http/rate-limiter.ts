@@ -140,6 +140,10 @@ export class RateLimiter {
   readonly #refused: number[] = [];
   /** Slow start: most requests in flight before the first 429. */
   #window = 1;
+  /** Second tickets of pairs (acquirePair) not yet settled or cancelled. */
+  readonly #seconds = new Set<number>();
+  /** The service refused a pair's second send: pairs are off for the rest of the run. */
+  #pairsRefused = false;
   readonly #waiting: Array<() => void> = [];
 
   constructor(options: RateLimiterOptions = {}) {
@@ -185,17 +189,68 @@ export class RateLimiter {
       const earliest = rps === undefined ? -Infinity : this.#nextAt;
       if (now >= earliest) {
         if (rps !== undefined) this.#nextAt = Math.max(this.#nextAt, now) + 1000 / rps;
-        this.#sent += 1;
-        this.#sentAt.set(this.#sent, now);
-        return this.#sent;
+        return this.#take(now);
       }
       // Sleep, then look again: a 429 meanwhile may have cut the rate.
       await this.#sleep(earliest - now);
     }
   }
 
+  /**
+   * Waits until two requests may go out back to back, and takes both tokens: the read that guards
+   * a write and the write itself (remove-all-users is sent only right after a read of its rule
+   * that still matches the plan; the wait comes before the read, so nothing waits between them).
+   * Under a rate the pair takes two intervals on each side of its first send, so no second holds
+   * more sends than the rate allows; below two a second (`--max-rps 1`) two sends cannot share a
+   * second, and after the service refused a pair's second send (a burst of one) pairs are off:
+   * then it returns undefined and the caller takes one ticket at a time. Send the first ticket's
+   * request at once; call {@link begin} right before sending the second's.
+   */
+  async acquirePair(): Promise<[number, number] | undefined> {
+    for (;;) {
+      const rps = this.#rps(this.#now());
+      if (this.#pairsRefused || (rps !== undefined && rps <= 1)) return undefined;
+      if (this.#startingSlowly() && this.#sentAt.size >= this.#window) {
+        await new Promise<void>((resolve) => this.#waiting.push(resolve));
+        continue;
+      }
+      const now = this.#now();
+      const earliest = rps === undefined ? -Infinity : this.#nextAt + 1000 / rps;
+      if (now >= earliest) {
+        if (rps !== undefined) this.#nextAt = now + 2000 / rps;
+        const first = this.#take(now);
+        const second = this.#take(now);
+        this.#seconds.add(second);
+        return [first, second];
+      }
+      await this.#sleep(earliest - now);
+    }
+  }
+
+  /**
+   * Right before sending the second request of a pair: true when it may go now. False when the
+   * first took so long that other sends were let out meanwhile (two intervals passed): the pair's
+   * second send would then crowd them; cancel it and take a new ticket or pair.
+   */
+  begin(ticket: number): boolean {
+    if (!this.#sentAt.has(ticket)) return false;
+    const now = this.#now();
+    const rps = this.#rps(now);
+    if (rps !== undefined && this.#sent !== ticket) return false;
+    this.#sentAt.set(ticket, now);
+    if (rps !== undefined) this.#nextAt = Math.max(this.#nextAt, now + 1000 / rps);
+    return true;
+  }
+
+  #take(now: number): number {
+    this.#sent += 1;
+    this.#sentAt.set(this.#sent, now);
+    return this.#sent;
+  }
+
   /** Gives back the ticket of a request that was not sent after all. */
   cancel(ticket: number): void {
+    this.#seconds.delete(ticket);
     if (this.#sentAt.delete(ticket)) this.#wake();
   }
 
@@ -204,7 +259,10 @@ export class RateLimiter {
     const now = this.#now();
     const sentAt = this.#sentAt.get(ticket) ?? now;
     this.#sentAt.delete(ticket);
+    const secondOfPair = this.#seconds.delete(ticket);
     try {
+      // The service refused the second of two sends back to back: its burst is one; no more pairs.
+      if (secondOfPair && outcome.throttled) this.#pairsRefused = true;
       if (!outcome.throttled) {
         this.#window += 1;
         this.#admitted.push(sentAt);

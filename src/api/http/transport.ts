@@ -55,10 +55,21 @@ export interface PostOptions {
   readonly ruleId?: string | undefined;
   /**
    * Runs right before every attempt (the first and each retry); what it throws stops the call
-   * unsent. remove-all-users re-reads its rule here (src/io/execute.ts).
+   * unsent. remove-all-users re-reads its rule here (src/io/execute.ts). With a rate limiter the
+   * wait for a send comes before it, not between it and the attempt: the limiter's two tickets
+   * are taken first ({@link RateLimiter.acquirePair}), the read goes on the first (`readTicket`:
+   * pass it as the read's `ticket`), the attempt on the second, at once.
    */
-  readonly beforeAttempt?: (() => Promise<void>) | undefined;
+  readonly beforeAttempt?: ((readTicket: number | undefined) => Promise<void>) | undefined;
+  /**
+   * A rate-limiter ticket already taken for this request's first attempt (the `readTicket` of a
+   * `beforeAttempt`); its retries take their own. @default - the first attempt takes one too
+   */
+  readonly ticket?: number | undefined;
 }
+
+/** How many pairs a guarded attempt tries before it reads and then waits for one ticket. */
+const PAIR_TRIES = 2;
 
 export interface TransportOptions {
   /** Base URL without trailing slash (see resolveConnection). */
@@ -179,10 +190,9 @@ export class HttpTransport {
     let refusedOnce = false;
     const deadlineAt = this.#now() + this.requestDeadlineMs;
     for (let attempt = 1; ; attempt += 1) {
-      await options.beforeAttempt?.();
       // Rate limiter: wait for a send token (the wait counts against the deadline), then tell it
       // how the service answered.
-      const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
+      const ticket = await this.#ticket(options, attempt);
       let attemptMs: number;
       let token: string;
       try {
@@ -256,6 +266,43 @@ export class HttpTransport {
       report("error");
       throw this.#error(operation, ruleId, result, attempt, decision.reason ?? this.#refusalNote(result, refusedOnce));
     }
+  }
+
+  /**
+   * The limiter's ticket for an attempt, after the attempt's `beforeAttempt` ran. A guarded
+   * attempt takes a pair: the guard's read on the first ticket, the attempt on the second, with
+   * no wait between them. When the limiter cannot pair sends (a rate of one a second or less, a
+   * service that refused a pair's second send), or the read took so long that the pair lapsed
+   * twice, the read goes first and the attempt waits for its own ticket after it.
+   */
+  async #ticket(options: PostOptions, attempt: number): Promise<number> {
+    const limiter = this.rateLimiter;
+    const guard = options.beforeAttempt;
+    if (guard === undefined) {
+      if (limiter === undefined) return 0;
+      return attempt === 1 && options.ticket !== undefined ? options.ticket : limiter.acquire();
+    }
+    if (limiter === undefined) {
+      await guard(undefined);
+      return 0;
+    }
+    for (let tries = 0; tries < PAIR_TRIES; tries += 1) {
+      const pair = await limiter.acquirePair();
+      if (pair === undefined) break;
+      const [read, write] = pair;
+      try {
+        await guard(read);
+      } catch (error) {
+        limiter.cancel(write);
+        throw error;
+      } finally {
+        limiter.cancel(read);
+      }
+      if (limiter.begin(write)) return write;
+      limiter.cancel(write);
+    }
+    await guard(undefined);
+    return limiter.acquire();
   }
 
   /**

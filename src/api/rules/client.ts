@@ -118,14 +118,17 @@ export class RuleListClient {
     return items;
   }
 
-  /** The users of a rule's inclusion or exclusion list. */
-  async queryUsers(ruleId: string): Promise<UsersInRuleResponse> {
+  /**
+   * The users of a rule's inclusion or exclusion list. `ticket`: a rate-limiter ticket already
+   * taken for it (the read that guards remove-all-users, sent right before it).
+   */
+  async queryUsers(ruleId: string, options: { readonly ticket?: number | undefined } = {}): Promise<UsersInRuleResponse> {
     return this.transport.post(
       "query-users",
       RULE_OPERATIONS["query-users"],
       { tenantId: this.tenantId, ruleId },
       usersInRuleResponseSchema,
-      { accept: "text/plain", idempotent: true, ruleId },
+      { accept: "text/plain", idempotent: true, ruleId, ticket: options.ticket },
     );
   }
 
@@ -157,15 +160,16 @@ export class RuleListClient {
 
   /**
    * Empties a rule's list. `beforeAttempt` runs right before every attempt, retries included
-   * (apply re-reads the rule there and throws when it changed, so nothing is sent).
+   * (apply re-reads the rule there, sending the read on `readTicket`, and throws when it changed,
+   * so nothing is sent); the rate limiter's wait comes before it (src/api/http/transport.ts).
    */
-  async removeAllUsers(ruleId: string, options: { readonly beforeAttempt?: () => Promise<void> } = {}): Promise<void> {
+  async removeAllUsers(ruleId: string, options: { readonly beforeAttempt?: (readTicket: number | undefined) => Promise<void> } = {}): Promise<void> {
     const body: RemoveAllUsersRequest = { tenantId: this.tenantId, ruleId };
     await this.#write("remove-all-users", ruleId, body, options.beforeAttempt);
   }
 
   /** Every rule-list write is safe to repeat, so it is retried; any 2xx is success, whatever the body. */
-  async #write(operation: WriteOperation, ruleId: string, body: unknown, beforeAttempt?: () => Promise<void>): Promise<void> {
+  async #write(operation: WriteOperation, ruleId: string, body: unknown, beforeAttempt?: (readTicket: number | undefined) => Promise<void>): Promise<void> {
     await this.transport.post(operation, RULE_OPERATIONS[operation], body, null, {
       accept: "application/json",
       idempotent: true,

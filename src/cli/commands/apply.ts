@@ -3,8 +3,11 @@ import { ENV_TOKEN, connectionSecrets } from "../../api";
 import { plural, renderApplyText, renderPlanText } from "../../core/render";
 import { UsageError } from "../../errors";
 import {
+  DEFAULT_MAX_PLAN_AGE,
   applyFresh,
   applySavedPlan,
+  checkRequiredTip,
+  parseDuration,
   readDesired,
   readDesiredFromEnv,
   readPlanKey,
@@ -57,6 +60,12 @@ ${NOW_HELP}
   --report-json FILE     write a report of the run (JSON, reportVersion 1): per rule the calls
                          sent, the outcome and the verification; also when refused or failed
   --report-markdown FILE the same report as markdown (e.g. for $GITHUB_STEP_SUMMARY)
+  --require-tip REF      write only when the checked-out commit (HEAD) is REF's tip (git
+                         rev-parse), checked at start and right before the first write: an older
+                         job cannot apply its older declaration after a newer one; fetch REF first
+  --max-plan-age AGE     refuse a saved plan made longer ago than AGE (by createdAt, which the
+                         signature covers): 90s, 30m, 24h, 2d (default 24h); a saved plan never
+                         adds a user whose expiresAt has passed by this machine's clock
   --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help
 
@@ -126,6 +135,8 @@ const APPLY_OPTIONS = {
   "from-env": { type: "boolean" },
   "report-json": { type: "string" },
   "report-markdown": { type: "string" },
+  "require-tip": { type: "string" },
+  "max-plan-age": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -174,18 +185,28 @@ async function runApply(
       "apply: this run has no terminal to confirm in: pass --auto-approve, or apply a reviewed plan file (alert-rule-users apply PLANFILE).",
     );
   }
+  const maxPlanAge = values["max-plan-age"] ?? DEFAULT_MAX_PLAN_AGE;
+  const maxPlanAgeMs = parseDuration(maxPlanAge);
+  if (maxPlanAgeMs === undefined) {
+    throw new UsageError(`apply: --max-plan-age takes a whole number and a unit (s, m, h or d), e.g. 30m, 24h or 2d; got '${maxPlanAge}'.`);
+  }
+  if (planFile === undefined && values["max-plan-age"] !== undefined) throw new UsageError("apply: --max-plan-age applies to a saved plan (PLANFILE) only.");
+  const requireTip = values["require-tip"];
   const options: RunOptions = {
     allowMassRemoval: values["allow-mass-removal"] === true,
     honourRuleMassRemovalFlag: values["from-env"] === true,
     signal,
+    ...(requireTip === undefined ? {} : { requireTip: { ref: requireTip, cwd: io.cwd } }),
   };
+  checkRequiredTip(options); // before the synth and any request: the workflow checks again before the first write
   const color = useColor(io.stdout, io.env);
 
   if (planFile !== undefined) {
     const planKey = readPlanKey(io.env);
     if (planKey !== undefined) secrets.add(planKey);
     let run: ReturnType<typeof session> | undefined;
-    const result = await applySavedPlan({ path: resolve(io.cwd, planFile), name: planFile }, planKey, options, {
+    const file = { path: resolve(io.cwd, planFile), name: planFile, maxAge: { ms: maxPlanAgeMs, text: maxPlanAge } };
+    const result = await applySavedPlan(file, planKey, options, {
       planReady: (plan) => recorder.planReady(plan),
       warn: (message) => io.stderr.write(`Warning: ${message}\n`),
       connect: async () => {

@@ -1,8 +1,10 @@
 /**
  * Applying: one admission for every plan before its first write, then execute and verify.
  *
- * A saved plan:  parse → signature → connect → same connection → applicable → fresh → execute
- * A fresh plan:  plan → applicable → confirm → (fresh, when a person answered) → execute
+ * A saved plan:  tip → parse → signature → age → no expired adds → connect → same connection
+ *                → applicable → fresh → (tip, right before the first write) execute
+ * A fresh plan:   tip → plan → applicable → confirm → (fresh, when a person answered)
+ *                → (tip, right before the first write) execute
  *
  * Each check runs once, here; `applyPlan` (src/io/execute.ts) only sends and verifies.
  */
@@ -10,18 +12,22 @@ import type { ApplyResult } from "../../core/apply-results";
 import { applyResult, interruptedBeforeApply } from "../../core/apply-results";
 import { hasChanges } from "../../core/build-plan";
 import type { DesiredList } from "../../core/desired";
+import { checkNoExpiredAdds, checkPlanAge } from "../../core/admission";
 import { checkPlanIsApplicable, checkSameConnection } from "../../core/guards";
 import type { Plan } from "../../core/plan-schema";
 import { applyPlan, checkNotStale } from "../execute";
+import { checkTip } from "../git-tip";
 import { readPlanFile } from "../plan-file";
 import { getPlan, type PlanClock } from "./plan";
 import { checkSavedPlanSignature } from "./plan-key";
 import type { RunOptions, Session } from "./session";
 
-/** A saved plan file: where it is, and its name as the user gave it (for messages). */
+/** A saved plan file: where it is, its name as the user gave it (for messages), and how old it may be. */
 export interface SavedPlanFile {
   readonly path: string;
   readonly name: string;
+  /** The oldest plan applied, by its `createdAt` against this machine's clock (`--max-plan-age`). */
+  readonly maxAge: { readonly ms: number; readonly text: string };
 }
 
 export interface SavedPlanHooks {
@@ -40,9 +46,14 @@ export interface SavedPlanHooks {
  * sent, when any list differs or the plan's calls do not follow from it). Then executes and verifies.
  */
 export async function applySavedPlan(file: SavedPlanFile, planKey: string | undefined, options: RunOptions, hooks: SavedPlanHooks): Promise<ApplyResult> {
+  checkRequiredTip(options);
   const plan = readPlanFile(file.path);
   hooks.planReady?.(plan);
   checkSavedPlanSignature(plan, planKey, file.name, hooks.warn);
+  // The real clock, whatever the plan's `now`: an old plan is not replayed, an expired user not added back.
+  const realNow = new Date();
+  checkPlanAge(plan, realNow.getTime(), file.maxAge.ms, file.maxAge.text);
+  checkNoExpiredAdds(plan, realNow.toISOString().slice(0, 10));
   const session = await hooks.connect();
   checkSameConnection(plan, session.connection);
   checkPlanIsApplicable(plan, options);
@@ -76,6 +87,7 @@ export interface FreshApplyHooks {
  */
 export async function applyFresh(desired: readonly DesiredList[], session: Session, options: RunOptions, clock: PlanClock, hooks: FreshApplyHooks): Promise<FreshApply> {
   const interrupted = (): boolean => options.signal?.aborted === true;
+  checkRequiredTip(options);
   const plan = await getPlan(desired, session, clock);
   if (interrupted()) return { kind: "interrupted", plan };
   hooks.planReady?.(plan);
@@ -94,6 +106,12 @@ async function execute(plan: Plan, session: Session, options: RunOptions): Promi
   return applyPlan(plan, session.client, {
     parallelism: session.parallelism,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.requireTip === undefined ? {} : { beforeFirstWrite: () => checkRequiredTip(options) }),
     onProgress: (done, total) => session.onProgress?.("apply", done, total),
   });
+}
+
+/** `--require-tip`: refuses (nothing sent) when the checkout is not the ref's tip. */
+export function checkRequiredTip(options: RunOptions): void {
+  if (options.requireTip !== undefined) checkTip(options.requireTip.ref, options.requireTip.cwd);
 }

@@ -12,7 +12,7 @@ export { readDesired, readDesiredFromEnv } from "./declared";
 export { getPlan, planDocument, savePlan } from "./plan";
 export type { PlanClock } from "./plan";
 export { ENV_PLAN_KEY, MIN_PLAN_KEY_LENGTH, readPlanKey } from "./plan-key";
-export { applyFresh, applySavedPlan } from "./apply";
+export { applyFresh, applySavedPlan, checkRequiredTip } from "./apply";
 export type { FreshApply, FreshApplyHooks, SavedPlanFile, SavedPlanHooks } from "./apply";
 export { startApplyReport, writeApplyReports, writeImportModule } from "./reports";
 export type { ReportFiles } from "./reports";
@@ -23,6 +23,7 @@ export { TOOL_VERSION } from "../version";
 /** What the CLI asks of a plan and of a run's outcome (pure, from src/core). */
 export { hasChanges } from "../../core/build-plan";
 export { isInstant } from "../../core/expiry";
+export { DEFAULT_MAX_PLAN_AGE, parseDuration } from "../../core/admission";
 export { importAppCommand } from "../../core/import-code";
 export type { DesiredList } from "../../core/desired";
 export type { RuleRow, WhoMatch } from "../../core/who";

@@ -32,4 +32,9 @@ export interface Session {
 /** The guards, and the signal of an interrupt (src/cli/interrupt.ts): once aborted, no new call starts. */
 export interface RunOptions extends GuardOptions {
   readonly signal?: AbortSignal;
+  /**
+   * `apply --require-tip REF`: write only when the checkout at `cwd` is REF's tip, checked when the
+   * admission starts (before any request) and again right before the first write (src/io/git-tip.ts).
+   */
+  readonly requireTip?: { readonly ref: string; readonly cwd: string };
 }

@@ -1,0 +1,47 @@
+/**
+ * `apply --require-tip REF` (the "undiverged" requirement of pull-request automation tools): an
+ * apply writes only when the commit checked out in the working directory is REF's tip, so an
+ * older job (a re-run, or the first of two merges in a row) cannot write its older declaration
+ * after a newer one. Checked when apply starts and again right before its first write
+ * (src/io/execute.ts, `beforeFirstWrite`). REF is resolved as the checkout knows it: fetch it
+ * right before apply (`git fetch origin main`) for the check to see a newer commit.
+ */
+import { execFileSync } from "node:child_process";
+import { TipMismatchError } from "../errors";
+
+/** The commit `revision` names in the git checkout at `cwd`, or the reason it names none. */
+function revParse(revision: string, cwd: string): { ok: true; commit: string } | { ok: false; reason: string } {
+  try {
+    const out = execFileSync("git", ["rev-parse", "--verify", "--end-of-options", `${revision}^{commit}`], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 30_000,
+    });
+    return { ok: true, commit: out.trim() };
+  } catch (error) {
+    const stderr = (error as { stderr?: unknown }).stderr;
+    const text = typeof stderr === "string" ? stderr.trim().split("\n")[0] ?? "" : "";
+    return { ok: false, reason: text !== "" ? text : error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Throws a TipMismatchError unless the checkout at `cwd` has REF's tip checked out. */
+export function checkTip(ref: string, cwd: string): void {
+  const head = revParse("HEAD", cwd);
+  if (!head.ok) {
+    throw new TipMismatchError(`nothing was applied: --require-tip needs a git checkout, and ${cwd} is not one (${head.reason}).`);
+  }
+  const tip = revParse(ref, cwd);
+  if (!tip.ok) {
+    throw new TipMismatchError(
+      `nothing was applied: --require-tip ${ref}: no such revision in this checkout (${tip.reason}). Fetch it first (git fetch origin main), or check the name.`,
+    );
+  }
+  if (head.commit === tip.commit) return;
+  throw new TipMismatchError(
+    `nothing was applied: the checked-out commit ${head.commit.slice(0, 12)} is not the tip of ${ref} (${tip.commit.slice(0, 12)}): ` +
+      `${ref} has moved on since this run's commit, so its declaration may be older than what is applied next. ` +
+      `Let the run of ${ref}'s tip apply (or check out ${ref} and apply from there).`,
+  );
+}
