@@ -26,7 +26,8 @@ export type ErrorCode =
   | "INVALID_ARGUMENT"
   | "CONNECTION_MISMATCH"
   | "IMPORT"
-  | "LIVE_READ";
+  | "LIVE_READ"
+  | "CHANGED_SINCE";
 
 export class AlertRuleUsersError extends Error {
   readonly code: ErrorCode;
@@ -172,3 +173,22 @@ export class LiveReadError extends AlertRuleUsersError {
  * copy is outside the supported versions: thrown when a RuleUserList is created.
  */
 export class IncompatibleDependenciesError extends ConfigError {}
+
+/** Why `plan --changed-since REF` could not tell what changed. */
+export type ChangedSinceCause = "not-a-git-checkout" | "unknown-ref" | "ref-synth-failed" | "ref-worktree";
+
+/**
+ * `plan --changed-since REF` cannot compare with REF: not a git checkout, REF unknown, REF's app
+ * fails to synthesize (design.md §10.1). Raised before anything is read; never a full plan instead.
+ */
+export class ChangedSinceError extends AlertRuleUsersError {
+  readonly reason: ChangedSinceCause;
+  constructor(reason: ChangedSinceCause, message: string, options?: { cause?: unknown }) {
+    super("CHANGED_SINCE", message, options);
+    this.reason = reason;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), reason: this.reason };
+  }
+}

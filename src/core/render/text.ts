@@ -9,6 +9,7 @@ import type { ChangeRow, Paint } from "./common";
 import {
   callSize,
   changeRows,
+  changedSinceNotes,
   describeCall,
   expiredNotAdded,
   listKind,
@@ -43,6 +44,13 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     if (plan.summary.noOp > 0) out.push(`  ${plural(plan.summary.noOp, "rule")} unchanged: the lists match the declaration.`, "");
   } else if (errors.length === 0) {
     out.push(paint("bold", "No changes. The lists match the declaration."), "");
+  }
+
+  const scope = changedSinceNotes(plan);
+  if (scope !== null) {
+    out.push(scope.read, paint("dim", `  # ${scope.unread}`));
+    for (const note of scope.noLongerManaged) out.push(paint("yellow", `  # ${printable(note)}`));
+    out.push("");
   }
 
   if (skipped.length > 0) {
