@@ -13,6 +13,7 @@ import { REPO, connectionEnv, runCli, workspace, writesOf } from "../support/cli
 import type { ListDecl, StackDecl } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 import { useSimulator } from "../support/simulator";
+import type { Plan } from "../../src/core/plan-schema";
 
 const sim = useSimulator({}, { perTest: true });
 
@@ -106,6 +107,7 @@ afterEach(() => {
 });
 
 const plan = (args: string[]) => runCli(["plan", "--format", "json", "--now", "2026-11-24T12:00:00Z", ...args], { cwd: repo.app, env: connectionEnv(sim) });
+const parsed = (stdout: string): Plan => JSON.parse(stdout) as Plan;
 const rulesRead = (): string[] =>
   sim
     .requestLog()
@@ -215,12 +217,12 @@ describe("plan --changed-since REF reads and plans only the rules whose declarat
     // then exactly the changed rules were read, and only they are planned
     expect(result.stderr).not.toMatch(/Error/);
     expect(rulesRead()).toEqual([...read].sort());
-    const json = JSON.parse(result.stdout);
-    expect(json.rules.map((r: { constructPath: string }) => r.constructPath).sort()).toEqual(Object.keys(changes).sort());
-    expect(Object.fromEntries(json.changedSince.read.map((r: { constructPath: string; changes: string[] }) => [r.constructPath, r.changes]))).toEqual(changes);
-    expect(json.changedSince.unread).toEqual({ count: unread, reason: "unchanged since main; the scheduled drift check reads every rule" });
-    expect(json.changedSince.noLongerManaged.map((r: { constructPath: string }) => r.constructPath)).toEqual(noLongerManaged);
-    expect(json.changedSince.commit).toBe(repo.git("rev-parse", "main"));
+    const json = parsed(result.stdout);
+    expect(json.rules.map((r) => r.constructPath).sort()).toEqual(Object.keys(changes).sort());
+    expect(Object.fromEntries((json.changedSince?.read ?? []).map((r) => [r.constructPath, r.changes]))).toEqual(changes);
+    expect(json.changedSince?.unread).toEqual({ count: unread, reason: "unchanged since main; the scheduled drift check reads every rule" });
+    expect(json.changedSince?.noLongerManaged.map((r) => r.constructPath)).toEqual(noLongerManaged);
+    expect(json.changedSince?.commit).toBe(repo.git("rev-parse", "main"));
     // and the temporary worktree of REF is gone
     expect(repo.git("worktree", "list").split("\n")).toHaveLength(1);
   });
@@ -230,12 +232,12 @@ describe("plan --changed-since REF reads and plans only the rules whose declarat
     repo.declare(stacksOf({ ...AT_REF, rules: [engineering, withProps(finance, { users: usersOf(finance).slice(0, 1) }), withProps(sales, { mode: "additive" })] }));
 
     // when planned against main, and in full
-    const since = JSON.parse((await plan(["--changed-since", "main"])).stdout);
-    const full = JSON.parse((await plan([])).stdout);
+    const since = parsed((await plan(["--changed-since", "main"])).stdout);
+    const full = parsed((await plan([])).stdout);
 
     // then each rule of the changed-since plan is the full plan's rule, to the byte
-    const byPath = new Map(full.rules.map((r: { constructPath: string }) => [r.constructPath, r]));
-    expect(since.rules.map((r: { constructPath: string }) => r.constructPath)).toEqual(["rules/finance", "rules/sales"]);
+    const byPath = new Map(full.rules.map((r) => [r.constructPath, r]));
+    expect(since.rules.map((r) => r.constructPath)).toEqual(["rules/finance", "rules/sales"]);
     for (const rule of since.rules) expect(rule).toEqual(byPath.get(rule.constructPath));
     expect(since.summary.calls).toBe(1);
   });
@@ -269,7 +271,7 @@ describe("plan --changed-since REF reads and plans only the rules whose declarat
     // then no change, and not one request
     expect(result.code).toBe(0);
     expect(sim.requestLog()).toEqual([]);
-    expect(JSON.parse(result.stdout).changedSince.unread.count).toBe(4);
+    expect(parsed(result.stdout).changedSince?.unread.count).toBe(4);
   });
 
   it("saves only the changed rules with --out, and apply of that plan writes only them", async () => {
@@ -278,14 +280,14 @@ describe("plan --changed-since REF reads and plans only the rules whose declarat
 
     // when planned with --out and the saved plan applied
     const planned = await plan(["--changed-since", "main", "--out", "plan.json", "--detailed-exitcode"]);
-    const saved = JSON.parse(readFileSync(join(repo.app, "plan.json"), "utf8"));
+    const saved = parsed(readFileSync(join(repo.app, "plan.json"), "utf8"));
     sim.resetCounts();
     const applied = await runCli(["apply", "plan.json", "--auto-approve"], { cwd: repo.app, env: connectionEnv(sim) });
 
     // then the saved plan holds finance only, and apply sends its one call
     expect(planned.code).toBe(2);
-    expect(saved.rules.map((r: { ruleId: string }) => r.ruleId)).toEqual([RULES.finance]);
-    expect(saved.changedSince.unread.count).toBe(3);
+    expect(saved.rules.map((r) => r.ruleId)).toEqual([RULES.finance]);
+    expect(saved.changedSince?.unread.count).toBe(3);
     expect(applied.code).toBe(0);
     expect(writesOf(sim.requestCounts())).toEqual({ "add-users": 1 });
   });
