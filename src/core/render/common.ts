@@ -211,6 +211,13 @@ export function expiredNotAdded(rule: RulePlan): readonly { readonly userId: str
   return rule.expired ?? [];
 }
 
+/** The line of a plan without changes: a `--changed-since` plan speaks only for the rules it read. */
+export function noChangesSentence(plan: Plan): string {
+  return plan.changedSince === undefined
+    ? "No changes. The lists match the declaration."
+    : `No changes in the rules whose declaration changed since ${plan.changedSince.ref}.`;
+}
+
 /**
  * What a `--changed-since` plan says besides its rules (design.md §10.1): how many declared rules
  * it left unread and why, and the rules no longer managed. Null for a full plan. Plain words; each

@@ -14,6 +14,7 @@ import {
   changeCounts,
   changeRows,
   changedSinceNotes,
+  noChangesSentence,
   describeCall,
   expiredNotAdded,
   htmlText,
@@ -100,7 +101,7 @@ function assemble(plan: Plan, updates: readonly RulePlan[], layout: Layout): str
       parts.push(`> [!NOTE]\n> Plan truncated: ${plural(hidden, "rule")} not shown; see the full plan in the job artifact.`);
     }
   } else if (plan.summary.errors === 0) {
-    parts.push("No changes. The lists match the declaration.");
+    parts.push(mdText(noChangesSentence(plan)));
   }
 
   const skipped = skippedSection(plan.rules.filter((r) => r.action === "skip"), layout.listLimit);
