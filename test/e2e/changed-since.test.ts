@@ -5,11 +5,11 @@
  * reused), REF committed, then one kind of declaration change at a time. Each case says which
  * rules are read (the simulator's log of `query-users`, by the ruleId of each body) and planned.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO, connectionEnv, runCli, workspace, writesOf } from "../support/cli";
+import { CLI, REPO, connectionEnv, runCli, workspace, writesOf } from "../support/cli";
 import type { ListDecl, StackDecl } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 import { useSimulator } from "../support/simulator";
@@ -322,6 +322,35 @@ describe("plan --changed-since REF refuses, reading nothing, when it cannot tell
     expect(result.stderr).toContain("broken at REF");
     expect(sim.requestLog()).toEqual([]);
     expect(repo.git("worktree", "list").split("\n")).toHaveLength(1);
+  });
+
+  it("an interrupt while REF's app synthesizes: exits 143, the worktree of REF is removed, nothing read", async () => {
+    // given REF's app takes a minute to synthesize
+    const good = readFileSync(join(repo.app, "app.js"), "utf8");
+    writeFileSync(join(repo.app, "app.js"), `Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000);\n${good}`);
+    repo.commit("a slow app");
+    writeFileSync(join(repo.app, "app.js"), good);
+
+    // when plan --changed-since HEAD is stopped by SIGTERM once the worktree of REF exists
+    const child = spawn(process.execPath, [CLI, "plan", "--changed-since", "HEAD"], { cwd: repo.app, env: { ...process.env, ...connectionEnv(sim) }, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    let worktree: string | undefined;
+    for (let i = 0; i < 300 && worktree === undefined; i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+      worktree = repo.git("worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice("worktree ".length))[1];
+    }
+    expect(worktree).toBeDefined();
+    child.kill("SIGTERM");
+    const code = await exited;
+
+    // then it stopped with the signal's code, left no worktree behind, and read nothing
+    expect(code).toBe(143);
+    expect(stderr).toContain("SIGTERM received: stopping plan");
+    expect(existsSync(worktree!)).toBe(false);
+    expect(repo.git("worktree", "list").split("\n")).toHaveLength(1);
+    expect(sim.requestLog()).toEqual([]);
   });
 
   it("not a git checkout", async () => {
