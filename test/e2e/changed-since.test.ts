@@ -274,6 +274,19 @@ describe("plan --changed-since REF reads and plans only the rules whose declarat
     expect(parsed(result.stdout).changedSince?.unread.count).toBe(4);
   });
 
+  it("with --stack, compares and reads only that stack's declarations", async () => {
+    // given a change in each stack
+    repo.declare(stacksOf({ ...AT_REF, rules: [engineering, withProps(finance, { allowMassRemoval: true }), sales], policies: [withProps(guardrails, { maxUsers: 5 })] }));
+
+    // when planned for the stack "restricted" only
+    const result = await plan(["--changed-since", "main", "--stack", "restricted"]);
+
+    // then only its changed list is read, and only its lists count as unread
+    expect(rulesRead()).toEqual([RULES.legal]);
+    expect(parsed(result.stdout).changedSince?.unread.count).toBe(0);
+    expect(parsed(result.stdout).changedSince?.noLongerManaged).toEqual([]);
+  });
+
   it("saves only the changed rules with --out, and apply of that plan writes only them", async () => {
     // given finance gains a user since REF
     repo.declare(stacksOf({ ...AT_REF, rules: [engineering, withProps(finance, { users: [...usersOf(finance), { userId: "908712345678903003", aliases: ["hugo.lee@example.com"] }] }), sales] }));
