@@ -13,7 +13,9 @@ import { watchInterrupts } from "./interrupt";
 export async function changedSinceOrExit(ref: string, settings: SynthSettings, io: Io): Promise<ChangedSinceRead | number> {
   const interrupts = watchInterrupts(io.stderr, "plan");
   try {
-    return await readChangedSince(ref, settings, interrupts.signal);
+    const read = await readChangedSince(ref, settings, interrupts.signal);
+    if (read.noAppAtRef !== null) io.stderr.write(`Note: ${read.noAppAtRef}.\n`);
+    return read;
   } catch (error) {
     const code = interrupts.exitCode();
     if (code !== null) return code;

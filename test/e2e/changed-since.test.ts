@@ -274,6 +274,22 @@ describe("plan --changed-since REF reads and plans only the rules whose declarat
     expect(parsed(result.stdout).changedSince?.unread.count).toBe(4);
   });
 
+  it("when the app did not exist at REF (the pull request that adds it), every declared list is read as added, and it says so", async () => {
+    // given a commit without the app, and the app in the working tree
+    repo.git("rm", "-r", "-q", "infra");
+    repo.commit("no app yet");
+    const ref = repo.git("rev-parse", "HEAD");
+    repo.git("checkout", "HEAD~1", "--", "infra");
+
+    // when planned against that commit
+    const result = await plan(["--changed-since", ref]);
+
+    // then every list is read, each as added, and stderr says why
+    expect(result.stderr).toContain(`Note: there is no app at ${ref} (${ref.slice(0, 12)}): infra does not exist there`);
+    expect(rulesRead()).toEqual([RULES.engineering, RULES.finance, RULES.sales, RULES.legal].sort());
+    expect(parsed(result.stdout).changedSince?.read.map((r) => r.changes)).toEqual([["added"], ["added"], ["added"], ["added"]]);
+  });
+
   it("with --stack, compares and reads only that stack's declarations", async () => {
     // given a change in each stack
     repo.declare(stacksOf({ ...AT_REF, rules: [engineering, withProps(finance, { allowMassRemoval: true }), sales], policies: [withProps(guardrails, { maxUsers: 5 })] }));

@@ -10,7 +10,8 @@
  * process exiting. Both synths run at once.
  *
  * Not a git checkout, REF unknown, or REF's app failing to synthesize is a ChangedSinceError, raised
- * before anything is read from the service: never a full plan instead.
+ * before anything is read from the service: never a full plan instead. An app that did not exist at
+ * REF (the pull request that adds it) declared nothing there: every list now is added, and read.
  */
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -36,6 +37,8 @@ export interface ChangedSinceRead {
   readonly comparison: DeclarationComparison;
   /** Every declaration now (the changed ones are in `comparison.changed`). */
   readonly declared: readonly DesiredList[];
+  /** Why REF declares nothing, when the app did not exist there (every list now is added). */
+  readonly noAppAtRef: string | null;
 }
 
 /**
@@ -50,7 +53,8 @@ export async function readChangedSince(ref: string, settings: SynthSettings, sig
   const [now, before] = await Promise.allSettled([readDesired(settings), readAtCommit(ref, commit, top, settings, signal)]);
   if (now.status === "rejected") throw now.reason;
   if (before.status === "rejected") throw before.reason;
-  return { ref, commit, comparison: compareDeclarations(before.value, now.value), declared: now.value };
+  const { lists, noApp } = before.value;
+  return { ref, commit, comparison: compareDeclarations(lists, now.value), declared: now.value, noAppAtRef: noApp };
 }
 
 function git(args: readonly string[], cwd: string, settings: SynthSettings, signal?: AbortSignal): Promise<{ stdout: string; stderr: string }> {
@@ -105,8 +109,18 @@ async function resolveCommit(ref: string, top: string, settings: SynthSettings):
   }
 }
 
-/** The declarations of the app as it is at `commit`: a temporary worktree, synthesized and read. */
-async function readAtCommit(ref: string, commit: string, top: string, settings: SynthSettings, signal?: AbortSignal): Promise<DesiredList[]> {
+/**
+ * The declarations of the app as it is at `commit`: a temporary worktree, synthesized and read.
+ * When the app did not exist at REF (its directory, or its cdktf.json when no --app is given, is
+ * not there: the pull request that adds the app), REF declares nothing, and `noApp` says why.
+ */
+async function readAtCommit(
+  ref: string,
+  commit: string,
+  top: string,
+  settings: SynthSettings,
+  signal?: AbortSignal,
+): Promise<{ lists: DesiredList[]; noApp: string | null }> {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), "alert-rule-users-changed-since-"));
   const tree = path.join(temp, "worktree");
   const links: string[] = [];
@@ -135,9 +149,11 @@ async function readAtCommit(ref: string, commit: string, top: string, settings: 
     } catch (error) {
       throw new ChangedSinceError("ref-worktree", `--changed-since: could not check out ${ref} (${short}) in a temporary worktree: ${stderrOf(error)}`, { cause: error });
     }
-    const appDir = path.join(tree, path.relative(fs.realpathSync(top), fs.realpathSync(settings.cwd)));
-    if (!fs.existsSync(appDir)) {
-      throw refSynthFailed(ref, short, `the app's directory ${path.relative(top, settings.cwd) || "."} does not exist at ${ref}`);
+    const relative = path.relative(fs.realpathSync(top), fs.realpathSync(settings.cwd));
+    const appDir = path.join(tree, relative);
+    if (!fs.existsSync(appDir) || (settings.app === undefined && !fs.existsSync(path.join(appDir, "cdktf.json")))) {
+      const missing = fs.existsSync(appDir) ? path.join(relative, "cdktf.json") : relative || ".";
+      return { lists: [], noApp: `there is no app at ${ref} (${short}): ${missing} does not exist there, so every list declared now is new and is read` };
     }
     links.push(...linkDependencies(top, settings.cwd, tree));
     const outdir = path.join(temp, "out");
@@ -145,7 +161,7 @@ async function readAtCommit(ref: string, commit: string, top: string, settings: 
       const app = settings.app ?? readAppCommand(appDir);
       await runSynth({ app, outdir, cwd: appDir, env: settings.env, ...(signal === undefined ? {} : { signal }) });
       const stacks = new Set(settings.stacks);
-      return readDeclarations(outdir).filter((list) => stacks.size === 0 || stacks.has(list.stack));
+      return { lists: readDeclarations(outdir).filter((list) => stacks.size === 0 || stacks.has(list.stack)), noApp: null };
     } catch (error) {
       if (error instanceof AlertRuleUsersError) throw refSynthFailed(ref, short, error.message, error);
       throw error;
