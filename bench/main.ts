@@ -16,9 +16,10 @@ import { mixedChange } from "./scenarios/mixed-change";
 import { noOp } from "./scenarios/no-op";
 import { perUserBaseline } from "./scenarios/per-user-baseline";
 import { planAtScale } from "./scenarios/plan-at-scale";
+import { pullRequest } from "./scenarios/pull-request";
 import { rateLimits } from "./scenarios/rate-limits";
 
-export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits];
+export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits, pullRequest];
 export const DEFAULT_LATENCY_MS = 20;
 export const RESULTS_FORMAT_VERSION = 1;
 

@@ -30,7 +30,8 @@ export type ErrorCode =
   | "CREDENTIALS"
   | "PLAN_TOO_OLD"
   | "EXPIRED_USERS"
-  | "TIP_MISMATCH";
+  | "TIP_MISMATCH"
+  | "CHANGED_SINCE";
 
 export class AlertRuleUsersError extends Error {
   readonly code: ErrorCode;
@@ -195,5 +196,24 @@ export class ExpiredUsersError extends AlertRuleUsersError {
 export class TipMismatchError extends AlertRuleUsersError {
   constructor(message: string) {
     super("TIP_MISMATCH", message);
+  }
+}
+
+/** Why `plan --changed-since REF` could not tell what changed. */
+export type ChangedSinceCause = "not-a-git-checkout" | "unknown-ref" | "ref-synth-failed" | "ref-worktree";
+
+/**
+ * `plan --changed-since REF` cannot compare with REF: not a git checkout, REF unknown, REF's app
+ * fails to synthesize (docs/contract.md §10.1). Raised before anything is read; never a full plan instead.
+ */
+export class ChangedSinceError extends AlertRuleUsersError {
+  readonly reason: ChangedSinceCause;
+  constructor(reason: ChangedSinceCause, message: string, options?: { cause?: unknown }) {
+    super("CHANGED_SINCE", message, options);
+    this.reason = reason;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), reason: this.reason };
   }
 }

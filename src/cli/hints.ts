@@ -10,6 +10,7 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   CONNECTION_MISMATCH:
     "Plan again against this service and tenant, or point ALERTS_API_URL / ALERTS_TENANT_ID (or --base-url / --tenant-id) at the planned one.",
   MASS_REMOVAL: "If this is intended, apply again with --allow-mass-removal (on the Terraform path: set allowMassRemoval: true on the RuleUserList).",
+  CHANGED_SINCE: "Nothing was read from the service. Fix the cause above, or drop --changed-since for a full plan that reads every rule.",
   PLAN_FILE: "Plan again with 'alert-rule-users plan --out FILE' and apply the new file unmodified.",
 };
 

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { USERS_TO_ALERT_ON } from "../api/rules/schemas";
 import { PlanFileError } from "../errors";
 import { canonicalJson } from "./canonical-json";
+import { DECLARATION_CHANGES } from "./changed-declarations";
 import { LIST_MODES } from "./desired";
 import { planContent, signPlan } from "./plan-signature";
 import { POLICY_CHECKS } from "./policy-schema";
@@ -144,6 +145,23 @@ const planSummary = z.object({
     .optional(),
 });
 
+/**
+ * A plan of only the rules whose declaration changed since a git revision (`plan --changed-since
+ * REF`, design.md §10.1): what was compared, what was left unread and why, what is no longer managed.
+ */
+const changedSince = z.object({
+  /** The revision as given (e.g. `origin/main`). */
+  ref: z.string(),
+  /** The commit it resolved to. */
+  commit: z.string(),
+  /** Each rule read, by construct path, with what changed in its declaration since `ref`. */
+  read: z.array(z.object({ constructPath: z.string(), changes: z.array(z.enum(DECLARATION_CHANGES)) })),
+  /** Declared rules that were not read (their declaration is the same as at `ref`), and why. */
+  unread: z.object({ count, reason: z.string() }),
+  /** Rules declared at `ref` and no longer: never read, never written. */
+  noLongerManaged: z.array(z.object({ ruleId: z.string().nullable(), ruleName: z.string().nullable(), constructPath: z.string(), stack: z.string() })),
+});
+
 export const planSchema = z.object({
   formatVersion: z.literal(PLAN_FORMAT_VERSION),
   tool: z.object({ name: z.literal("alert-rule-users"), version: z.string() }),
@@ -158,10 +176,13 @@ export const planSchema = z.object({
   options: z.object({ batchSize: z.number().int().positive() }),
   rules: z.array(rulePlan),
   summary: planSummary,
+  /** Present only on a plan made with `--changed-since`: its rules are those changed since a revision. */
+  changedSince: changedSince.optional(),
 });
 
 export type Plan = DeepReadonly<z.infer<typeof planSchema>>;
 export type RulePlan = DeepReadonly<z.infer<typeof rulePlan>>;
+export type ChangedSince = DeepReadonly<z.infer<typeof changedSince>>;
 export type PlanSummary = DeepReadonly<z.infer<typeof planSummary>>;
 export type PlannedUser = DeepReadonly<z.infer<typeof plannedUser>>;
 export type RemovedUser = DeepReadonly<z.infer<typeof removedUser>>;

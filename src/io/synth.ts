@@ -19,6 +19,8 @@ export interface RunSynthOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Receives the app's stdout and stderr as they come (e.g. to show progress on stderr). @default - kept only for error messages */
   readonly onOutput?: (chunk: string) => void;
+  /** Stops the app (SIGTERM) when aborted, e.g. at an interrupt. @default - runs to its end */
+  readonly signal?: AbortSignal;
 }
 
 /** How many lines of the app's output an error message shows. */
@@ -143,6 +145,7 @@ export async function runSynth(options: RunSynthOptions): Promise<void> {
       env: synthEnvironment(options, outdir),
       shell: true,
       stdio: ["ignore", "pipe", "pipe"],
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout = keep(stdout, chunk);

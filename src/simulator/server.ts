@@ -56,6 +56,8 @@ export interface RequestLogEntry {
   readonly status: number;
   /** The number of the minted token the request carried (1 for the first minted); absent for the static token or none. */
   readonly tokenSerial?: number;
+  /** The `ruleId` of the request's body, when it has one and was read (a refused 429 is not). */
+  readonly ruleId?: string;
 }
 
 const JSON_TYPE = "application/json";
@@ -159,6 +161,7 @@ function sendError(res: http.ServerResponse, error: SimHttpError): void {
 export function createSimulatorServer(options: SimulatorServerOptions): SimulatorServer {
   const counts: Record<string, number> = {};
   const log: RequestLogEntry[] = [];
+  const ruleIdOf = new WeakMap<http.IncomingMessage, string>();
   const origin = monotonicNow();
   const stopping = new AbortController();
 
@@ -259,6 +262,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       }
     }
     const ruleId = typeof json === "object" && json !== null ? (json as Record<string, unknown>)["ruleId"] : undefined;
+    if (typeof ruleId === "string") ruleIdOf.set(req, ruleId);
     const kind = options.faults.misbehaviour(operation, typeof ruleId === "string" ? ruleId : undefined);
     if (kind !== undefined) return misbehave(res, kind, match, json);
 
@@ -298,7 +302,14 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     const atMs = monotonicNow() - origin;
     const seen: { serial?: number } = {};
     res.on("close", () => {
-      log.push({ atMs, operation, status: res.headersSent ? res.statusCode : 0, ...(seen.serial === undefined ? {} : { tokenSerial: seen.serial }) });
+      const ruleId = ruleIdOf.get(req);
+      log.push({
+        atMs,
+        operation,
+        status: res.headersSent ? res.statusCode : 0,
+        ...(seen.serial === undefined ? {} : { tokenSerial: seen.serial }),
+        ...(ruleId === undefined ? {} : { ruleId }),
+      });
       const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
       const outcome = res.writableFinished ? String(res.statusCode) : `${res.headersSent ? res.statusCode : "-"} (closed before the end)`;
       options.log(`${req.method ?? "?"} ${path} ${operation} ${outcome} ${ms}ms`);

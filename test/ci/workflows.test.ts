@@ -166,8 +166,11 @@ describe("the example workflows", () => {
 
   it("plan.yml: markdown plan, saved plan, detailed exit code; one comment found by the renderer's marker; the plan uploaded", () => {
     const calls = invocations("plan.yml");
-    expect(calls.map((c) => c.args)).toContainEqual(["plan", "--format", "markdown", "--out", "plan.json", "--detailed-exitcode"]);
+    expect(calls.map((c) => c.args)).toContainEqual(["plan", "--changed-since", "origin/$BASE_REF", "--format", "markdown", "--out", "plan.json", "--detailed-exitcode"]);
     const steps = load("plan.yml").jobs["plan"]!.steps;
+    // --changed-since compares with the base branch: the checkout has its history
+    expect(steps.find((s) => s.uses?.startsWith("actions/checkout@"))?.with?.["fetch-depth"]).toBe(0);
+    expect(steps.find((s) => s.id === "plan")?.env?.["BASE_REF"]).toBe("${{ github.base_ref }}");
     const comment = steps.find((s) => s.uses?.startsWith("actions/github-script@"));
     expect(String(comment?.with?.["script"])).toContain(`const marker = "${PLAN_COMMENT_MARKER}"`);
     expect(String(comment?.with?.["script"])).toMatch(/updateComment[\s\S]*createComment/);

@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { connectionSecrets } from "../../api";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
-import { getPlan, hasChanges, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
+import { getPlan, hasChanges, markChangedSince, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
+import { changedSinceOrExit } from "../changed-since";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
@@ -23,6 +24,13 @@ Flags:
   --output DIR           synth output directory, set as CDKTF_OUTDIR (default: cdktf.out)
   --skip-synth           read an existing --output instead of synthesizing
   --stack NAME           only this stack (repeatable)
+  --changed-since REF    read and plan only the rules whose declaration changed since the git
+                         revision REF (e.g. origin/main): the app is also synthesized as it is at
+                         REF (a temporary git worktree, this checkout's node_modules reused) and
+                         the decoded declarations compared. Unchanged rules are not read (the plan
+                         says how many); rules declared at REF and not now are reported as no
+                         longer managed, never written. Not a git checkout, REF unknown or REF's
+                         app failing to synthesize is an error and nothing is read
   --format FORMAT        text (default), markdown (pull-request comment) or json
   --out FILE             also save the plan (JSON) for 'alert-rule-users apply FILE'; with
                          ALERT_RULE_USERS_PLAN_KEY set, the plan is signed (HMAC-SHA256) so
@@ -41,8 +49,9 @@ ${CONNECTION_HELP}
 Exit codes: 0 success (with --detailed-exitcode: no changes), 2 changes present (only with
 --detailed-exitcode), 1 error (including an unknown or duplicated rule, or a policy violation).
 
-Example:
+Examples:
   alert-rule-users plan --format markdown --out plan.json --detailed-exitcode
+  alert-rule-users plan --changed-since origin/main --format markdown --detailed-exitcode
 `,
   async run(argv: string[], io: Io): Promise<number> {
     const { values } = parse("plan", argv, {
@@ -53,6 +62,7 @@ Example:
       format: { type: "string" },
       out: { type: "string" },
       "detailed-exitcode": { type: "boolean" },
+      "changed-since": { type: "string" },
       help: { type: "boolean", short: "h" },
     });
     if (values.help === true) {
@@ -65,11 +75,14 @@ Example:
     const now = nowFlag("plan", values.now);
     const planKey = readPlanKey(io.env);
     const { connection, client } = await connect(values, io);
-    const desired = await readDesired(synthSettings(values, io));
-    if (desired.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
+    const since = values["changed-since"] === undefined ? null : await changedSinceOrExit(values["changed-since"], synthSettings(values, io), io);
+    if (typeof since === "number") return since;
+    const desired = since === null ? await readDesired(synthSettings(values, io)) : since.comparison.changed.map((c) => c.list);
+    if ((since?.declared ?? desired).length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
     const run = session(client, connection, settings, io);
     // Redacted once (by getPlan), so the JSON printed and the file saved are the same valid plan.
-    const plan = await getPlan(desired, run, { createdAt: new Date(), now, secrets: connectionSecrets(connection) }).finally(() => run.done());
+    const planned = await getPlan(desired, run, { createdAt: new Date(), now, secrets: connectionSecrets(connection) }).finally(() => run.done());
+    const plan = since === null ? planned : markChangedSince(planned, since);
 
     if (format === "json") io.stdout.write(planDocument(plan, planKey));
     else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));

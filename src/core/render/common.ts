@@ -8,7 +8,8 @@ import { compareStrings } from "../canonical";
 import { escapeInvisible } from "../invisible";
 import { noMentions } from "./mentions";
 import type { ListMode } from "../desired";
-import type { RulePlan } from "../plan-schema";
+import { describeRule } from "../desired";
+import type { Plan, RulePlan } from "../plan-schema";
 
 export type Style = "bold" | "dim" | "red" | "green" | "yellow";
 
@@ -178,4 +179,27 @@ export function policyErrorsFirst(rules: readonly RulePlan[]): RulePlan[] {
 export function expiredNotAdded(rule: RulePlan): readonly { readonly userId: string; readonly expiresAt: string }[] {
   if (rule.mode !== "additive") return [];
   return rule.expired ?? [];
+}
+
+/** The line of a plan without changes: a `--changed-since` plan speaks only for the rules it read. */
+export function noChangesSentence(plan: Plan): string {
+  return plan.changedSince === undefined
+    ? "No changes. The lists match the declaration."
+    : `No changes in the rules whose declaration changed since ${plan.changedSince.ref}.`;
+}
+
+/**
+ * What a `--changed-since` plan says besides its rules (design.md §10.1): how many declared rules
+ * it left unread and why, and the rules no longer managed. Null for a full plan. Plain words; each
+ * renderer escapes them for its medium (service strings are not among them: only declared names).
+ */
+export function changedSinceNotes(plan: Plan): { readonly read: string; readonly unread: string; readonly noLongerManaged: readonly string[] } | null {
+  const scope = plan.changedSince;
+  if (scope === undefined) return null;
+  const since = `${scope.ref} (${scope.commit.slice(0, 12)})`;
+  return {
+    read: `Only the declarations changed since ${since} were read: ${plural(plan.rules.length, "rule")}.`,
+    unread: `${plural(scope.unread.count, "declared rule")} not read: ${scope.unread.reason}.`,
+    noLongerManaged: scope.noLongerManaged.map((r) => `${describeRule(r)} (${r.constructPath} at ${scope.ref}): no longer managed; its list is left as it is, not read, not written`),
+  };
 }

@@ -12,6 +12,8 @@ import type { ChangeRow } from "./common";
 import {
   callSize,
   changeRows,
+  changedSinceNotes,
+  noChangesSentence,
   describeCall,
   expiredNotAdded,
   htmlText,
@@ -80,6 +82,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
 
 function assemble(plan: Plan, updates: readonly RulePlan[], layout: Layout): string {
   const parts: string[] = [...head(plan)];
+  const scope = changedSinceSection(plan, layout.listLimit);
+  if (scope !== null) parts.push(scope);
   const violations = policySection(plan, layout.listLimit);
   if (violations !== null) parts.push(violations);
   const warnings = warningBlock(updates, layout.listLimit);
@@ -97,7 +101,7 @@ function assemble(plan: Plan, updates: readonly RulePlan[], layout: Layout): str
       parts.push(`> [!NOTE]\n> Plan truncated: ${plural(hidden, "rule")} not shown; see the full plan in the job artifact.`);
     }
   } else if (plan.summary.errors === 0) {
-    parts.push("No changes. The lists match the declaration.");
+    parts.push(mdText(noChangesSentence(plan)));
   }
 
   const skipped = skippedSection(plan.rules.filter((r) => r.action === "skip"), layout.listLimit);
@@ -106,7 +110,7 @@ function assemble(plan: Plan, updates: readonly RulePlan[], layout: Layout): str
   if (errors !== null) parts.push(errors);
   const soon = expiringSection(plan, layout.listLimit);
   if (soon !== null) parts.push(soon);
-  parts.push(`<sub>${mdText(plan.tool.name)} ${mdText(plan.tool.version)} · plan created ${mdText(plan.createdAt)} · ${plural(plan.summary.rules, "rule")} declared</sub>`);
+  parts.push(`<sub>${mdText(plan.tool.name)} ${mdText(plan.tool.version)} · plan created ${mdText(plan.createdAt)} · ${plan.changedSince === undefined ? `${plural(plan.summary.rules, "rule")} declared` : `${plural(plan.summary.rules, "rule")} read of ${plan.summary.rules + plan.changedSince.unread.count} declared`}</sub>`);
   return parts.join("\n\n") + "\n";
 }
 
@@ -267,6 +271,17 @@ function errorSection(plan: Plan, limit: number | null): string | null {
       : "> [!CAUTION]\n> These rules could not be observed and will not be applied; plan again.",
     limitList(items, limit, "error").map((i) => `- ${i}`).join("\n"),
   ].join("\n\n");
+}
+
+/** A `--changed-since` plan: what was read, what was not and why, what is no longer managed. */
+function changedSinceSection(plan: Plan, limit: number | null): string | null {
+  const scope = changedSinceNotes(plan);
+  if (scope === null) return null;
+  const lines = ["> [!NOTE]", `> ${mdText(scope.read)} ${mdText(scope.unread)}`];
+  if (scope.noLongerManaged.length > 0) {
+    lines.push(">", "> No longer declared:", ...limitList(scope.noLongerManaged.map(mdText), limit, "rule").map((item) => `> - ${item}`));
+  }
+  return lines.join("\n");
 }
 
 /** At most `limit` items, then one `… and K more` item. */

@@ -10,6 +10,8 @@ import { COUNTING_LEGEND, tallyPlan } from "./counts";
 import {
   callSize,
   changeRows,
+  changedSinceNotes,
+  noChangesSentence,
   describeCall,
   expiredNotAdded,
   listKind,
@@ -43,7 +45,14 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     for (const rule of updates) out.push(...ruleBlock(rule, paint), "");
     if (plan.summary.noOp > 0) out.push(`  ${plural(plan.summary.noOp, "rule")} unchanged: the lists match the declaration.`, "");
   } else if (errors.length === 0) {
-    out.push(paint("bold", "No changes. The lists match the declaration."), "");
+    out.push(paint("bold", printable(noChangesSentence(plan))), "");
+  }
+
+  const scope = changedSinceNotes(plan);
+  if (scope !== null) {
+    out.push(printable(scope.read), paint("dim", `  # ${printable(scope.unread)}`));
+    for (const note of scope.noLongerManaged) out.push(paint("yellow", `  # ${printable(note)}`));
+    out.push("");
   }
 
   if (skipped.length > 0) {

@@ -18,6 +18,8 @@ export { startApplyReport, writeApplyReports, writeImportModule } from "./report
 export type { ReportFiles } from "./reports";
 export { findPeopleLive, importRules, listRules, readLiveRules } from "./live";
 export { initApp } from "./init";
+export { markChangedSince, readChangedSince } from "./changed-since";
+export type { ChangedSinceRead } from "./changed-since";
 export type { InitRequest } from "./init";
 export { TOOL_VERSION } from "../version";
 /** What the CLI asks of a plan and of a run's outcome (pure, from src/core). */

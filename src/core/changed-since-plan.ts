@@ -1,0 +1,34 @@
+/**
+ * The plan of `plan --changed-since REF` (docs/contract.md §10.1): a plan of the changed declarations only
+ * (built by the same buildPlan as a full plan), marked with what was compared, how many declared
+ * rules were left unread and why, and which rules are no longer managed. Pure.
+ */
+import type { DeclarationComparison } from "./changed-declarations";
+import type { ChangedSince, Plan } from "./plan-schema";
+
+/** Why the unchanged rules were not read: the words the plan, the text and the markdown show. */
+export function unreadReason(ref: string): string {
+  return `unchanged since ${ref}; the scheduled drift check reads every rule`;
+}
+
+/**
+ * `plan` (made from `comparison.changed`, in that order) with its `changedSince` record. A rule
+ * declared at REF under one reference (its name, say) and planned now under the other (its ID) is
+ * the same rule once the read resolved it: it is not reported as no longer managed.
+ */
+export function withChangedSince(plan: Plan, comparison: DeclarationComparison, revision: { readonly ref: string; readonly commit: string }): Plan {
+  const plannedIds = new Set(plan.rules.map((r) => r.ruleId).filter((id): id is string => id !== null));
+  const plannedNames = new Set(plan.rules.map((r) => r.ruleName).filter((name): name is string => name !== null));
+  const stillManaged = (ruleId: string | null, ruleName: string | null): boolean =>
+    ruleId !== null ? plannedIds.has(ruleId) : ruleName !== null && plannedNames.has(ruleName);
+  const changedSince: ChangedSince = {
+    ref: revision.ref,
+    commit: revision.commit,
+    read: comparison.changed.map((c) => ({ constructPath: c.list.constructPath, changes: [...c.changes] })),
+    unread: { count: comparison.unchanged.length, reason: unreadReason(revision.ref) },
+    noLongerManaged: comparison.removed
+      .filter((r) => !stillManaged(r.ruleId, r.ruleName))
+      .map((r) => ({ ruleId: r.ruleId, ruleName: r.ruleName, constructPath: r.constructPath, stack: r.stack })),
+  };
+  return { ...plan, changedSince };
+}
