@@ -26,7 +26,8 @@ export interface RuleRow {
   readonly isEnabled: boolean;
 }
 
-function byNameThenId(a: { name: string; ruleId: string }, b: { name: string; ruleId: string }): number {
+/** Rules by name (case-insensitive), then exact name, then ID: the order of every listing. */
+export function byNameThenId(a: { name: string; ruleId: string }, b: { name: string; ruleId: string }): number {
   return compareStrings(a.name.toLowerCase(), b.name.toLowerCase()) || compareStrings(a.name, b.name) || compareStrings(a.ruleId, b.ruleId);
 }
 
@@ -76,7 +77,7 @@ export function matchesQuery(query: string, userId: string | null, aliases: read
 }
 
 /** Whether a declaration names this rule: by ID, or by exact name. */
-function declaresRule(list: DesiredList, rule: RuleFacts): boolean {
+export function declaresRule(list: DesiredList, rule: RuleFacts): boolean {
   return list.ruleId !== null ? list.ruleId === rule.observerRuleId : list.ruleName === rule.name;
 }
 
