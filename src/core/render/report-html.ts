@@ -196,7 +196,7 @@ body{margin:0 auto;padding:1rem 1.5rem;max-width:110rem}
 h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.2rem;margin:1.2rem 0 .4rem}
 table{border-collapse:collapse;width:100%;font-size:.875rem}
 caption{text-align:left;font-weight:600;padding:.3rem 0}
-th,td{border-bottom:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th,td{border-bottom:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
 thead th{background:#f6f8fa;position:sticky;top:0}
 th[scope=rowgroup]{background:#eef2f6}
 .num{text-align:right;font-variant-numeric:tabular-nums}
