@@ -69,7 +69,10 @@ afterAll(async () => {
 
 /** The cells of the rows shown in the table of matches. */
 async function shownRows(p: Page): Promise<string[][]> {
-  return p.$$eval("#results-body tr", (trs) => trs.map((tr) => Array.from(tr.children, (td) => (td as HTMLElement).innerText)));
+  const rows = p.locator("#results-body tr");
+  const cells: string[][] = [];
+  for (let i = 0; i < (await rows.count()); i += 1) cells.push(await rows.nth(i).locator("td").allInnerTexts());
+  return cells;
 }
 
 describe("the access report page in chromium", () => {
@@ -106,7 +109,7 @@ describe("the access report page in chromium", () => {
     expect(drift[0]![3]).toContain('<img src=x onerror="window.__pwned=1">@evil.example.com');
     expect(drift[0]![3]).toContain("bob\\u200b@example.com");
     expect(drift[0]![3]).not.toMatch(/[\u200b\u202e]/);
-    expect(await p.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await p.evaluate("typeof window.__pwned")).toBe("undefined");
     expect(await p.locator("#results-body img, #results-body script").count()).toBe(0);
 
     // when the filters are reset and User ID is sorted from the keyboard, twice
@@ -137,11 +140,7 @@ describe("the access report page in chromium", () => {
     const p = await context.newPage();
     const violations: string[] = [];
     await p.exposeFunction("reportViolation", (v: string) => violations.push(v));
-    await p.addInitScript(() => {
-      document.addEventListener("securitypolicyviolation", (e) => {
-        void (window as unknown as { reportViolation(v: string): Promise<void> }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`);
-      });
-    });
+    await p.addInitScript({ content: 'document.addEventListener("securitypolicyviolation", (e) => void window.reportViolation(e.violatedDirective + " " + e.blockedURI));' });
 
     // when the page is opened and used
     await p.goto(pathToFileURL(page).href);
@@ -167,7 +166,7 @@ describe("the access report page in chromium", () => {
 
     // then every entry is in the table, grouped by rule, and the search is not offered
     expect(await p.locator("#app").isVisible()).toBe(false);
-    const groups = await p.$$eval("#all-table th[scope=rowgroup]", (ths) => ths.map((th) => (th as HTMLElement).innerText));
+    const groups = await p.locator("#all-table th[scope=rowgroup]").allInnerTexts();
     expect(groups).toContain("Cloud sharing outside the company · exclusion list · " + RULES.cloudSharing + " · 3 entries");
     expect(await p.locator("#all-table tr[data-k]").count()).toBeGreaterThan(10);
     await context.close();
