@@ -141,6 +141,12 @@ function observationOf(list: DesiredList, rules: readonly LiveRule[]): RuleObser
   return { kind: "found", rule: matches[0]!.rule, list: matches[0]!.list };
 }
 
+/** The rule a declaration resolves to (its ID once found), so that a rule declared by ID and by name is one. */
+function ruleKey(list: DesiredList, observation: RuleObservation): string {
+  if (observation.kind === "found") return `id:${observation.rule.observerRuleId}`;
+  return list.ruleId !== null ? `id:${list.ruleId}` : `name:${list.ruleName ?? ""}`;
+}
+
 function violationLabel(v: PolicyViolation): string {
   return `${v.check} (policy ${v.policy})`;
 }
@@ -154,12 +160,25 @@ export function buildAccessReport(input: AccessReportInput): AccessReport {
     byNameThenId({ name: a.rule.name, ruleId: a.rule.observerRuleId }, { name: b.rule.name, ruleId: b.rule.observerRuleId }),
   );
 
-  // The plan's own verdicts: policy violations per rule, and declarations that resolve to no rule.
+  // The plan's own verdicts on the rules a policy applies to (the others can have no violation, and
+  // a plan of every list costs as much as `plan`): their declarations, all of them (a rule declared
+  // twice is an error there, not a violation), and what was read.
   const observations = declared.map((d) => observationOf(d, input.rules));
+  const policed = new Set(declared.flatMap((d, i) => ((d.policies ?? []).length > 0 ? [ruleKey(d, observations[i]!)] : [])));
+  const planned = declared.flatMap((d, i) => (policed.has(ruleKey(d, observations[i]!)) ? [i] : []));
   const plan =
-    declared.length === 0
+    planned.length === 0
       ? null
-      : buildPlan({ declarations: declared, observations, connection: { baseUrl: "", tenantId: input.tenantId }, createdAt: input.now, now: input.now, toolVersion: "" });
+      : buildPlan({
+          declarations: planned.map((i) => declared[i]!),
+          observations: planned.map((i) => observations[i]!),
+          connection: { baseUrl: "", tenantId: input.tenantId },
+          createdAt: input.now,
+          now: input.now,
+          toolVersion: "",
+        });
+  const declaredTimes = new Map<string, string[]>();
+  declared.forEach((d, i) => declaredTimes.set(ruleKey(d, observations[i]!), [...(declaredTimes.get(ruleKey(d, observations[i]!)) ?? []), d.constructPath]));
   const unresolved = declared.flatMap((d, i) => {
     const o = observations[i]!;
     if (o.kind === "not-found") return [{ constructPath: d.constructPath, rule: describeRule(d), reason: "no such rule in the tenant" }];
@@ -173,9 +192,9 @@ export function buildAccessReport(input: AccessReportInput): AccessReport {
     if (list === null) continue;
     const lists = declared.filter((d) => declaresRule(d, rule));
     const index = indexDeclarations(lists);
-    const planned = plan === null ? [] : plan.rules.filter((r) => r.ruleId === rule.observerRuleId);
-    const violations = planned.flatMap((r) => r.violations ?? []);
-    const problem = planned.find((r) => r.action === "error" && r.errorKind !== "policy")?.reason ?? null;
+    const violations = plan === null ? [] : plan.rules.filter((r) => r.ruleId === rule.observerRuleId).flatMap((r) => r.violations ?? []);
+    const twice = declaredTimes.get(`id:${rule.observerRuleId}`) ?? [];
+    const problem = twice.length > 1 ? `declared by ${twice.length} RuleUserList constructs (${twice.join(", ")}): keep exactly one declaration per rule` : null;
     const base = { ruleId: rule.observerRuleId, ruleName: rule.name, listType: list.usersToAlertOn };
     const ruleEntries: AccessEntry[] = [];
     const liveIds = new Set<string>();

@@ -106,8 +106,10 @@ export function renderReportHtml(report: AccessReport, options: HtmlRenderOption
     decl ? `<th scope="col" class="num">Drift</th><th scope="col" class="num">Expiring</th><th scope="col" class="num">Expired</th><th scope="col">Declared by</th><th scope="col">Policy violations</th>` : ""
   }</tr>`;
 
+  const byRule = new Map<string, AccessEntry[]>(report.rules.map((r) => [r.ruleId, []]));
+  for (const e of report.entries) byRule.get(e.ruleId)?.push(e);
   const groups = report.rules.map((rule) => {
-    const rows = report.entries.filter((e) => e.ruleId === rule.ruleId);
+    const rows = byRule.get(rule.ruleId) ?? [];
     return (
       `<tbody><tr><th scope="rowgroup" colspan="6">${ruleHeading(rule)}</th></tr>\n` +
       (rows.length === 0 ? `<tr><td colspan="6">No entries.</td></tr>\n` : rows.map(entryRow).join("")) +
@@ -260,8 +262,7 @@ const SCRIPT = `
       var id = k.charAt(2) === "1" ? dec(cells[0]) : null;
       rows.push({
         r: g - 1, st: k.charAt(0), ex: k.charAt(1), id: id, al: aliases,
-        dc: list(cells[3]), exp: dec(cells[4]).slice(0, 10), v: list(cells[5]),
-        hay: ((id === null ? "" : id) + "\\n" + aliases.join("\\n")).toLowerCase()
+        dc: list(cells[3]), exp: dec(cells[4]).slice(0, 10), v: list(cells[5]), hay: null
       });
     }
   }
@@ -299,7 +300,9 @@ const SCRIPT = `
     if (type !== "" && rules[x.r].l !== type) return false;
     if (fDrift.checked && x.st !== "n" && x.st !== "p") return false;
     if ((fSoon.checked || fExpired.checked) && !((fSoon.checked && x.ex === "s") || (fExpired.checked && x.ex === "x"))) return false;
-    return needle === "" || x.hay.indexOf(needle) >= 0;
+    if (needle === "") return true;
+    if (x.hay === null) x.hay = ((x.id === null ? "" : x.id) + "\\n" + x.al.join("\\n")).toLowerCase();
+    return x.hay.indexOf(needle) >= 0;
   }
   function cell(tr, text, cls) {
     var td = document.createElement("td");
@@ -374,7 +377,8 @@ const SCRIPT = `
   document.documentElement.className = "js";
   $("app").hidden = false;
   $("entries-note").hidden = false;
-  sortRows();
+  // The rows are in the order of the "Rule" column already: no sort before the first search.
+  document.querySelector('#results th[data-key="rule"]').setAttribute("aria-sort", "ascending");
   update();
 })();
 `;
