@@ -73,13 +73,13 @@ async function openInChromium(file: string, query: string): Promise<BrowserTimes
     await page.waitForFunction("document.getElementById('count').textContent !== ''");
     const openMs = Date.now() - started;
     // One search as a person types it: the input event, the filter over every entry, the render, the next frame.
-    const searchMs = (await page.evaluate(`new Promise((resolve) => {
+    const searchMs = await page.evaluate<number>(`new Promise((resolve) => {
       const q = document.getElementById("q");
       const t0 = performance.now();
       q.value = ${JSON.stringify(query)};
       q.dispatchEvent(new Event("input"));
       requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-    })`)) as number;
+    })`);
     const rowsShown = await page.locator("#results-body tr").count();
     const matches = await page.locator("#count").innerText();
     return { openMs, searchMs, rowsShown, matches };

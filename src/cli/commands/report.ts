@@ -4,8 +4,7 @@
  * each entry, drift, expiry (as of --now) and policy violations; as one self-contained HTML page
  * and/or CSV. One read of each rule; no write.
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { isDrift } from "../../core/access-report";
 import { plural } from "../../core/render/common";
 import { UsageError } from "../../errors";
@@ -14,6 +13,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
 import { checkOutputPath } from "../output-path";
 import { CLOCK_OPTIONS, RATE_HELP, RATE_OPTIONS, SYNTH_OPTIONS, connect, nowFlag, session, synthSettings } from "../run-flags";
+import { APP_FLAGS_HELP, wantsApp } from "./who";
 
 export const reportCommand: Command = {
   name: "report",
@@ -35,14 +35,8 @@ within 14 days, and the RuleUserListPolicy checks it fails.
 At least one of them is required; their directories must exist (checked before any request).
 
 Flags:
-  --app CMD           synthesize this app (default: the "app" of ./cdktf.json, when present)
-  --output DIR        synth output directory (default: cdktf.out)
-  --skip-synth        read an existing --output instead of synthesizing
-  --stack NAME        only this stack's declarations (repeatable)
-  --no-app            do not look at the app, even where ./cdktf.json is
+${APP_FLAGS_HELP}
   --now yyyy-MM-ddTHH:mm:ssZ  the clock for expired and expiring (default: the system clock)
-  --parallelism N     lists read at once (default 4)
-  --page-size N       rule-metadata search page size (default 100)
 ${RATE_HELP}
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help
@@ -80,7 +74,7 @@ Examples:
     const now = nowFlag("report", values.now);
     const parallelism = intFlag("report", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("report", "page-size", values["page-size"], 100, 1, 500);
-    const withApp = values["no-app"] !== true && (values.app !== undefined || values["skip-synth"] === true || existsSync(join(io.cwd, "cdktf.json")));
+    const withApp = wantsApp(values, io);
     const { connection, client } = connect(values, io);
     const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
     const report = await readAccessReport(run, withApp ? synthSettings(values, io) : undefined, now).finally(() => run.done());
