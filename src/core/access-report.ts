@@ -116,15 +116,17 @@ function indexDeclarations(lists: readonly DesiredList[]): RuleDeclarations {
 
 /** The declarations of a live entry: same user ID, or a shared alias. */
 function declarationsOf(index: RuleDeclarations, userId: string | null, aliases: readonly string[]): Array<{ path: string; user: DesiredUser }> {
-  const found = new Set<{ path: string; user: DesiredUser }>();
-  if (userId !== null) for (const d of index.byUserId.get(userId) ?? []) found.add(d);
-  for (const alias of aliases) for (const d of index.byAlias.get(aliasKey(alias)) ?? []) found.add(d);
-  return [...found];
+  const found: Array<{ path: string; user: DesiredUser }> = userId === null ? [] : [...(index.byUserId.get(userId) ?? [])];
+  for (const alias of aliases) {
+    for (const d of index.byAlias.get(aliasKey(alias)) ?? []) if (!found.includes(d)) found.push(d);
+  }
+  return found;
 }
 
 function earliest(dates: readonly (string | undefined)[]): string | null {
-  const known = dates.filter((d): d is string => d !== undefined).sort(compareStrings);
-  return known[0] ?? null;
+  let first: string | null = null;
+  for (const d of dates) if (d !== undefined && (first === null || d < first)) first = d;
+  return first;
 }
 
 function expiryOf(expiresAt: string | null, today: string, horizon: string): ExpiryState {
@@ -210,7 +212,7 @@ export function buildAccessReport(input: AccessReportInput): AccessReport {
         userId: entry.userId,
         aliases: [...entry.aliases],
         state: input.declared === undefined ? "unknown" : found.length > 0 ? "declared" : "not-declared",
-        declaredBy: [...new Set(found.map((d) => d.path))].sort(compareStrings),
+        declaredBy: found.length === 1 ? [found[0]!.path] : [...new Set(found.map((d) => d.path))].sort(compareStrings),
         expiresAt,
         expiry: expiryOf(expiresAt, today, horizon),
         violations: violations.filter((v) => entry.userId !== null && v.users.includes(entry.userId)).map(violationLabel),
