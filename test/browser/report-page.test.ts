@@ -112,8 +112,16 @@ describe("the access report page in chromium", () => {
     expect(await p.evaluate("typeof window.__pwned")).toBe("undefined");
     expect(await p.locator("#results-body img, #results-body script").count()).toBe(0);
 
-    // when the filters are reset and User ID is sorted from the keyboard, twice
+    // when a search holds markup, or names a construct rather than a person
     await p.getByLabel("drift (not declared, or not in the live list)").uncheck();
+    await p.getByLabel("Person (alias or user ID)").fill('<IMG src=x onerror="');
+    // then the markup is searched as text; a construct path is not a person
+    expect((await shownRows(p)).map((r) => r[2])).toEqual(["908712345678907777"]);
+    await p.getByLabel("Person (alias or user ID)").fill("prod/cloud-exceptions");
+    expect(await p.locator("#count").innerText()).toBe("0 entries match.");
+    await p.getByLabel("Person (alias or user ID)").fill("");
+
+    // when the filters are reset and User ID is sorted from the keyboard, twice
     await p.getByLabel("Rule", { exact: true }).selectOption({ label: "every rule" });
     await p.getByRole("button", { name: "User ID" }).focus();
     await p.keyboard.press("Enter");
