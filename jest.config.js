@@ -3,8 +3,9 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test", "<rootDir>/src"],
   testMatch: ["**/*.test.ts"],
-  // test/terraform needs a terraform binary: `npm run test:terraform` runs it
-  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/terraform/"],
+  // test/terraform needs a terraform binary: `npm run test:terraform` runs it; test/browser needs
+  // chromium: `npm run test:browser` runs it
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/terraform/", "<rootDir>/test/browser/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
   },

@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { machine, repoRoot } from "./lib/machine";
 import { setSimulatorMode, simulatorMode } from "./lib/simulator-host";
 import { renderTable, type Check, type Scenario, type ScenarioResult } from "./lib/report";
+import { accessReport } from "./scenarios/access-report";
 import { bulkOnboarding } from "./scenarios/bulk-onboarding";
 import { mixedChange } from "./scenarios/mixed-change";
 import { noOp } from "./scenarios/no-op";
@@ -19,7 +20,7 @@ import { planAtScale } from "./scenarios/plan-at-scale";
 import { pullRequest } from "./scenarios/pull-request";
 import { rateLimits } from "./scenarios/rate-limits";
 
-export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits, pullRequest];
+export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits, pullRequest, accessReport];
 export const DEFAULT_LATENCY_MS = 20;
 export const RESULTS_FORMAT_VERSION = 1;
 

@@ -72,7 +72,7 @@ export function matchesQuery(query: string, userId: string | null, aliases: read
 }
 
 /** Whether a declaration names this rule: by ID, or by exact name. */
-function declaresRule(list: DesiredList, rule: RuleFacts): boolean {
+export function declaresRule(list: DesiredList, rule: RuleFacts): boolean {
   return list.ruleId !== null ? list.ruleId === rule.observerRuleId : list.ruleName === rule.name;
 }
 

@@ -7,7 +7,8 @@ import { simulatorCommand } from "./simulator";
 import { alertsCommand } from "../triage/alerts";
 import { casesCommand } from "../triage/cases";
 import { fileEventsCommand } from "../triage/file-events";
+import { reportCommand } from "./report";
 import { rulesCommand } from "./rules";
 import { whoCommand } from "./who";
 
-export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand];
+export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand];

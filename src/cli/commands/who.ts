@@ -16,6 +16,20 @@ import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, writeJson } from "../servi
 import type { Command } from "../io";
 import { listLabel } from "./rules";
 
+/** The flags of the read-only commands that join the app's declarations when it is there (who, report). */
+export const APP_FLAGS_HELP = `  --app CMD           synthesize this app (default: the "app" of ./cdktf.json, when present)
+  --output DIR        synth output directory (default: cdktf.out)
+  --skip-synth        read an existing --output instead of synthesizing
+  --stack NAME        only this stack's declarations (repeatable)
+  --no-app            do not look at the app, even where ./cdktf.json is
+  --parallelism N     lists read at once (default 4)
+  --page-size N       rule-metadata search page size (default 100)`;
+
+/** Whether to read the app: --app or --skip-synth given, or ./cdktf.json there; never with --no-app. */
+export function wantsApp(values: { app?: string | undefined; "skip-synth"?: boolean | undefined; "no-app"?: boolean | undefined }, io: Io): boolean {
+  return values["no-app"] !== true && (values.app !== undefined || values["skip-synth"] === true || existsSync(join(io.cwd, "cdktf.json")));
+}
+
 export const whoCommand: Command = {
   name: "who",
   summary: "Find the rule lists a person is in, live, by alias or user ID",
@@ -32,13 +46,7 @@ declared for a rule but not in its live list are listed too, with "live": false.
 everywhere, edit each listed construct, then plan and apply.
 
 Flags:
-  --app CMD           synthesize this app (default: the "app" of ./cdktf.json, when present)
-  --output DIR        synth output directory (default: cdktf.out)
-  --skip-synth        read an existing --output instead of synthesizing
-  --stack NAME        only this stack's declarations (repeatable)
-  --no-app            do not look at the app, even where ./cdktf.json is
-  --parallelism N     lists read at once (default 4)
-  --page-size N       rule-metadata search page size (default 100)
+${APP_FLAGS_HELP}
 ${TRIAGE_FLAGS_HELP}
 
 ${CONNECTION_HELP}
@@ -70,7 +78,7 @@ Examples:
     const format = formatOf("who", values.format, io);
     const parallelism = intFlag("who", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("who", "page-size", values["page-size"], 100, 1, 500);
-    const withApp = values["no-app"] !== true && (values.app !== undefined || values["skip-synth"] === true || existsSync(join(io.cwd, "cdktf.json")));
+    const withApp = wantsApp(values, io);
     const { connection, client } = await connect(values, io);
     const declared: DesiredList[] | undefined = withApp ? await readDesired(synthSettings(values, io)) : undefined;
     const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);

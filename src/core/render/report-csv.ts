@@ -1,0 +1,56 @@
+/**
+ * The access report as CSV for auditors (design.md §10.3): RFC 4180 (CRLF line ends, a header row,
+ * fields with a comma, quote or line break quoted, quotes doubled), one row per list entry and
+ * alias (an entry without aliases has one row with an empty alias). Pure: no I/O.
+ *
+ * Values are written as read (so an auditor can match them), except that a value a spreadsheet
+ * would run as a formula (starting with =, +, -, @, a tab or a carriage return) is prefixed with
+ * a single quote (OWASP's advice against CSV injection).
+ */
+import type { AccessReport } from "../access-report";
+
+export const REPORT_CSV_HEADER = [
+  "rule_id",
+  "rule_name",
+  "list_type",
+  "user_id",
+  "alias",
+  "state",
+  "declared_by",
+  "expires_at",
+  "expiry",
+  "policy_violations",
+] as const;
+
+/** A value a spreadsheet opens as text: a leading formula character is neutralized with `'`. */
+export function neutralizeFormula(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** One RFC 4180 field. */
+export function csvField(value: string): string {
+  const safe = neutralizeFormula(value);
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function csvLine(values: readonly string[]): string {
+  return `${values.map(csvField).join(",")}\r\n`;
+}
+
+/** The CSV document. */
+export function renderReportCsv(report: AccessReport): string {
+  const lines = [csvLine(REPORT_CSV_HEADER)];
+  for (const e of report.entries) {
+    const rest = [
+      e.state === "unknown" ? "" : e.state,
+      e.declaredBy.join("; "),
+      e.expiresAt ?? "",
+      e.expiry === "none" ? "" : e.expiry,
+      e.violations.join("; "),
+    ];
+    for (const alias of e.aliases.length === 0 ? [""] : e.aliases) {
+      lines.push(csvLine([e.ruleId, e.ruleName, e.listType, e.userId ?? "", alias, ...rest]));
+    }
+  }
+  return lines.join("");
+}

@@ -1,0 +1,36 @@
+/**
+ * `report` (docs/contract.md §10.3): reads every editable rule's live list (one metadata search, one
+ * query-users per editable rule, no write), the app's declarations when asked, and writes the
+ * HTML page and the CSV that the pure core renders. Each file is written atomically.
+ */
+import type { AccessReport } from "../../core/access-report";
+import { buildAccessReport } from "../../core/access-report";
+import type { DesiredList } from "../../core/desired";
+import { renderReportCsv } from "../../core/render/report-csv";
+import { renderReportHtml } from "../../core/render/report-html";
+import { writeFileAtomic } from "../../shared/atomic-write";
+import { TOOL_VERSION } from "../version";
+import { readDesired } from "./declared";
+import { readLiveRules } from "./live";
+import type { Session, SynthSettings } from "./session";
+
+/**
+ * The report as of `now` (`yyyy-MM-ddTHH:mm:ssZ`). With `synth`, the app is synthesized (or its
+ * output read) first, so a broken app fails before any request.
+ */
+export async function readAccessReport(session: Session, synth: SynthSettings | undefined, now: string): Promise<AccessReport> {
+  const declared: DesiredList[] | undefined = synth === undefined ? undefined : await readDesired(synth);
+  const rules = await readLiveRules(session, "report");
+  return buildAccessReport({ rules, declared, now, tenantId: session.connection.tenantId });
+}
+
+export interface AccessReportFiles {
+  readonly html?: string | undefined;
+  readonly csv?: string | undefined;
+}
+
+/** Writes the files asked for; `generatedAt` is shown on the page. */
+export async function writeAccessReport(report: AccessReport, files: AccessReportFiles, generatedAt: string): Promise<void> {
+  if (files.html !== undefined) await writeFileAtomic(files.html, renderReportHtml(report, { generatedAt, toolVersion: TOOL_VERSION }));
+  if (files.csv !== undefined) await writeFileAtomic(files.csv, renderReportCsv(report));
+}
