@@ -21,9 +21,9 @@ import {
   honoursRetryAfter,
   isRetryableStatus,
   nextRetry,
-  parseRetryAfter,
   realSleep,
   resolveRetryPolicy,
+  retryAfterDelay,
   type Random,
   type RetryDecision,
   type RetryPolicy,
@@ -318,7 +318,7 @@ export class HttpTransport {
       return nextRetry(this.retryPolicy, count, undefined, this.#random);
     }
     if (!isRetryableStatus(result.status) || !idempotent) return { retry: false };
-    const retryAfterMs = honoursRetryAfter(result.status) ? retryAfterOf(result, this.#now()) : undefined;
+    const retryAfterMs = honoursRetryAfter(result.status) ? retryAfterDelay(result.retryAfter, result.retryAfterMs, this.#now()) : undefined;
     const budget = result.status === 429 ? this.retryPolicy.maxRateLimitRetries + 1 : this.retryPolicy.maxAttempts;
     return nextRetry(this.retryPolicy, count, retryAfterMs, this.#random, budget);
   }
@@ -414,13 +414,6 @@ export class HttpTransport {
       ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs }),
     });
   }
-}
-
-/** The wait a 429 or 503 asks for: `Retry-After-Ms` when sent and readable, else `Retry-After`. */
-function retryAfterOf(result: Extract<AttemptResult, { type: "response" }>, now: number): number | undefined {
-  const ms = result.retryAfterMs === undefined ? Number.NaN : Number(result.retryAfterMs.trim());
-  if (Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
-  return parseRetryAfter(result.retryAfter, now);
 }
 
 function headerValue(value: unknown): string | undefined {
