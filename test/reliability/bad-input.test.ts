@@ -58,6 +58,16 @@ function planFileWith(name: string, edit: (plan: Record<string, unknown>) => voi
   return name;
 }
 
+/** The variables of one list as the RuleUserList's provisioner passes them, its users in chunks (format 2). */
+const FROM_ENV_DECLARATION = {
+  ALERT_RULE_USERS_FORMAT: "2",
+  ALERT_RULE_USERS_RULE_ID: RULE,
+  ALERT_RULE_USERS_RULE_NAME: "",
+  ALERT_RULE_USERS_MODE: "authoritative",
+  ALERT_RULE_USERS_ALLOW_MASS_REMOVAL: "false",
+  ALERT_RULE_USERS_CONSTRUCT_PATH: "bad/list",
+};
+
 interface Case {
   readonly declared?: StackDecl[];
   /** A case that must not start a simulator either (its own flags are at fault). */
@@ -336,6 +346,11 @@ const ENVIRONMENT: Record<string, Case> = {
     args: () => ["plan"],
     env: (url) => ({ ...env(url), ALERT_RULE_USERS_MAX_SEARCH_RESULTS: "-5" }),
     says: [/ALERT_RULE_USERS_MAX_SEARCH_RESULTS must be a whole number of results/],
+  },
+  "ALERT_RULE_USERS_USERS_COUNT of 999999 on the Terraform path (apply --from-env)": {
+    args: () => ["apply", "--from-env", "--auto-approve"],
+    env: (url) => ({ ...env(url), ...FROM_ENV_DECLARATION, ALERT_RULE_USERS_USERS_COUNT: "999999" }),
+    says: [/ALERT_RULE_USERS_USERS_COUNT: must be a positive whole number, got "999999"; a list has at most 24 chunks/, /Synthesize again/],
   },
   "an empty token file": {
     args: () => ["plan", "--token-file", fileWith("empty-token", "\n")],
