@@ -14,7 +14,7 @@ import type { GuardOptions } from "../core/guards";
 import { checkFresh, checkPlanIsApplicable } from "../core/guards";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
 import { checkRederived } from "../core/rederive";
-import { plannedRuleFacts, remainingCalls } from "../core/verify";
+import { mismatchMessage, plannedRuleFacts, remainingCalls } from "../core/verify";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
 
@@ -162,6 +162,6 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
     outcome: "failed",
     calls,
     verified: false,
-    message: "read back after apply, the list does not match the declaration (it may have been changed concurrently): run plan to see the difference, then apply again",
+    message: mismatchMessage(rule, read.list),
   };
 }
