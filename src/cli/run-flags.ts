@@ -5,6 +5,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { RateLimiter, RuleListClient, resolveConnection, resolveReadLimits } from "../api";
 import { DEFAULT_RETRY_POLICY } from "../api/http/retry";
+import { ENV_REQUEST_DEADLINE_SECONDS, paceBeyondDeadline } from "../api/http/read-limits";
 import type { ConnectionConfig } from "../api";
 import type { Session, SynthSettings } from "../io/workflow";
 import { isInstant } from "../core/expiry";
@@ -120,7 +121,8 @@ export function connect(
   io: Io,
 ): { connection: ConnectionConfig; client: RuleListClient } {
   const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
-  const rateLimiter = new RateLimiter({ maxRps: maxRpsFlag("alert-rule-users", flags["max-rps"]) });
+  const maxRps = maxRpsFlag("alert-rule-users", flags["max-rps"]);
+  const rateLimiter = new RateLimiter({ maxRps });
   const connection = resolveConnection({
     env: io.env,
     baseUrl: flags["base-url"],
@@ -133,6 +135,8 @@ export function connect(
   const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY, rateLimiter);
   // The overall deadline always leaves room for one whole attempt of --timeout.
   const requestDeadlineMs = Math.max(limits.requestDeadlineMs, timeoutSeconds * 1000);
+  const tooSlow = maxRps === undefined ? null : paceBeyondDeadline(maxRps, requestDeadlineMs, `--max-rps ${flags["max-rps"]?.trim() ?? ""}`, requestDeadlineMs > limits.requestDeadlineMs ? "--timeout" : ENV_REQUEST_DEADLINE_SECONDS);
+  if (tooSlow !== null) throw new UsageError(`alert-rule-users: ${tooSlow}`);
   return { connection, client: new RuleListClient({ ...connection, ...limits, requestDeadlineMs, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }) };
 }
 

@@ -229,6 +229,15 @@ const CLI_USAGE: Record<string, Case> = {
     args: () => ["apply", "--auto-approve", "--max-rps", "0"],
     says: [/--max-rps takes a number of requests a second above 0 .*got '0'/],
   },
+  "--max-rps so low that not one request fits in the request deadline": {
+    args: () => ["plan", "--max-rps", "0.0001"],
+    says: [/--max-rps 0\.0001 sends one request every 10000 s, longer than the deadline of one request \(300 s, ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS\)/, /--max-rps 0\.0034 or more/],
+  },
+  "--max-rps below the pace a raised --timeout still allows": {
+    args: () => ["plan", "--max-rps", "0.0005", "--timeout", "1200"],
+    env: (url) => ({ ...env(url), ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS: "600" }),
+    says: [/--max-rps 0\.0005 sends one request every 2000 s, longer than the deadline of one request \(1200 s, --timeout\)/],
+  },
   "--out into a directory that does not exist": {
     args: () => ["plan", "--out", "no/such/dir/plan.json"],
     says: [/--out no\/such\/dir\/plan\.json: the directory .*no\/such\/dir does not exist; create it first \(mkdir -p .*\) or choose another path/],

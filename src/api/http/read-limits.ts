@@ -62,3 +62,19 @@ export function resolveReadLimits(env: Readonly<Record<string, string | undefine
   if (problems.length > 0) throw new ConfigError(`Read limits are invalid:\n- ${problems.join("\n- ")}`);
   return limits;
 }
+
+/**
+ * Why a pace of `maxRps` requests a second cannot work with a request deadline of
+ * `requestDeadlineMs` (one request would have to wait longer for its turn than the whole deadline
+ * allows), or null when it can. `flag` is how the pace was given (`--max-rps 0.0001`).
+ */
+export function paceBeyondDeadline(maxRps: number, requestDeadlineMs: number, flag: string, deadlineSource: string): string | null {
+  const intervalMs = 1000 / maxRps;
+  if (intervalMs < requestDeadlineMs) return null;
+  // The slowest pace that fits, rounded up to 4 decimals (so that it is above the bound).
+  const slowest = Math.ceil((1000 / requestDeadlineMs) * 10_000) / 10_000;
+  return (
+    `${flag} sends one request every ${seconds(intervalMs)}, longer than the deadline of one request (${seconds(requestDeadlineMs)}, ${deadlineSource}): ` +
+    `not one request could be sent and retried within it. Use --max-rps ${slowest} or more, or raise ${ENV_REQUEST_DEADLINE_SECONDS}.`
+  );
+}

@@ -237,7 +237,10 @@ export class HttpTransport {
       operation,
       ruleId,
       limit: "deadline",
-      what: `the request did not complete within its overall deadline of ${seconds(this.requestDeadlineMs)} (${attempts} attempt${attempts === 1 ? "" : "s"}, each allowed ${seconds(this.timeoutMs)}, and the waits between them)`,
+      what:
+        attempts === 0
+          ? `the request could not start within its overall deadline of ${seconds(this.requestDeadlineMs)}: waiting for its turn at the rate limiter (--max-rps, or the pace the service's 429s set) took all of it`
+          : `the request did not complete within its overall deadline of ${seconds(this.requestDeadlineMs)} (${attempts} attempt${attempts === 1 ? "" : "s"}, each allowed ${seconds(this.timeoutMs)}, and the waits between them)`,
       fix: `If the service is this slow, raise ${ENV_REQUEST_DEADLINE_SECONDS}; otherwise check the service, which keeps the answer from ending.`,
     });
   }
