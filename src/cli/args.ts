@@ -49,6 +49,7 @@ export const CONNECTION_OPTIONS = {
   "base-url": { type: "string" },
   "tenant-id": { type: "string" },
   "token-file": { type: "string" },
+  "run-deadline": { type: "string" },
 } as const satisfies OptionSpec;
 
 export const CONNECTION_HELP = `Connection (environment, overridden by flags):
@@ -56,4 +57,6 @@ export const CONNECTION_HELP = `Connection (environment, overridden by flags):
   ALERTS_API_TOKEN     bearer token; never a flag value (--token-file FILE)
   ALERTS_TENANT_ID     tenant ID                        (--tenant-id ID)
 Read limits (environment): ALERT_RULE_USERS_MAX_BODY_MIB (default 64),
-  ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS (300), ALERT_RULE_USERS_MAX_SEARCH_RESULTS (20000)`;
+  ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS (300), ALERT_RULE_USERS_MAX_SEARCH_RESULTS (20000),
+  ALERT_RULE_USERS_RUN_DEADLINE_SECONDS (none): the whole run's requests end by then
+  (--run-deadline SECONDS)`;

@@ -5,8 +5,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { RateLimiter, RuleListClient, resolveConnection, resolveReadLimits } from "../api";
 import { DEFAULT_RETRY_POLICY } from "../api/http/retry";
-import { ENV_REQUEST_DEADLINE_SECONDS, paceBeyondDeadline } from "../api/http/read-limits";
-import type { ConnectionConfig } from "../api";
+import { ENV_REQUEST_DEADLINE_SECONDS, ENV_RUN_DEADLINE_SECONDS, MAX_RUN_DEADLINE_SECONDS, RUN_DEADLINE_FLAG, paceBeyondDeadline } from "../api/http/read-limits";
+import type { ConnectionConfig, RunDeadline } from "../api";
 import type { Session, SynthSettings } from "../io/workflow";
 import { isInstant } from "../core/expiry";
 import { UsageError } from "../errors";
@@ -71,6 +71,7 @@ export interface ConnectionFlags {
   readonly "base-url"?: string | undefined;
   readonly "tenant-id"?: string | undefined;
   readonly "token-file"?: string | undefined;
+  readonly "run-deadline"?: string | undefined;
 }
 
 export interface EngineSettings {
@@ -137,7 +138,20 @@ export function connect(
   const requestDeadlineMs = Math.max(limits.requestDeadlineMs, timeoutSeconds * 1000);
   const tooSlow = maxRps === undefined ? null : paceBeyondDeadline(maxRps, requestDeadlineMs, `--max-rps ${flags["max-rps"]?.trim() ?? ""}`, requestDeadlineMs > limits.requestDeadlineMs ? "--timeout" : ENV_REQUEST_DEADLINE_SECONDS);
   if (tooSlow !== null) throw new UsageError(`alert-rule-users: ${tooSlow}`);
-  return { connection, client: new RuleListClient({ ...connection, ...limits, requestDeadlineMs, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }) };
+  const runDeadline = runDeadlineOf(flags["run-deadline"], limits.runDeadlineMs);
+  return { connection, client: new RuleListClient({ ...connection, ...limits, requestDeadlineMs, runDeadline, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }) };
+}
+
+/**
+ * The deadline of the run: `--run-deadline SECONDS`, else ALERT_RULE_USERS_RUN_DEADLINE_SECONDS,
+ * counted from now (when the command connects); undefined when neither is given.
+ */
+export function runDeadlineOf(flag: string | undefined, envMs: number | undefined, now: number = Date.now()): RunDeadline | undefined {
+  if (flag !== undefined) {
+    const ms = intFlag("alert-rule-users", "run-deadline", flag, 0, 1, MAX_RUN_DEADLINE_SECONDS) * 1000;
+    return { at: now + ms, ms, source: RUN_DEADLINE_FLAG };
+  }
+  return envMs === undefined ? undefined : { at: now + envMs, ms: envMs, source: ENV_RUN_DEADLINE_SECONDS };
 }
 
 /** Where to synthesize and read the declaration, from the synth flags. */

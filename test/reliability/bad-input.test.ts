@@ -238,6 +238,10 @@ const CLI_USAGE: Record<string, Case> = {
     env: (url) => ({ ...env(url), ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS: "600" }),
     says: [/--max-rps 0\.0005 sends one request every 2000 s, longer than the deadline of one request \(1200 s, --timeout\)/],
   },
+  "--run-deadline 0": {
+    args: () => ["rules", "list", "--run-deadline", "0"],
+    says: [/--run-deadline must be between 1 and 604800, got 0/],
+  },
   "--out into a directory that does not exist": {
     args: () => ["plan", "--out", "no/such/dir/plan.json"],
     says: [/--out no\/such\/dir\/plan\.json: the directory .*no\/such\/dir does not exist; create it first \(mkdir -p .*\) or choose another path/],
@@ -360,6 +364,11 @@ const ENVIRONMENT: Record<string, Case> = {
     args: () => ["apply", "--from-env", "--auto-approve"],
     env: (url) => ({ ...env(url), ...FROM_ENV_DECLARATION, ALERT_RULE_USERS_USERS_COUNT: "999999" }),
     says: [/ALERT_RULE_USERS_USERS_COUNT: must be a positive whole number, got "999999"; a list has at most 24 chunks/, /Synthesize again/],
+  },
+  "ALERT_RULE_USERS_RUN_DEADLINE_SECONDS that is not a number": {
+    args: () => ["plan"],
+    env: (url) => ({ ...env(url), ALERT_RULE_USERS_RUN_DEADLINE_SECONDS: "soon" }),
+    says: [/ALERT_RULE_USERS_RUN_DEADLINE_SECONDS must be a whole number of seconds from 1 to 604800, got 'soon'; fix or unset it/],
   },
   "an empty token file": {
     args: () => ["plan", "--token-file", fileWith("empty-token", "\n")],

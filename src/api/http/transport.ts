@@ -14,7 +14,7 @@
 import axios, { isAxiosError, type AxiosInstance } from "axios";
 import type { z } from "zod";
 import { ApiError, ReadLimitError, ResponseShapeError, type ApiErrorKind } from "./errors";
-import { DEFAULT_READ_LIMITS, ENV_MAX_BODY_MIB, ENV_REQUEST_DEADLINE_SECONDS, byteSize, seconds } from "./read-limits";
+import { DEFAULT_READ_LIMITS, ENV_MAX_BODY_MIB, ENV_REQUEST_DEADLINE_SECONDS, ENV_RUN_DEADLINE_SECONDS, RUN_DEADLINE_FLAG, byteSize, seconds } from "./read-limits";
 import { RequestCounter, type RequestEvent, type RequestHook } from "./counter";
 import { redactString } from "./redact";
 import {
@@ -81,6 +81,19 @@ export interface TransportOptions {
   readonly requestDeadlineMs?: number | undefined;
   /** Most results one paged search may bring (src/api/http/paging.ts). @default 20000 */
   readonly maxSearchResults?: number | undefined;
+  /**
+   * The deadline of the whole run, shared by every request: when it passes, no attempt starts and
+   * no wait goes on. `at` is on the clock of `now`; `ms` and `source` (the flag or variable that
+   * set it) are for the message. @default - none
+   */
+  readonly runDeadline?: RunDeadline | undefined;
+}
+
+/** The deadline of a run (see {@link TransportOptions.runDeadline}). */
+export interface RunDeadline {
+  readonly at: number;
+  readonly ms: number;
+  readonly source: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -113,6 +126,7 @@ export class HttpTransport {
   readonly maxBodyBytes: number;
   readonly requestDeadlineMs: number;
   readonly maxSearchResults: number;
+  readonly runDeadline: RunDeadline | undefined;
   readonly #token: string;
   readonly #http: AxiosInstance;
   readonly #onRequest: RequestHook | undefined;
@@ -135,6 +149,7 @@ export class HttpTransport {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_READ_LIMITS.maxBodyBytes;
     this.requestDeadlineMs = options.requestDeadlineMs ?? DEFAULT_READ_LIMITS.requestDeadlineMs;
     this.maxSearchResults = options.maxSearchResults ?? DEFAULT_READ_LIMITS.maxSearchResults;
+    this.runDeadline = options.runDeadline;
     // No defaults with the token: an inspected instance must not show it.
     this.#http = axios.create({ maxRedirects: 0 });
   }
@@ -159,7 +174,10 @@ export class HttpTransport {
     // 429s are counted apart from failures: each has its own budget (src/api/http/retry.ts).
     let failures = 0;
     let rateLimited = 0;
-    const deadlineAt = this.#now() + this.requestDeadlineMs;
+    // The request's own deadline, or the run's when that comes first.
+    const ownDeadlineAt = this.#now() + this.requestDeadlineMs;
+    const byRun = this.runDeadline !== undefined && this.runDeadline.at <= ownDeadlineAt;
+    const deadlineAt = byRun ? this.runDeadline.at : ownDeadlineAt;
     for (let attempt = 1; ; attempt += 1) {
       await options.beforeAttempt?.();
       // Rate limiter: wait for a send token (the wait counts against the deadline), then tell it
@@ -167,7 +185,7 @@ export class HttpTransport {
       const ticket = this.rateLimiter === undefined ? 0 : await this.rateLimiter.acquire();
       let attemptMs: number;
       try {
-        attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1);
+        attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1, byRun);
       } catch (error) {
         this.rateLimiter?.cancel(ticket);
         throw error;
@@ -189,7 +207,7 @@ export class HttpTransport {
       }
       if (result.type === "failure" && result.kind === "timeout" && attemptMs < this.timeoutMs) {
         report("error");
-        throw this.#deadlineReached(operation, ruleId, attempt);
+        throw this.#deadlineReached(operation, ruleId, attempt, byRun);
       }
 
       if (result.type === "response" && result.status >= 200 && result.status <= 299) {
@@ -210,7 +228,7 @@ export class HttpTransport {
       const decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
       if (decision.retry && this.#now() + decision.delayMs >= deadlineAt) {
         report("error");
-        throw this.#deadlineReached(operation, ruleId, attempt);
+        throw this.#deadlineReached(operation, ruleId, attempt, byRun);
       }
       if (decision.retry) {
         report("retry", decision.delayMs);
@@ -226,13 +244,22 @@ export class HttpTransport {
    * How long the next attempt may take: the per-attempt timeout, or what is left of the request's
    * overall deadline when that is less. Throws the deadline error when nothing is left.
    */
-  #attemptBudget(operation: string, ruleId: string | undefined, deadlineAt: number, attemptsMade: number): number {
+  #attemptBudget(operation: string, ruleId: string | undefined, deadlineAt: number, attemptsMade: number, byRun: boolean): number {
     const left = deadlineAt - this.#now();
-    if (left <= 0) throw this.#deadlineReached(operation, ruleId, attemptsMade);
+    if (left <= 0) throw this.#deadlineReached(operation, ruleId, attemptsMade, byRun);
     return Math.min(this.timeoutMs, left);
   }
 
-  #deadlineReached(operation: string, ruleId: string | undefined, attempts: number): ReadLimitError {
+  #deadlineReached(operation: string, ruleId: string | undefined, attempts: number, byRun: boolean): ReadLimitError {
+    if (byRun && this.runDeadline !== undefined) {
+      return new ReadLimitError({
+        operation,
+        ruleId,
+        limit: "run-deadline",
+        what: `the run's deadline of ${seconds(this.runDeadline.ms)} (${this.runDeadline.source}) passed (${attempts} attempt${attempts === 1 ? "" : "s"} of this request); no further request is started`,
+        fix: `If the run needs longer, raise ${RUN_DEADLINE_FLAG} SECONDS or ${ENV_RUN_DEADLINE_SECONDS}; otherwise check the service (it may be answering 429 or failing every request).`,
+      });
+    }
     return new ReadLimitError({
       operation,
       ruleId,
