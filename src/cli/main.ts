@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ENV_BASE_URL, ENV_TOKEN, registerUrlPassword } from "../api/http/config";
 import { registerSecret } from "../api/http/redact";
+import { SECRET_VALUE_VARIABLES } from "../shared/secret-variables";
 import { AlertRuleUsersError } from "../errors";
 import { TOOL_VERSION } from "../io/version";
 import { COMMANDS } from "./commands";
@@ -66,6 +67,12 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string)
 }
 
 export async function main(args: string[], io: Io): Promise<number> {
+  // Every secret of the environment (the plan key too, which only some commands read) is masked
+  // in every sink of every command from the start (src/shared/secret-variables.ts).
+  for (const name of SECRET_VALUE_VARIABLES) {
+    registerSecret(io.env[name]);
+    registerSecret(io.env[name]?.trim());
+  }
   const allowNodeDebug = args.includes(UNSAFE_NODE_DEBUG_FLAG);
   const argv = args.filter((a) => a !== UNSAFE_NODE_DEBUG_FLAG);
   const [name, ...rest] = argv;
