@@ -30,6 +30,8 @@ export const TRIAGE_OPTIONS = {
 export const TRIAGE_FLAGS_HELP = `  --format FORMAT     table (default on a terminal) or json (default otherwise)
   --max-rps N         never send more than N requests a second (default: no cap; the
                       client slows down by itself on the service's 429s)
+  --run-deadline SECONDS  end the run by then, whatever the service answers (default: none;
+                      also ALERT_RULE_USERS_RUN_DEADLINE_SECONDS)
   --base-url URL, --tenant-id ID, --token-file FILE
   -h, --help`;
 
