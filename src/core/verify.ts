@@ -49,7 +49,8 @@ export function mismatchMessage(rule: RulePlan, list: ObservedList): string {
   }
   return (
     `read back after apply, the list does not match the declaration: the service kept the ${kept.length === 1 ? "entry" : "entries"} ${kept.join(", ")} ` +
-    "that remove-users named: it could not identify it by that user ID, which is then likely its text for an entry added without an ID. " +
-    "Remove the entry in the console (or empty the list once: declare no users and apply with --allow-mass-removal), then apply again"
+    "that remove-users named: it could not identify it by that user ID, which is then likely its text for an entry added without an ID " +
+    "(unless someone added it again meanwhile: run plan to see). Remove the entry in the console (or empty the list once: declare no users " +
+    "and apply with --allow-mass-removal), then apply again"
   );
 }
