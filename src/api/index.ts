@@ -15,10 +15,19 @@ export { eventIdsOf, observationDataJson } from "./triage/views";
 export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions } from "./rules/client";
 export { HttpTransport, DEFAULT_TIMEOUT_MS } from "./http/transport";
 export { readServiceError, formatIssues } from "./http/response-errors";
-export type { AcceptType, PostOptions, TransportOptions } from "./http/transport";
+export type { AcceptType, PostOptions, RunDeadline, TransportOptions } from "./http/transport";
 export { ApiError, CredentialError, ReadLimitError, ResponseShapeError } from "./http/errors";
 export type { ApiErrorKind, ApiErrorDetails, ReadLimit, ReadLimitErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./http/errors";
-export { DEFAULT_READ_LIMITS, resolveReadLimits, type ReadLimits } from "./http/read-limits";
+export {
+  DEFAULT_READ_LIMITS,
+  ENV_REQUEST_DEADLINE_SECONDS,
+  ENV_RUN_DEADLINE_SECONDS,
+  MAX_RUN_DEADLINE_SECONDS,
+  RUN_DEADLINE_FLAG,
+  paceBeyondDeadline,
+  resolveReadLimits,
+  type ReadLimits,
+} from "./http/read-limits";
 export {
   resolveConnection,
   describeConnection,

@@ -51,6 +51,7 @@ export const CONNECTION_OPTIONS = {
   "tenant-id": { type: "string" },
   "token-file": { type: "string" },
   "token-command": { type: "string" },
+  "run-deadline": { type: "string" },
 } as const satisfies OptionSpec;
 
 export const CONNECTION_HELP = `Connection (environment, overridden by flags):
@@ -62,7 +63,9 @@ export const CONNECTION_HELP = `Connection (environment, overridden by flags):
                        expires and once after a 401            (--token-command CMD)
   Give the token exactly one way: --token-file, ALERTS_API_TOKEN or a token command.
 Read limits (environment): ALERT_RULE_USERS_MAX_BODY_MIB (default 64),
-  ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS (300), ALERT_RULE_USERS_MAX_SEARCH_RESULTS (20000)`;
+  ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS (300), ALERT_RULE_USERS_MAX_SEARCH_RESULTS (20000),
+  ALERT_RULE_USERS_RUN_DEADLINE_SECONDS (none): the whole run's requests end by then
+  (--run-deadline SECONDS)`;
 
 /**
  * Terraform habits: `-out FILE`, `-out=FILE`, `-detailed-exitcode`, `-no-color` are this CLI's long

@@ -7,6 +7,7 @@ import { hintFor } from "./hints";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ENV_BASE_URL, registerEnvironmentSecrets, registerSecret, registerUrlPassword } from "../api";
+import { SECRET_VALUE_VARIABLES } from "../shared/secret-variables";
 import { AlertRuleUsersError } from "../errors";
 import { TOOL_VERSION } from "../io/workflow";
 import { COMMANDS } from "./commands";
@@ -73,6 +74,12 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string)
 const NO_COLOR_FLAG = "--no-color";
 
 export async function main(args: string[], given: Io): Promise<number> {
+  // Every secret of the environment (the plan key too, which only some commands read) is masked
+  // in every sink of every command from the start (src/shared/secret-variables.ts).
+  for (const name of SECRET_VALUE_VARIABLES) {
+    registerSecret(given.env[name]);
+    registerSecret(given.env[name]?.trim());
+  }
   const allowNodeDebug = args.includes(UNSAFE_NODE_DEBUG_FLAG) || args.includes(UNSAFE_NODE_DEBUG_FLAG.slice(1));
   const noColor = args.includes(NO_COLOR_FLAG) || args.includes(NO_COLOR_FLAG.slice(1));
   const global = new Set([UNSAFE_NODE_DEBUG_FLAG, UNSAFE_NODE_DEBUG_FLAG.slice(1), NO_COLOR_FLAG, NO_COLOR_FLAG.slice(1)]);

@@ -4,7 +4,8 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_RETRY_POLICY, RateLimiter, RuleListClient, openTokenSource, resolveConnection, resolveReadLimits } from "../api";
-import type { ConnectionConfig } from "../api";
+import { ENV_REQUEST_DEADLINE_SECONDS, ENV_RUN_DEADLINE_SECONDS, MAX_RUN_DEADLINE_SECONDS, RUN_DEADLINE_FLAG, paceBeyondDeadline } from "../api";
+import type { ConnectionConfig, RunDeadline } from "../api";
 import { isInstant, type Session, type SynthSettings } from "../io/workflow";
 import { UsageError } from "../errors";
 import { intFlag } from "./args";
@@ -74,6 +75,7 @@ export interface ConnectionFlags {
   readonly "tenant-id"?: string | undefined;
   readonly "token-file"?: string | undefined;
   readonly "token-command"?: string | undefined;
+  readonly "run-deadline"?: string | undefined;
 }
 
 export interface EngineSettings {
@@ -125,7 +127,8 @@ export async function connect(
   io: Io,
 ): Promise<{ connection: ConnectionConfig; client: RuleListClient }> {
   const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
-  const rateLimiter = new RateLimiter({ maxRps: maxRpsFlag("alert-rule-users", flags["max-rps"]) });
+  const maxRps = maxRpsFlag("alert-rule-users", flags["max-rps"]);
+  const rateLimiter = new RateLimiter({ maxRps });
   const connection = resolveConnection({
     env: io.env,
     baseUrl: flags["base-url"],
@@ -139,11 +142,26 @@ export async function connect(
   const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY, rateLimiter);
   // The overall deadline always leaves room for one whole attempt of --timeout.
   const requestDeadlineMs = Math.max(limits.requestDeadlineMs, timeoutSeconds * 1000);
+  const tooSlow = maxRps === undefined ? null : paceBeyondDeadline(maxRps, requestDeadlineMs, `--max-rps ${flags["max-rps"]?.trim() ?? ""}`, requestDeadlineMs > limits.requestDeadlineMs ? "--timeout" : ENV_REQUEST_DEADLINE_SECONDS);
+  if (tooSlow !== null) throw new UsageError(`alert-rule-users: ${tooSlow}`);
+  const runDeadline = runDeadlineOf(flags["run-deadline"], limits.runDeadlineMs);
   const tokenSource = await openTokenSource(connection, { env: io.env, cwd: io.cwd });
   return {
     connection,
-    client: new RuleListClient({ ...connection, tokenSource, ...limits, requestDeadlineMs, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }),
+    client: new RuleListClient({ ...connection, tokenSource, ...limits, requestDeadlineMs, runDeadline, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }),
   };
+}
+
+/**
+ * The deadline of the run: `--run-deadline SECONDS`, else ALERT_RULE_USERS_RUN_DEADLINE_SECONDS,
+ * counted from now (when the command connects); undefined when neither is given.
+ */
+export function runDeadlineOf(flag: string | undefined, envMs: number | undefined, now: number = Date.now()): RunDeadline | undefined {
+  if (flag !== undefined) {
+    const ms = intFlag("alert-rule-users", "run-deadline", flag, 0, 1, MAX_RUN_DEADLINE_SECONDS) * 1000;
+    return { at: now + ms, ms, source: RUN_DEADLINE_FLAG };
+  }
+  return envMs === undefined ? undefined : { at: now + envMs, ms: envMs, source: ENV_RUN_DEADLINE_SECONDS };
 }
 
 /** Where to synthesize and read the declaration, from the synth flags. */

@@ -23,6 +23,8 @@ export const TRIAGE_FLAGS_HELP = `  --format FORMAT     table (default on a term
   --max-rps N         never send more than N requests a second (default: no cap; the
                       client slows down by itself on the service's 429s)
   --timeout SECONDS   give up on a request after this long and retry it (default 30)
+  --run-deadline SECONDS  end the run by then, whatever the service answers (default: none;
+                      also ALERT_RULE_USERS_RUN_DEADLINE_SECONDS)
   --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help`;
 

@@ -66,7 +66,7 @@ export function decodeStack(stack: string, json: unknown, where = `stack "${stac
         lists.push({ constructPath, stack, ...declaration, ...(policies.length > 0 ? { policies } : {}) });
       } catch (error) {
         if (!(error instanceof DeclarationError)) throw error;
-        failures.push(...error.failures);
+        for (const failure of error.failures) failures.push(failure); // never spread: a list may hold very many
       }
     }
   }

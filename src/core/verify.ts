@@ -39,8 +39,31 @@ export function readBackProblem(rule: RulePlan, list: ObservedList): string | nu
   if (rule.listType !== null && list.usersToAlertOn !== rule.listType) {
     return `read back, the rule's list is of type ${list.usersToAlertOn}, not ${rule.listType} as planned, so it cannot be verified (the service changed the rule, or answered wrongly): check the rule, run plan, then apply again`;
   }
-  if (remainingCalls(rule, list) > 0) {
+  if (remainingCalls(rule, list) > 0) return mismatchMessage(rule, list);
+  return null;
+}
+
+/**
+ * The entries of `list` (read back after the rule's writes) whose user ID a sent remove-users
+ * named: the service kept them, so it could not identify them by that ID (an entry without ID
+ * whose marker was not recognized). Each as `"ID" (aliases)`, for the failure message.
+ */
+export function keptEntries(rule: RulePlan, list: ObservedList): string[] {
+  const named = new Set<string>();
+  for (const call of rule.calls) if (call.operation === "remove-users") for (const id of call.userIdList) named.add(id);
+  return list.entries.filter((e) => e.userId !== null && named.has(e.userId)).map((e) => `${JSON.stringify(e.userId)} (${e.aliases.join(", ")})`);
+}
+
+/** Why a rule's read-back does not match: the kept entries when there are some, else a concurrent change. */
+export function mismatchMessage(rule: RulePlan, list: ObservedList): string {
+  const kept = keptEntries(rule, list);
+  if (kept.length === 0) {
     return "read back after apply, the list does not match the declaration (it may have been changed concurrently): run plan to see the difference, then apply again";
   }
-  return null;
+  return (
+    `read back after apply, the list does not match the declaration: the service kept the ${kept.length === 1 ? "entry" : "entries"} ${kept.join(", ")} ` +
+    "that remove-users named: it could not identify it by that user ID, which is then likely its text for an entry added without an ID " +
+    "(unless someone added it again meanwhile: run plan to see). Remove the entry in the console (or empty the list once: declare no users " +
+    "and apply with --allow-mass-removal), then apply again"
+  );
 }

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { ConfigError, SynthError } from "../errors";
+import { childEnvironment } from "../shared/secret-variables";
 
 export interface RunSynthOptions {
   /** The app command, run through the shell (the `app` of cdktf.json, or `--app`). */
@@ -15,7 +16,7 @@ export interface RunSynthOptions {
   readonly outdir: string;
   /** The project directory the app runs in. */
   readonly cwd: string;
-  /** The environment to start from. @default - process.env */
+  /** The environment to start from (its secrets are withheld from the app). @default - process.env */
   readonly env?: NodeJS.ProcessEnv;
   /** Receives the app's stdout and stderr as they come (e.g. to show progress on stderr). @default - kept only for error messages */
   readonly onOutput?: (chunk: string) => void;
@@ -83,9 +84,13 @@ export function synthPath(cwd: string, inherited: string | undefined): string {
   return [...unique, ...(inherited ? [inherited] : [])].join(path.delimiter);
 }
 
-/** The environment of the app: `CDKTF_OUTDIR`, JSON output, all stacks, and error annotations fatal. */
+/**
+ * The environment of the app: `CDKTF_OUTDIR`, JSON output, all stacks, and error annotations
+ * fatal; without the token, the plan key and the other secrets (src/shared/secret-variables.ts):
+ * the app is the user's code (in a pull-request job, the pull request's), and needs none of them.
+ */
 export function synthEnvironment(options: RunSynthOptions, outdir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+  const env: NodeJS.ProcessEnv = childEnvironment(options.env ?? process.env);
   const pathKey = Object.keys(env).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
   env[pathKey] = synthPath(options.cwd, env[pathKey]);
   env["CDKTF_OUTDIR"] = outdir;

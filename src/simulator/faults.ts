@@ -46,6 +46,11 @@ export interface FaultOptions {
   rateLimitRps?: number;
   /** @default 1 - the Retry-After header (whole seconds) of a `rateLimitEvery` 429 */
   retryAfterSeconds?: number;
+  /**
+   * @default - not sent; else the `Retry-After-Ms` header of a `rateLimitEvery` 429, sent as it is
+   * (`""` sends an empty header, as a broken proxy may)
+   */
+  retryAfterMsHeader?: string;
   /** @default 1 - seed of the draws behind failRate and lostResponseRate (src/simulator/faults.ts) */
   seed?: number;
   /** @default - all operations; else faults (not misbehave) only hit these operation names */
@@ -63,6 +68,7 @@ const faultOptionsSchema = z.object({
   rateLimitEvery: count.optional(),
   rateLimitRps: z.number().positive().max(1_000_000).optional(),
   retryAfterSeconds: count.optional(),
+  retryAfterMsHeader: z.string().optional(),
   seed: z.number().int().optional(),
   operations: z.array(z.string()).optional(),
   misbehave: z
@@ -133,11 +139,13 @@ export class FaultInjector {
     return this.applies(operation) ? (this.options.latencyMs ?? 0) : 0;
   }
 
-  /** The Retry-After seconds if request number `sequence` is to be rate limited. */
-  rateLimit(operation: string, sequence: number): number | undefined {
+  /** The headers of the 429 if request number `sequence` is to be rate limited. */
+  rateLimit(operation: string, sequence: number): Record<string, string> | undefined {
     const every = this.options.rateLimitEvery ?? 0;
     if (every <= 0 || sequence % every !== 0 || !this.applies(operation)) return undefined;
-    return this.options.retryAfterSeconds ?? 1;
+    const headers: Record<string, string> = { "Retry-After": String(this.options.retryAfterSeconds ?? 1) };
+    if (this.options.retryAfterMsHeader !== undefined) headers["Retry-After-Ms"] = this.options.retryAfterMsHeader;
+    return headers;
   }
 
   /** Draws whether this request (`request`: its path and body) fails (503) before anything is applied. */

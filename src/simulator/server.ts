@@ -245,9 +245,9 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     if (!token.ok) {
       throw new SimHttpError(429, "RATE_LIMITED", `Rate limit exceeded; retry after ${token.retryAfterMs} ms.`, retryAfterHeaders(token.retryAfterMs));
     }
-    const retryAfter = options.faults.rateLimit(operation, sequence);
-    if (retryAfter !== undefined) {
-      throw new SimHttpError(429, "RATE_LIMITED", `Too many requests; retry after ${retryAfter} s.`, { "Retry-After": String(retryAfter) });
+    const limited = options.faults.rateLimit(operation, sequence);
+    if (limited !== undefined) {
+      throw new SimHttpError(429, "RATE_LIMITED", `Too many requests; retry after ${limited["Retry-After"] ?? ""} s.`, limited);
     }
     // What identifies the request to the fault draws: its path and body.
     const request = `${pathOf(req)}\0${raw?.toString("utf8") ?? ""}`;

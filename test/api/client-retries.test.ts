@@ -68,6 +68,30 @@ describe("idempotent operations are retried", () => {
     expect(client.counter.snapshot().byOperation["query-users"]).toEqual({ calls: 4, attempts: 4 + delays.length });
   });
 
+  it.each([
+    ["empty", ""],
+    ["blank", "   "],
+    ["not a number", "soon"],
+    ["negative", "-5"],
+  ])("waits Retry-After (25 s) when Retry-After-Ms is %s, never 0 ms", async (_what, header) => {
+    // given every second request is rate limited with Retry-After: 25 and a broken Retry-After-Ms
+    sim.setFaults({ rateLimitEvery: 2, retryAfterSeconds: 25, retryAfterMsHeader: header });
+    const { client, events, delays } = clientFor(sim);
+    const { inclusion } = sampleRules(sim);
+    // when
+    for (let i = 0; i < 2; i++) await client.queryUsers(inclusion);
+    // then the 429 was waited out for the 25 s it asked for
+    expect(events.filter((e) => e.status === 429).map((e) => e.outcome)).toEqual(["retry"]);
+    expect(delays).toEqual([25_000]);
+  });
+
+  it("waits a readable Retry-After-Ms rather than the whole seconds of Retry-After", async () => {
+    sim.setFaults({ rateLimitEvery: 2, retryAfterSeconds: 25, retryAfterMsHeader: "1500" });
+    const { client, delays } = clientFor(sim);
+    for (let i = 0; i < 2; i++) await client.queryUsers(sampleRules(sim).inclusion);
+    expect(delays).toEqual([1500]);
+  });
+
   it("gives up when Retry-After asks for longer than maxRetryAfterMs, and says so", async () => {
     sim.setFaults({ rateLimitEvery: 1, retryAfterSeconds: 60 });
     const { client, delays } = clientFor(sim);

@@ -73,6 +73,14 @@ describe("redactString finds a secret in every form", () => {
     ["base64 one byte in", b64(`x${secret}`)],
     ["base64 two bytes in", b64(`xy${secret}`)],
     ["base64url of user:token", b64(`user:${secret}`, "base64url")],
+    ["its first 12 characters", secret.slice(0, 12)],
+    ["lower-cased", secret.toLowerCase()],
+    ["upper-cased", secret.toUpperCase()],
+    ["hex bytes separated by spaces", [...Buffer.from(secret, "utf8")].map((b) => b.toString(16).padStart(2, "0")).join(" ")],
+    ["hex bytes separated by colons, upper-case", [...Buffer.from(secret, "utf8")].map((b) => b.toString(16).toUpperCase().padStart(2, "0")).join(":")],
+    ["UTF-16LE hex", Buffer.from(secret, "utf16le").toString("hex")],
+    ["base64 of user:token wrapped at 8 (CRLF)", (b64(`user:${secret}`).match(/.{1,8}/g) ?? []).join("\r\n")],
+    ["base64 wrapped at 5 (LF)", (b64(`ab${secret}`).match(/.{1,5}/g) ?? []).join("\n")],
   ])("%s", (_form, encoded) => {
     const result = redactString(`before ${encoded} after`, [secret]);
     expect(result).toContain(REDACTED);
@@ -87,5 +95,11 @@ describe("redactString finds a secret in every form", () => {
 
   it("leaves text that only shares a few characters with the secret", () => {
     expect(redactString("t0k/EN and 9f3c", [secret])).toBe("t0k/EN and 9f3c");
+    // a prefix of 11 characters is too short to be taken for the secret
+    expect(redactString(`x ${secret.slice(0, 11)} y`, [secret])).toBe(`x ${secret.slice(0, 11)} y`);
+  });
+
+  it("a prefix is redacted whole, up to where the echo stops following the secret", () => {
+    expect(redactString(`token ${secret.slice(0, 14)}... refused`, [secret])).toBe(`token ${REDACTED}... refused`);
   });
 });

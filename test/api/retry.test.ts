@@ -6,7 +6,9 @@ import {
   isRetryableStatus,
   nextRetry,
   parseRetryAfter,
+  parseRetryAfterMs,
   resolveRetryPolicy,
+  retryAfterDelay,
 } from "../../src/api/http/retry";
 
 describe("retry policy", () => {
@@ -52,6 +54,26 @@ describe("parseRetryAfter", () => {
     expect(parseRetryAfter("Wed, 31 Dec 2025 23:00:00 GMT", now)).toBe(0);
     expect(parseRetryAfter("soon", now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
+
+describe("Retry-After-Ms", () => {
+  const now = Date.parse("2026-01-01T00:00:00Z");
+
+  it("reads milliseconds, rounded up", () => {
+    expect(parseRetryAfterMs("0")).toBe(0);
+    expect(parseRetryAfterMs(" 250 ")).toBe(250);
+    expect(parseRetryAfterMs("12.2")).toBe(13);
+  });
+
+  it.each([[undefined], [""], ["  "], ["soon"], ["-5"], ["1e3"], ["Infinity"]])("ignores %p, so that Retry-After is honoured", (value) => {
+    expect(parseRetryAfterMs(value)).toBeUndefined();
+    expect(retryAfterDelay("25", value, now)).toBe(25_000);
+  });
+
+  it("is preferred to Retry-After when readable", () => {
+    expect(retryAfterDelay("25", "1500", now)).toBe(1500);
+    expect(retryAfterDelay(undefined, undefined, now)).toBeUndefined();
   });
 });
 

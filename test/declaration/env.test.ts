@@ -111,6 +111,11 @@ describe("a big list in the environment", () => {
     expect(() => declarationFromEnv({ ...env, [ENV_USERS_CHUNKS.count]: "two" })).toThrow('ALERT_RULE_USERS_USERS_COUNT: must be a positive whole number, got "two"');
   });
 
+  it.each(["25", "999999"])("refuses a chunk count of %s, over the 24 chunks a list can have, naming the variable (no stack overflow)", (count) => {
+    const env = { ...bigEnv(), [ENV_USERS_CHUNKS.count]: count };
+    expect(() => declarationFromEnv(env)).toThrow(`ALERT_RULE_USERS_USERS_COUNT: must be a positive whole number, got "${count}"; a list has at most 24 chunks`);
+  });
+
   it("refuses chunks beside a list carried whole (format 1)", () => {
     const env = terraformEnvironment(provisionerEnvironment("stack/watch", "stack", encodeTriggers(declared)), encodeTriggers(declared));
     expect(() => declarationFromEnv({ ...env, [ENV_USERS_CHUNKS.chunk(0)]: "[]" })).toThrow(

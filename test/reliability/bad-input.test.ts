@@ -58,6 +58,16 @@ function planFileWith(name: string, edit: (plan: Record<string, unknown>) => voi
   return name;
 }
 
+/** The variables of one list as the RuleUserList's provisioner passes them, its users in chunks (format 2). */
+const FROM_ENV_DECLARATION = {
+  ALERT_RULE_USERS_FORMAT: "2",
+  ALERT_RULE_USERS_RULE_ID: RULE,
+  ALERT_RULE_USERS_RULE_NAME: "",
+  ALERT_RULE_USERS_MODE: "authoritative",
+  ALERT_RULE_USERS_ALLOW_MASS_REMOVAL: "false",
+  ALERT_RULE_USERS_CONSTRUCT_PATH: "bad/list",
+};
+
 interface Case {
   readonly declared?: StackDecl[];
   /** A case that must not start a simulator either (its own flags are at fault). */
@@ -219,6 +229,19 @@ const CLI_USAGE: Record<string, Case> = {
     args: () => ["apply", "--auto-approve", "--max-rps", "0"],
     says: [/--max-rps takes a number of requests a second above 0 .*got '0'/],
   },
+  "--max-rps so low that not one request fits in the request deadline": {
+    args: () => ["plan", "--max-rps", "0.0001"],
+    says: [/--max-rps 0\.0001 sends one request every 10000 s, longer than the deadline of one request \(300 s, ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS\)/, /--max-rps 0\.0034 or more/],
+  },
+  "--max-rps below the pace a raised --timeout still allows": {
+    args: () => ["plan", "--max-rps", "0.0005", "--timeout", "1200"],
+    env: (url) => ({ ...env(url), ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS: "600" }),
+    says: [/--max-rps 0\.0005 sends one request every 2000 s, longer than the deadline of one request \(1200 s, --timeout\)/],
+  },
+  "--run-deadline 0": {
+    args: () => ["rules", "list", "--run-deadline", "0"],
+    says: [/--run-deadline must be between 1 and 604800, got 0/],
+  },
   "--out into a directory that does not exist": {
     args: () => ["plan", "--out", "no/such/dir/plan.json"],
     says: [/--out no\/such\/dir\/plan\.json: the directory .*no\/such\/dir does not exist; create it first \(mkdir -p .*\) or choose another path/],
@@ -360,6 +383,16 @@ const ENVIRONMENT: Record<string, Case> = {
     args: () => ["plan"],
     env: (url) => ({ ...env(url), ALERT_RULE_USERS_MAX_SEARCH_RESULTS: "-5" }),
     says: [/ALERT_RULE_USERS_MAX_SEARCH_RESULTS must be a whole number of results/],
+  },
+  "ALERT_RULE_USERS_USERS_COUNT of 999999 on the Terraform path (apply --from-env)": {
+    args: () => ["apply", "--from-env", "--auto-approve"],
+    env: (url) => ({ ...env(url), ...FROM_ENV_DECLARATION, ALERT_RULE_USERS_USERS_COUNT: "999999" }),
+    says: [/ALERT_RULE_USERS_USERS_COUNT: must be a positive whole number, got "999999"; a list has at most 24 chunks/, /Synthesize again/],
+  },
+  "ALERT_RULE_USERS_RUN_DEADLINE_SECONDS that is not a number": {
+    args: () => ["plan"],
+    env: (url) => ({ ...env(url), ALERT_RULE_USERS_RUN_DEADLINE_SECONDS: "soon" }),
+    says: [/ALERT_RULE_USERS_RUN_DEADLINE_SECONDS must be a whole number of seconds from 1 to 604800, got 'soon'; fix or unset it/],
   },
   "an empty token file": {
     args: () => ["plan", "--token-file", fileWith("empty-token", "\n")],

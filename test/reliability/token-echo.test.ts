@@ -1,6 +1,8 @@
 /**
  * A service that echoes the token back, in every encoding: raw, URL-encoded, base64 (at each of
- * the three alignments, and as `user:token`), base64url, JSON-escaped, HTML-escaped. It echoes it
+ * the three alignments, and as `user:token`), base64url, JSON-escaped, HTML-escaped; and in the
+ * forms an echo takes by accident (issue 25 item 11): its first 16 characters, lower- or
+ * upper-cased, hex bytes separated by spaces, UTF-16LE hex, base64 wrapped across lines. It echoes it
  * in a field that fails validation (which becomes the plan's `reason`), in error messages, in an
  * HTML error page, in a rule name, in aliases and user IDs, and in the answers to writes. No sink
  * (stdout, stderr, the saved plan, both apply reports, import's file) may contain the token in
@@ -26,6 +28,8 @@ const unicodeEscapes = (text: string): string => [...text].map((c) => `\\u${c.ch
 const htmlNamed = (text: string): string =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 const htmlNumeric = (text: string): string => [...text].map((c) => `&#${c.charCodeAt(0)};`).join("");
+const hexSpaced = (text: string): string => [...Buffer.from(text, "utf8")].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+const wrapped = (text: string, width: number): string => (text.match(new RegExp(`.{1,${width}}`, "g")) ?? []).join("\r\n");
 
 /** How the hostile service echoes the token. */
 const ECHOES: Record<string, (token: string) => string> = {
@@ -41,6 +45,13 @@ const ECHOES: Record<string, (token: string) => string> = {
   "JSON-escaped, every character": (t) => unicodeEscapes(t),
   "HTML-escaped": (t) => htmlNamed(t),
   "HTML numeric entities": (t) => htmlNumeric(t),
+  // issue 25 item 11: forms a service reaches by accident
+  "its first 16 characters, cut off (an error quoting part of the header)": (t) => `${t.slice(0, 16)}...`,
+  "lower-cased (a service that lower-cases what it echoes)": (t) => t.toLowerCase(),
+  "upper-cased": (t) => t.toUpperCase(),
+  "hex bytes separated by spaces (a dump of the request)": (t) => hexSpaced(t),
+  "UTF-16LE hex (a dump of a wide string)": (t) => Buffer.from(t, "utf16le").toString("hex"),
+  "base64 of user:token, wrapped every 20 characters (MIME, PEM)": (t) => wrapped(base64(`user:${t}`), 20),
 };
 
 /**
@@ -68,6 +79,9 @@ function forms(secret: string): Array<[string, string, boolean]> {
     ["JSON-escaped, every character", unicodeEscapes(secret), true],
     ["HTML-escaped", htmlNamed(secret), false],
     ["HTML numeric entities", htmlNumeric(secret), false],
+    ["its first 16 characters, any case", secret.slice(0, 16), true],
+    ["hex bytes separated by spaces", hexSpaced(secret), true],
+    ["UTF-16LE hex", Buffer.from(secret, "utf16le").toString("hex"), true],
   ];
 }
 
@@ -77,6 +91,11 @@ function leaksIn(texts: ReadonlyArray<{ where: string; text: string }>, secret: 
   for (const { where, text } of texts) {
     for (const [name, form, caseless] of forms(secret)) {
       if (caseless ? text.toLowerCase().includes(form.toLowerCase()) : text.includes(form)) found.push(`${where}: ${name}`);
+    }
+    // base64 wrapped across lines
+    const unwrapped = text.replace(/\r?\n/g, "");
+    for (const [name, form] of forms(secret).filter(([n]) => n.startsWith("base64"))) {
+      if (!text.includes(form) && unwrapped.includes(form)) found.push(`${where}: ${name}, wrapped`);
     }
   }
   return found;
@@ -178,7 +197,8 @@ describe("a service that echoes the token", () => {
       const apply = await run("apply", ["apply", "--auto-approve", "--skip-synth", "--stack", "writes", "--report-json", "report.json", "--report-markdown", "report.md"]);
       // then the runs saw the echoes (each sink was exercised) ...
       expect([plan.code, apply.code]).toEqual([1, 1]);
-      expect(service.requests.some((r) => r.operation === "add-users")).toBe(true);
+      // (an echo with spaces or line breaks makes rule 4's listed alias invalid, so its rule writes nothing)
+      if (!/\s/.test(echo(TOKEN))) expect(service.requests.some((r) => r.operation === "add-users")).toBe(true);
       expect(imported.code).toBe(0);
       for (const file of ["plan.json", "report.json", "report.md", "imported.ts"]) expect([file, existsSync(join(ws.dir, file))]).toEqual([file, true]);
       expect(readFileSync(join(ws.dir, "plan.json"), "utf8")).toMatch(/query-users/);

@@ -5,7 +5,7 @@
  * stops, once, with a ReadLimitError that says which limit stopped it and how to change it.
  */
 import type { ServerResponse } from "node:http";
-import { RuleListClient, type ClientOptions } from "../../src/api";
+import { RateLimiter, RuleListClient, type ClientOptions } from "../../src/api";
 import { ReadLimitError } from "../../src/api/http/errors";
 import { group, filter } from "../../src/api/filters";
 import { runCli, workspace, type Workspace } from "../support/cli";
@@ -108,6 +108,22 @@ describe("bodies", () => {
     expect((error as ReadLimitError).message).toMatch(/did not complete within its overall deadline of 1\.5 s/);
     expect((error as ReadLimitError).message).toMatch(/ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS/);
     expect(hostile.requests.length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("a request that waits for its turn at the rate limiter", () => {
+  it("past its deadline says that the wait took it all, not that attempts failed", async () => {
+    // given a service that answers at once, and a client paced at one request every 2 s with a 1 s request deadline
+    const hostile = await serve((_request, res) => sendJson(res, 200, { type$: "USERS_IN_RULE_RESPONSE", users: [], usersToAlertOn: "SPECIFIED_USERS" }));
+    const paced = client(hostile.url, { requestDeadlineMs: 1000, rateLimiter: new RateLimiter({ maxRps: 0.5 }) });
+    await paced.queryUsers(ruleId(1));
+    // when a second request must wait 2 s for its turn
+    const error = await failureOf(paced.queryUsers(ruleId(1)));
+    // then
+    expect(error).toBeInstanceOf(ReadLimitError);
+    expect((error as ReadLimitError).message).toMatch(/could not start within its overall deadline of 1 s: waiting for its turn at the rate limiter/);
+    expect((error as ReadLimitError).message).not.toMatch(/0 attempts/);
+    expect(hostile.requests).toHaveLength(1);
   });
 });
 

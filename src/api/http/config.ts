@@ -9,6 +9,7 @@ import { readFileSync, statSync } from "node:fs";
 import { ConfigError, UsageError } from "../../errors";
 import { ENV_TOKEN_COMMAND, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, StaticToken, TokenCommand, type RunCommand, type TokenSource } from "./credentials";
 import { redactString, registerSecret } from "./redact";
+import { PLAN_KEY_VARIABLE as ENV_PLAN_KEY_NAME } from "../../shared/secret-variables";
 
 export interface ConnectionConfig {
   /** http(s) URL without credentials and without trailing slash. */
@@ -158,10 +159,16 @@ export interface OpenTokenSourceOptions {
  * The token source of a resolved connection. For a token command the first token is fetched
  * now, so that a failing command is an error before any request (and any write) is sent.
  */
+/** What a token command's environment never holds. */
+const TOKEN_COMMAND_WITHHELD: ReadonlySet<string> = new Set([ENV_PLAN_KEY_NAME]);
+
 export async function openTokenSource(config: ConnectionConfig, options: OpenTokenSourceOptions): Promise<TokenSource> {
   if (config.token !== undefined) return new StaticToken(config.token, `${ENV_TOKEN} (or --token-file)`);
   if (config.tokenCommand === undefined) throw new ConfigError(`No token: set ${ENV_TOKEN}, pass --token-file FILE, or give ${ENV_TOKEN_COMMAND}.`);
-  const source = new TokenCommand({ ...config.tokenCommand, env: options.env, cwd: options.cwd, run: options.run, now: options.now });
+  // The command gets the run's environment (its client ID and secret, say) but never the plan key:
+  // it signs plans, and a token command has no use for it (src/shared/secret-variables.ts).
+  const env = Object.fromEntries(Object.entries(options.env).filter(([name]) => !TOKEN_COMMAND_WITHHELD.has(name.toUpperCase())));
+  const source = new TokenCommand({ ...config.tokenCommand, env, cwd: options.cwd, run: options.run, now: options.now });
   await source.token();
   return source;
 }

@@ -186,7 +186,7 @@ export class ResponseShapeError extends AlertRuleUsersError {
 }
 
 /** Which bound stopped a read (see src/api/http/read-limits.ts). */
-export type ReadLimit = "body-size" | "deadline" | "too-many-results" | "no-progress";
+export type ReadLimit = "body-size" | "deadline" | "run-deadline" | "too-many-results" | "no-progress";
 
 export interface ReadLimitErrorDetails {
   readonly operation: string;

@@ -9,7 +9,12 @@
  * A secret is found in every form a service or a log may give it back in: raw, URL-encoded
  * (any bytes, either case), JSON-escaped (`\"`, `\/`, `\u0041`, doubled), HTML-escaped (named,
  * decimal and hex entities), hex, and base64 or base64url at each of the three alignments (so
- * also inside `base64("user:" + token)` of basic auth), and mixtures of these.
+ * also inside `base64("user:" + token)` of basic auth), and mixtures of these. Also the forms an
+ * echo takes by accident (issue 25 item 11): in any case (a service that lower-cases what it
+ * echoes), cut off after at least {@link MIN_PREFIX} characters (an error that quotes the start of
+ * the header), hex bytes separated by spaces or colons (a dump), UTF-16LE hex (a dump of a wide
+ * string), and base64 wrapped across lines (MIME, PEM; raw or JSON-escaped line breaks).
+ * Not covered, and why: docs/guarantees.md "Token echoes not covered".
  *
  * Secrets registered with {@link registerSecret} (the token, a URL password) are redacted by
  * every call, whether or not the caller passes them, as GitHub Actions' `setSecret` masks a value
@@ -34,6 +39,36 @@ const BEARER = /\b(bearer\s+)[A-Za-z0-9\-._~+/]{8,}=*/gi;
 const MIN_SECRET_LENGTH = 4;
 /** Base64 of a secret is looked for only when the part that depends on the secret alone is this long. */
 const MIN_BASE64_CORE = 8;
+/**
+ * The shortest start of a secret that is redacted on its own (a service that quotes the first
+ * characters of a header), for secrets of at least {@link MIN_PREFIX_SECRET} characters: shorter
+ * starts would match ordinary text too often.
+ */
+const MIN_PREFIX = 12;
+const MIN_PREFIX_SECRET = 16;
+/**
+ * A line break between two base64 characters (raw, or JSON-escaped `\r\n`, `\n`), where wrapped
+ * base64 is looked for in a second pass ({@link redactWrappedBase64}): an optional break between
+ * every character of the main pattern made each write 3 to 5 times slower.
+ */
+const WRAP_BREAK = /\r?\n|(?:\\+r)?\\+n/g;
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+
+/** The line breaks of `text` that stand between two base64 characters. */
+function wrapBreaks(text: string): Array<{ index: number; length: number }> {
+  const found: Array<{ index: number; length: number }> = [];
+  if (!text.includes("\n") && !text.includes("\\n")) return found;
+  for (const m of text.matchAll(WRAP_BREAK)) {
+    const before = text[m.index - 1];
+    const after = text[m.index + m[0].length];
+    if (before !== undefined && after !== undefined && BASE64_CHAR.test(before) && BASE64_CHAR.test(after)) {
+      found.push({ index: m.index, length: m[0].length });
+    }
+  }
+  return found;
+}
+/** Between the bytes of a hex dump. */
+const HEX_SEPARATOR = String.raw`[ \t:]?`;
 
 const registered = new Set<string>();
 
@@ -60,18 +95,37 @@ function hexDigits(value: number, width: number): string {
  * JSON), `\uXXXX`, its UTF-8 bytes as `%XX`, or an HTML entity (`&#NN;`, `&#xHH;`, named; also
  * after `&amp;`).
  */
-function characterPattern(char: string): string {
+function characterPattern(char: string, caseless = false): string {
   const code = char.codePointAt(0)!;
+  const other = char.toLowerCase() === char ? char.toUpperCase() : char.toLowerCase();
+  const raw = caseless && other !== char && other.length === char.length ? `[${escapeRegExp(char)}${escapeRegExp(other)}]` : escapeRegExp(char);
   const named: Record<string, string> = { "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "apos" };
   const entity = [`#0*${code}`, `#[xX]0*${hexDigits(code, 1)}`, ...(named[char] === undefined ? [] : [named[char]])];
   const utf16 = char.length === 1 ? `\\\\+u${hexDigits(code, 4)}` : `\\\\+u${hexDigits(char.charCodeAt(0), 4)}\\\\+u${hexDigits(char.charCodeAt(1), 4)}`;
   const percent = [...Buffer.from(char, "utf8")].map((b) => `%${hexDigits(b, 2)}`).join("");
-  return `(?:\\\\*${escapeRegExp(char)}|${utf16}|${percent}|&(?:amp;)*(?:${entity.join("|")});)`;
+  return `(?:\\\\*${raw}|${utf16}|${percent}|&(?:amp;)*(?:${entity.join("|")});)`;
 }
 
-/** `text` in any escaping of each of its characters. */
-function escapedPattern(text: string): string {
-  return [...text].map(characterPattern).join("");
+/** `text` in any escaping of each of its characters; with `between`, that may also stand between two characters. */
+function escapedPattern(text: string, between = ""): string {
+  return [...text].map((char) => characterPattern(char)).join(between);
+}
+
+/**
+ * `secret` in any escaping of each character, or its start of at least {@link MIN_PREFIX}
+ * characters (nested optional groups: the longest start present is matched).
+ */
+function prefixPattern(secret: string): string {
+  const chars = [...secret].map((char) => characterPattern(char, true));
+  if (chars.length < MIN_PREFIX_SECRET) return chars.join("");
+  let tail = "";
+  for (let i = chars.length - 1; i >= MIN_PREFIX; i--) tail = `(?:${chars[i]}${tail})?`;
+  return chars.slice(0, MIN_PREFIX).join("") + tail;
+}
+
+/** The bytes as hex digits (either case), optionally separated as a dump separates them. */
+function hexPattern(bytes: Buffer): string {
+  return [...bytes].map((b) => hexDigits(b, 2)).join(HEX_SEPARATOR);
 }
 
 /**
@@ -87,18 +141,74 @@ function base64Cores(secret: string, encoding: "base64" | "base64url"): string[]
   });
 }
 
-const patterns = new Map<string, RegExp>();
+const patterns = new Map<string, { all: RegExp; base64: RegExp | null }>();
 
-/** One pattern that matches `secret` in every form listed at the top of this file. */
-export function secretPattern(secret: string): RegExp {
+function patternsOf(secret: string): { all: RegExp; base64: RegExp | null } {
   const cached = patterns.get(secret);
   if (cached !== undefined) return cached;
   const cores = [...new Set([...base64Cores(secret, "base64"), ...base64Cores(secret, "base64url")])].filter((c) => c.length >= MIN_BASE64_CORE);
-  const hex = Buffer.from(secret, "utf8").toString("hex");
-  const forms = [escapedPattern(secret), ...cores.map(escapedPattern), [...hex].map((d) => hexDigits(parseInt(d, 16), 1)).join("")];
-  const pattern = new RegExp(forms.join("|"), "g");
-  patterns.set(secret, pattern);
-  return pattern;
+  const base64 = cores.map((core) => escapedPattern(core));
+  const forms = [prefixPattern(secret), ...base64, hexPattern(Buffer.from(secret, "utf8")), hexPattern(Buffer.from(secret, "utf16le"))];
+  // The secret itself in any case (letters as [aA], not the `i` flag: that made every write 4 times slower).
+  const compiled = { all: new RegExp(forms.join("|"), "g"), base64: base64.length === 0 ? null : new RegExp(base64.join("|"), "g") };
+  patterns.set(secret, compiled);
+  return compiled;
+}
+
+/** One pattern that matches `secret` in every form listed at the top of this file (wrapped base64 aside). */
+export function secretPattern(secret: string): RegExp {
+  return patternsOf(secret).all;
+}
+
+/**
+ * Wrapped base64 of the secrets: the text is read with the line breaks between base64 characters
+ * left out, and what matches there is redacted in the text itself, the breaks inside included.
+ */
+function redactWrappedBase64(text: string, secrets: readonly string[]): string {
+  const breaks = wrapBreaks(text);
+  if (breaks.length === 0) return text;
+  // Positions in the joined text map back by adding the lengths of the breaks before them.
+  const pieces: string[] = [];
+  const offsets: Array<{ from: number; shift: number }> = [{ from: 0, shift: 0 }];
+  let last = 0;
+  let shift = 0;
+  let length = 0;
+  for (const b of breaks) {
+    pieces.push(text.slice(last, b.index));
+    length += b.index - last;
+    shift += b.length;
+    last = b.index + b.length;
+    offsets.push({ from: length, shift });
+  }
+  pieces.push(text.slice(last));
+  const joined = pieces.join("");
+  /** The position in `text` of `position` in `joined`: a start after a break, an end before one. */
+  const original = (position: number, end: boolean): number => {
+    let lo = 0;
+    let hi = offsets.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (offsets[mid]!.from < position || (!end && offsets[mid]!.from === position)) lo = mid;
+      else hi = mid - 1;
+    }
+    return position + offsets[lo]!.shift;
+  };
+  const ranges: Array<[number, number]> = [];
+  for (const secret of secrets) {
+    const pattern = patternsOf(secret).base64;
+    if (pattern === null) continue;
+    for (const m of joined.matchAll(pattern)) ranges.push([original(m.index, false), original(m.index + m[0].length, true)]);
+  }
+  if (ranges.length === 0) return text;
+  ranges.sort((a, b) => a[0] - b[0]);
+  let result = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    if (end <= at) continue;
+    result += text.slice(at, Math.max(at, start)) + REDACTED;
+    at = end;
+  }
+  return result + text.slice(at);
 }
 
 /**
@@ -111,7 +221,7 @@ export function redactString(text: string, secrets: readonly string[] = []): str
   // Longest first, so that a secret that contains another is removed whole.
   const all = [...new Set([...secrets, ...registered])].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
   for (const secret of all) result = result.replace(secretPattern(secret), REDACTED);
-  return result;
+  return redactWrappedBase64(result, all);
 }
 
 /**

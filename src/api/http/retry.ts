@@ -90,6 +90,22 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   return Math.max(0, date - now);
 }
 
+/**
+ * Parses a `Retry-After-Ms` value (a non-negative number of milliseconds, rounded up). Returns
+ * undefined when absent, empty or unreadable, so that `Retry-After` is honoured instead: an empty
+ * header (a proxy that blanks it) must never read as "retry at once".
+ */
+export function parseRetryAfterMs(value: string | undefined): number | undefined {
+  const text = value?.trim() ?? "";
+  if (!/^\d+(\.\d+)?$/.test(text)) return undefined;
+  return Math.ceil(Number(text));
+}
+
+/** The wait a 429 or 503 asks for: `Retry-After-Ms` when sent and readable, else `Retry-After`. */
+export function retryAfterDelay(retryAfter: string | undefined, retryAfterMs: string | undefined, now: number = Date.now()): number | undefined {
+  return parseRetryAfterMs(retryAfterMs) ?? parseRetryAfter(retryAfter, now);
+}
+
 /** Full-jitter backoff before attempt `attempt + 1`, after `attempt` (1-based) failed. */
 export function backoffDelay(policy: RetryPolicy, attempt: number, random: Random = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));

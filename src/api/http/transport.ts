@@ -20,16 +20,16 @@
 import axios, { isAxiosError, type AxiosInstance } from "axios";
 import type { z } from "zod";
 import { ApiError, ReadLimitError, ResponseShapeError, type ApiErrorKind } from "./errors";
-import { DEFAULT_READ_LIMITS, ENV_MAX_BODY_MIB, ENV_REQUEST_DEADLINE_SECONDS, byteSize, seconds } from "./read-limits";
+import { DEFAULT_READ_LIMITS, ENV_MAX_BODY_MIB, ENV_REQUEST_DEADLINE_SECONDS, ENV_RUN_DEADLINE_SECONDS, RUN_DEADLINE_FLAG, byteSize, seconds } from "./read-limits";
 import { RequestCounter, type RequestEvent, type RequestHook } from "./counter";
 import { redactString } from "./redact";
 import {
   honoursRetryAfter,
   isRetryableStatus,
   nextRetry,
-  parseRetryAfter,
   realSleep,
   resolveRetryPolicy,
+  retryAfterDelay,
   type Random,
   type RetryDecision,
   type RetryPolicy,
@@ -103,6 +103,19 @@ export interface TransportOptions {
   readonly requestDeadlineMs?: number | undefined;
   /** Most results one paged search may bring (src/api/http/paging.ts). @default 20000 */
   readonly maxSearchResults?: number | undefined;
+  /**
+   * The deadline of the whole run, shared by every request: when it passes, no attempt starts and
+   * no wait goes on. `at` is on the clock of `now`; `ms` and `source` (the flag or variable that
+   * set it) are for the message. @default - none
+   */
+  readonly runDeadline?: RunDeadline | undefined;
+}
+
+/** The deadline of a run (see {@link TransportOptions.runDeadline}). */
+export interface RunDeadline {
+  readonly at: number;
+  readonly ms: number;
+  readonly source: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -135,6 +148,7 @@ export class HttpTransport {
   readonly maxBodyBytes: number;
   readonly requestDeadlineMs: number;
   readonly maxSearchResults: number;
+  readonly runDeadline: RunDeadline | undefined;
   readonly #tokens: TokenSource;
   /** Every token this transport sent, for the redaction of what comes back. */
   readonly #sent = new Set<string>();
@@ -161,6 +175,7 @@ export class HttpTransport {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_READ_LIMITS.maxBodyBytes;
     this.requestDeadlineMs = options.requestDeadlineMs ?? DEFAULT_READ_LIMITS.requestDeadlineMs;
     this.maxSearchResults = options.maxSearchResults ?? DEFAULT_READ_LIMITS.maxSearchResults;
+    this.runDeadline = options.runDeadline;
     // No defaults with the token: an inspected instance must not show it.
     this.#http = axios.create({ maxRedirects: 0 });
   }
@@ -188,7 +203,10 @@ export class HttpTransport {
     // After a 401: the token to send again with, once (null: not renewed yet).
     let renewed: string | null = null;
     let refusedOnce = false;
-    const deadlineAt = this.#now() + this.requestDeadlineMs;
+    // The request's own deadline, or the run's when that comes first.
+    const ownDeadlineAt = this.#now() + this.requestDeadlineMs;
+    const byRun = this.runDeadline !== undefined && this.runDeadline.at <= ownDeadlineAt;
+    const deadlineAt = byRun ? this.runDeadline.at : ownDeadlineAt;
     for (let attempt = 1; ; attempt += 1) {
       // Rate limiter: wait for a send token (the wait counts against the deadline), then tell it
       // how the service answered.
@@ -201,7 +219,7 @@ export class HttpTransport {
         token = renewed ?? (await this.#tokens.token());
         renewed = null;
         this.#sent.add(token);
-        attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1);
+        attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1, byRun);
       } catch (error) {
         this.rateLimiter?.cancel(ticket);
         throw error;
@@ -223,7 +241,7 @@ export class HttpTransport {
       }
       if (result.type === "failure" && result.kind === "timeout" && attemptMs < this.timeoutMs) {
         report("error");
-        throw this.#deadlineReached(operation, ruleId, attempt);
+        throw this.#deadlineReached(operation, ruleId, attempt, byRun);
       }
 
       if (result.type === "response" && result.status >= 200 && result.status <= 299) {
@@ -256,7 +274,7 @@ export class HttpTransport {
       const decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
       if (decision.retry && this.#now() + decision.delayMs >= deadlineAt) {
         report("error");
-        throw this.#deadlineReached(operation, ruleId, attempt);
+        throw this.#deadlineReached(operation, ruleId, attempt, byRun);
       }
       if (decision.retry) {
         report("retry", decision.delayMs);
@@ -309,18 +327,30 @@ export class HttpTransport {
    * How long the next attempt may take: the per-attempt timeout, or what is left of the request's
    * overall deadline when that is less. Throws the deadline error when nothing is left.
    */
-  #attemptBudget(operation: string, ruleId: string | undefined, deadlineAt: number, attemptsMade: number): number {
+  #attemptBudget(operation: string, ruleId: string | undefined, deadlineAt: number, attemptsMade: number, byRun: boolean): number {
     const left = deadlineAt - this.#now();
-    if (left <= 0) throw this.#deadlineReached(operation, ruleId, attemptsMade);
+    if (left <= 0) throw this.#deadlineReached(operation, ruleId, attemptsMade, byRun);
     return Math.min(this.timeoutMs, left);
   }
 
-  #deadlineReached(operation: string, ruleId: string | undefined, attempts: number): ReadLimitError {
+  #deadlineReached(operation: string, ruleId: string | undefined, attempts: number, byRun: boolean): ReadLimitError {
+    if (byRun && this.runDeadline !== undefined) {
+      return new ReadLimitError({
+        operation,
+        ruleId,
+        limit: "run-deadline",
+        what: `the run's deadline of ${seconds(this.runDeadline.ms)} (${this.runDeadline.source}) passed (${attempts} attempt${attempts === 1 ? "" : "s"} of this request); no further request is started`,
+        fix: `If the run needs longer, raise ${RUN_DEADLINE_FLAG} SECONDS or ${ENV_RUN_DEADLINE_SECONDS}; otherwise check the service (it may be answering 429 or failing every request).`,
+      });
+    }
     return new ReadLimitError({
       operation,
       ruleId,
       limit: "deadline",
-      what: `the request did not complete within its overall deadline of ${seconds(this.requestDeadlineMs)} (${attempts} attempt${attempts === 1 ? "" : "s"}, each allowed ${seconds(this.timeoutMs)}, and the waits between them)`,
+      what:
+        attempts === 0
+          ? `the request could not start within its overall deadline of ${seconds(this.requestDeadlineMs)}: waiting for its turn at the rate limiter (--max-rps, or the pace the service's 429s set) took all of it`
+          : `the request did not complete within its overall deadline of ${seconds(this.requestDeadlineMs)} (${attempts} attempt${attempts === 1 ? "" : "s"}, each allowed ${seconds(this.timeoutMs)}, and the waits between them)`,
       fix: `If the service is this slow, raise ${ENV_REQUEST_DEADLINE_SECONDS}; otherwise check the service, which keeps the answer from ending.`,
     });
   }
@@ -407,7 +437,7 @@ export class HttpTransport {
       return nextRetry(this.retryPolicy, count, undefined, this.#random);
     }
     if (!isRetryableStatus(result.status) || !idempotent) return { retry: false };
-    const retryAfterMs = honoursRetryAfter(result.status) ? retryAfterOf(result, this.#now()) : undefined;
+    const retryAfterMs = honoursRetryAfter(result.status) ? retryAfterDelay(result.retryAfter, result.retryAfterMs, this.#now()) : undefined;
     const budget = result.status === 429 ? this.retryPolicy.maxRateLimitRetries + 1 : this.retryPolicy.maxAttempts;
     return nextRetry(this.retryPolicy, count, retryAfterMs, this.#random, budget);
   }
@@ -508,13 +538,6 @@ export class HttpTransport {
       ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs }),
     });
   }
-}
-
-/** The wait a 429 or 503 asks for: `Retry-After-Ms` when sent and readable, else `Retry-After`. */
-function retryAfterOf(result: Extract<AttemptResult, { type: "response" }>, now: number): number | undefined {
-  const ms = result.retryAfterMs === undefined ? Number.NaN : Number(result.retryAfterMs.trim());
-  if (Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
-  return parseRetryAfter(result.retryAfter, now);
 }
 
 function headerValue(value: unknown): string | undefined {

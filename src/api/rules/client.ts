@@ -25,7 +25,7 @@ import {
   type WriteOperation,
 } from "./schemas";
 import { collectPages } from "../http/paging";
-import { HttpTransport } from "../http/transport";
+import { HttpTransport, type RunDeadline } from "../http/transport";
 import type { TokenSource } from "../http/credentials";
 
 /** The page size of query-rule-metadata unless given. */
@@ -54,6 +54,8 @@ export type ClientOptions = ConnectionConfig & {
   readonly requestDeadlineMs?: number | undefined;
   /** Most results one paged search may bring. @default - 20000 (DEFAULT_READ_LIMITS) */
   readonly maxSearchResults?: number | undefined;
+  /** The deadline of the whole run, shared by every request (src/api/http/transport.ts). @default - none */
+  readonly runDeadline?: RunDeadline | undefined;
 };
 
 /** One page of query-rule-metadata (page size 100 unless given). */

@@ -140,7 +140,17 @@ export const errorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** True when a `userIdFromAuthority` does not identify a user (docs/contract.md §4). */
+/**
+ * The texts a service writes where an entry has no ID (docs/interface.md: "null or a fixed explanatory
+ * text"): null spelt out (`NULL`, `(null)`, `<null>`, `None`, `nil`, `undefined`, `N/A`), or a text
+ * that names the field (`Null UserIdFromAuthority...`). A sentence is caught by its whitespace.
+ */
+const ID_LESS_MARKER = /^[([<{]?(?:null|none|nil|undefined|n\/a)[)\]>}]?$|useridfromauthority/i;
+
+/**
+ * True when a `userIdFromAuthority` does not identify a user (docs/contract.md §4): null, empty, a text
+ * with whitespace (the service's explanatory sentence), or one of the {@link ID_LESS_MARKER}s.
+ */
 export function isMissingUserId(userId: string | null | undefined): boolean {
-  return userId === null || userId === undefined || userId.trim() === "" || /\s/.test(userId);
+  return userId === null || userId === undefined || userId.trim() === "" || /\s/.test(userId) || ID_LESS_MARKER.test(userId);
 }

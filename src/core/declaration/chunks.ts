@@ -23,6 +23,9 @@ export const USERS_CHUNK_BYTES = 64 * 1024;
  */
 export const MAX_USERS_BYTES = 1536 * 1024;
 
+/** The most chunks a users list can have (24): more would be over {@link MAX_USERS_BYTES}. */
+export const MAX_USERS_CHUNKS = Math.ceil(MAX_USERS_BYTES / USERS_CHUNK_BYTES);
+
 /** How a chunked value is named in one medium (triggers or environment). */
 export interface ChunkNaming {
   /** The name of the value when it is carried whole. */
@@ -117,17 +120,28 @@ export function readChunked(
   if (countText === undefined) {
     return { value: undefined, failures: [...failures, `${countName}: is missing; it gives the number of chunks of the users list. Synthesize again with this version of alert-rule-users`] };
   }
-  if (!/^[1-9][0-9]{0,5}$/.test(countText)) {
-    return { value: undefined, failures: [...failures, `${countName}: must be a positive whole number, got ${JSON.stringify(countText)}`] };
+  // Bounded before anything is built from it: a count of 999999 must be a message, not 999999 failures.
+  if (!/^[1-9][0-9]{0,2}$/.test(countText) || Number(countText) > MAX_USERS_CHUNKS) {
+    return {
+      value: undefined,
+      failures: [
+        ...failures,
+        `${countName}: must be a positive whole number, got ${JSON.stringify(countText.slice(0, 40))}; a list has at most ${MAX_USERS_CHUNKS} chunks ` +
+          `(${MAX_USERS_BYTES / 1024} KiB of users JSON in chunks of ${USERS_CHUNK_BYTES / 1024} KiB). Synthesize again with this version of alert-rule-users`,
+      ],
+    };
   }
   const count = Number(countText);
-  const missing = Array.from({ length: count }, (_, i) => naming.chunk(i)).filter((name) => source[name] === undefined);
-  failures.push(...missing.map((name) => `${label(name)}: is missing (${countName} is ${count}); the users list is incomplete. Synthesize and apply again`));
-  failures.push(
-    ...chunkNames
-      .filter((c) => c.index >= count)
-      .map((c) => `${label(c.name)}: is set, but ${countName} is ${count} (chunks ${label(naming.chunk(0))}..${label(naming.chunk(count - 1))}); remove it or synthesize again`),
-  );
+  // Loops, not push(...list): no failure list is ever spread into function arguments.
+  for (let i = 0; i < count; i++) {
+    const name = naming.chunk(i);
+    if (source[name] === undefined) failures.push(`${label(name)}: is missing (${countName} is ${count}); the users list is incomplete. Synthesize and apply again`);
+  }
+  for (const c of chunkNames) {
+    if (c.index >= count) {
+      failures.push(`${label(c.name)}: is set, but ${countName} is ${count} (chunks ${label(naming.chunk(0))}..${label(naming.chunk(count - 1))}); remove it or synthesize again`);
+    }
+  }
   if (failures.length > 0) return { value: undefined, failures };
   return { value: Array.from({ length: count }, (_, i) => source[naming.chunk(i)] ?? "").join(""), failures: [] };
 }

@@ -8,8 +8,9 @@ import { registerSecret } from "../../api/http/redact";
 import type { Plan } from "../../core/plan-schema";
 import { checkPlanSignature, planSignature } from "../../core/plan-signature";
 import { ConfigError, PlanFileError } from "../../errors";
+import { PLAN_KEY_VARIABLE } from "../../shared/secret-variables";
 
-export const ENV_PLAN_KEY = "ALERT_RULE_USERS_PLAN_KEY";
+export const ENV_PLAN_KEY = PLAN_KEY_VARIABLE;
 /** Shortest key accepted: an HMAC key should be random and long (e.g. `openssl rand -hex 32`). */
 export const MIN_PLAN_KEY_LENGTH = 16;
 
