@@ -90,7 +90,7 @@ describe("action.yml, the composite action", () => {
   it("takes command (plan or apply), args, node-version, working-directory and install; never a token", () => {
     expect(Object.keys(action.inputs)).toEqual(["command", "args", "node-version", "working-directory", "install"]);
     expect(action.inputs["command"]?.default).toBe("plan");
-    expect(action.inputs["node-version"]?.default).toBe("20");
+    expect(action.inputs["node-version"]?.default).toBe("24");
     expect(JSON.stringify(action)).not.toMatch(/secrets\.|token/i);
     expect(action.outputs["exitcode"]?.value).toBe("${{ steps.run.outputs.exitcode }}");
   });
