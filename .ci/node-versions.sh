@@ -5,9 +5,9 @@
 # then runs `npm test` and `npm run test:package` with that node first on PATH, printing
 # `node --version` before each. Any failure stops the script with a non-zero exit (and fails CI).
 #
-# One version after the other, not in parallel: `npm test` already keeps both cores busy (jest's
-# 2 workers and the CLIs they spawn), and both versions' suites would rebuild the same dist/
-# (`pretest`) and pack the same package (test:package). docs/ci-node-versions.md has the figures.
+# One version after the other, not in parallel: both versions' suites would rebuild the same dist/
+# (`pretest`) and pack the same package (test:package), and on CI's 2 cores jest's 2 workers with
+# the CLIs and simulators they spawn leave little to gain for a real risk of timing flakes.
 #
 # Usage: .ci/node-versions.sh [fetch]     fetch: only fetch (and check) the binaries, run nothing
 # Cache: $ALERT_RULE_USERS_NODE_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/alert-rule-users/node,
