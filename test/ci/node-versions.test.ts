@@ -12,6 +12,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "../support/cli";
+import { majorsOf } from "../support/engines";
 
 const SCRIPT = join(REPO, ".ci", "node-versions.sh");
 
@@ -27,10 +28,6 @@ function pinnedIn(text: string): { version: string; integrity: string }[] {
     });
 }
 
-/** The major versions a range names: `^20.9.0 || ^22.0.0 || >=24.0.0` names 20, 22 and 24. */
-function majorsOf(range: string): number[] {
-  return range.split("||").map((part) => Number(/(\d+)/.exec(part)?.[1]));
-}
 
 describe(".ci/node-versions: the pinned versions", () => {
   const pinned = pinnedIn(readFileSync(join(REPO, ".ci", "node-versions"), "utf8"));

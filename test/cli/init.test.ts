@@ -10,6 +10,7 @@ import { main } from "../../src/cli/main";
 import type { Io } from "../../src/cli/io";
 import { packageNameFor } from "../../src/core/init-files";
 import { REPO } from "../support/cli";
+import { majorsOf } from "../support/engines";
 
 interface Run {
   code: number;
@@ -38,10 +39,6 @@ const ownPackage = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) 
   devDependencies: Record<string, string>;
 };
 
-/** The major versions a range names: `^20.9.0 || ^22.0.0 || >=24.0.0` names 20, 22 and 24. */
-function majorsOf(range: string): number[] {
-  return range.split("||").map((part) => Number(/(\d+)/.exec(part)?.[1]));
-}
 
 /** Every file under `dir`, relative, sorted. */
 function filesUnder(dir: string, prefix = ""): string[] {
