@@ -13,6 +13,8 @@ export interface InitFile {
 
 /** The dependency ranges the app gets: this package's peer ranges, and the runner of main.ts. */
 export interface InitVersions {
+  /** The Node.js versions the app runs on (its `engines.node`): this package's own. */
+  readonly node: string;
   readonly cdktf: string;
   readonly constructs: string;
   readonly providerNull: string;
@@ -84,6 +86,7 @@ function packageJson(options: InitOptions): string {
       "ts-node": v.tsNode,
       typescript: v.typescript,
     },
+    engines: { node: v.node },
   });
 }
 

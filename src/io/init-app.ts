@@ -23,26 +23,34 @@ export function packageRoot(): string {
 
 interface OwnManifest {
   readonly version?: string;
+  readonly engines?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
 }
 
-/** The ranges an app gets: this package's peerDependencies, and the TypeScript runner of main.ts. */
+/**
+ * The ranges an app gets: this package's peerDependencies, its Node.js versions (`engines.node`)
+ * with the `@types/node` it builds against (those of the oldest supported Node), and the
+ * TypeScript runner of main.ts.
+ */
 export function initVersions(): { toolVersion: string; versions: InitVersions } {
   const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as OwnManifest;
-  const peer = (name: string): string => {
-    const range = pkg.peerDependencies?.[name];
-    if (range === undefined) throw new Error(`alert-rule-users: package.json has no peerDependencies.${name}`);
+  const field = (group: "engines" | "peerDependencies" | "devDependencies", name: string): string => {
+    const range = pkg[group]?.[name];
+    if (range === undefined) throw new Error(`alert-rule-users: package.json has no ${group}.${name}`);
     return range;
   };
+  const peer = (name: string): string => field("peerDependencies", name);
   return {
     toolVersion: pkg.version ?? "0.0.0",
     versions: {
       cdktf: peer("cdktf"),
       constructs: peer("constructs"),
       providerNull: peer("@cdktf/provider-null"),
+      node: field("engines", "node"),
       tsNode: "^10.9.2",
       typescript: "^5.9.3",
-      typesNode: "^20",
+      typesNode: field("devDependencies", "@types/node"),
     },
   };
 }

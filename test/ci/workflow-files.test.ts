@@ -90,7 +90,7 @@ describe("action.yml, the composite action", () => {
   it("takes command (plan or apply), args, node-version, working-directory, token-command and install; never a token", () => {
     expect(Object.keys(action.inputs)).toEqual(["command", "args", "node-version", "working-directory", "token-command", "install"]);
     expect(action.inputs["command"]?.default).toBe("plan");
-    expect(action.inputs["node-version"]?.default).toBe("20");
+    expect(action.inputs["node-version"]?.default).toBe("24");
     expect(action.inputs["token-command"]?.default).toBe("");
     // a command that prints the token, never the token itself
     expect(JSON.stringify(action).replace(/token-command|TOKEN_COMMAND|prints the token|gives the token/g, "")).not.toMatch(/secrets\.|token/i);

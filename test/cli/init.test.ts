@@ -10,6 +10,7 @@ import { main } from "../../src/cli/main";
 import type { Io } from "../../src/cli/io";
 import { packageNameFor } from "../../src/core/init-files";
 import { REPO } from "../support/cli";
+import { majorsOf } from "../support/engines";
 
 interface Run {
   code: number;
@@ -33,8 +34,11 @@ async function init(cwd: string, ...args: string[]): Promise<Run> {
 
 const ownPackage = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
   version: string;
+  engines: { node: string };
   peerDependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
+
 
 /** Every file under `dir`, relative, sorted. */
 function filesUnder(dir: string, prefix = ""): string[] {
@@ -75,6 +79,20 @@ describe("alert-rule-users init", () => {
     });
     expect(Object.keys(pkg["devDependencies"] ?? {})).toEqual(["@types/node", "ts-node", "typescript"]);
     expect(pkg["scripts"]).toMatchObject({ plan: "alert-rule-users plan", apply: "alert-rule-users apply" });
+  });
+
+  it("package.json: the app runs on the Node.js versions alert-rule-users supports (20, 22, 24), and builds against the types of the oldest", async () => {
+    // given: this package supports Node 20 (end of life, still tested), 22 and 24 (LTS), and builds against @types/node of 20
+    expect(majorsOf(ownPackage.engines.node)).toEqual([20, 22, 24]);
+    expect(ownPackage.devDependencies["@types/node"]).toBe("^20");
+
+    // when
+    await init(root, "rules");
+
+    // then: the same engines, and @types/node of the oldest of them (what main.ts may call runs on all)
+    const pkg = JSON.parse(readFileSync(join(root, "rules", "package.json"), "utf8")) as { engines: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.engines).toEqual({ node: ownPackage.engines.node });
+    expect(pkg.devDependencies["@types/node"]).toBe(`^${Math.min(...majorsOf(pkg.engines["node"] ?? ""))}`);
   });
 
   it("--package-spec puts a tarball (or any npm spec) in place of the version range", async () => {

@@ -17,7 +17,8 @@ export const initCommand: Command = {
 Writes a ready TypeScript cdktf app into DIR (default: the current directory; created if missing):
 
   package.json     dependencies: alert-rule-users, cdktf, constructs, @cdktf/provider-null (the
-                   versions alert-rule-users supports); ts-node and typescript to run main.ts
+                   versions alert-rule-users supports); ts-node and typescript to run main.ts;
+                   engines: the Node.js versions it supports (20, 22, 24)
   cdktf.json       "app": "npx ts-node --transpile-only main.ts"
   main.ts          one RuleUserList, for a rule of the simulator's sample tenant, as terraform_data
                    (built into Terraform: terraform init downloads no provider)
