@@ -1,5 +1,5 @@
 /**
- * The access report (design.md §10.3) as a pure function of what was read: every editable rule's
+ * The access report (docs/contract.md §10.3) as a pure function of what was read: every editable rule's
  * live list, joined, when the app's declarations were read, with the RuleUserLists that declare
  * each entry, its expiry and the policy checks it fails. No I/O; the clock (`now`) is an input.
  *

@@ -1,5 +1,5 @@
 /**
- * Which declarations changed between two synths of the app (design.md §10.1, `plan --changed-since
+ * Which declarations changed between two synths of the app (docs/contract.md §10.1, `plan --changed-since
  * REF`): REF's declared lists and now's in, the rules whose declaration differs out. Decided on the
  * decoded declarations (`DesiredList`), never on the text of files, so a reformatted file, a moved
  * helper or a renamed variable change nothing. Pure: no git, no files.

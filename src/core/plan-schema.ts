@@ -147,7 +147,7 @@ const planSummary = z.object({
 
 /**
  * A plan of only the rules whose declaration changed since a git revision (`plan --changed-since
- * REF`, design.md §10.1): what was compared, what was left unread and why, what is no longer managed.
+ * REF`, docs/contract.md §10.1): what was compared, what was left unread and why, what is no longer managed.
  */
 const changedSince = z.object({
   /** The revision as given (e.g. `origin/main`). */

@@ -18,7 +18,7 @@ export const SECRET_VALUE_VARIABLES = [
 ] as const;
 
 /**
- * Variables no child process receives: the secrets, and the token command (design.md §10.2),
+ * Variables no child process receives: the secrets, and the token command (docs/contract.md §10.2),
  * which says how to obtain the token (its value is a command, not redacted: errors name it).
  */
 export const CHILD_WITHHELD_VARIABLES = [...SECRET_VALUE_VARIABLES, "ALERTS_API_TOKEN_COMMAND"] as const;

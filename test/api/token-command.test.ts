@@ -1,5 +1,5 @@
 /**
- * Contract (design.md §10.2): a token command's token is cached, fetched again ahead of its expiry
+ * Contract (docs/contract.md §10.2): a token command's token is cached, fetched again ahead of its expiry
  * and once after a 401 (the refused request sent again, once), one run at a time however many
  * requests need it; a second 401 in a row is an auth error naming the command, never its output.
  *

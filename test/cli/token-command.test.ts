@@ -1,5 +1,5 @@
 /**
- * The token command on the command line (design.md §10.2): `--token-command CMD` and
+ * The token command on the command line (docs/contract.md §10.2): `--token-command CMD` and
  * `ALERTS_API_TOKEN_COMMAND` on the commands that talk to the service; a failing command stops
  * the run before any request (so before any write); the token given two ways is an error naming
  * both; the simulator mints tokens with `simulator token --url URL`, and its tokens never show in

@@ -1,5 +1,5 @@
 /**
- * The access report's join (design.md §10.3): every live entry with who declares it, drift both
+ * The access report's join (docs/contract.md §10.3): every live entry with who declares it, drift both
  * ways, expiry as of `now`, and the plan's own policy violations. Pure: no service.
  */
 import { buildAccessReport } from "../../src/core/access-report";

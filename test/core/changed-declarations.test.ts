@@ -1,5 +1,5 @@
 /**
- * Which declarations changed since REF (design.md §10.1), decided on the decoded declarations: one
+ * Which declarations changed since REF (docs/contract.md §10.1), decided on the decoded declarations: one
  * table of a declaration at REF and now, and what changed (nothing: the rule is not read).
  */
 import { compareDeclarations } from "../../src/core/changed-declarations";

@@ -1,5 +1,5 @@
 /**
- * `plan --changed-since REF` (design.md §10.1), through the built CLI against the simulator: a git
+ * `plan --changed-since REF` (docs/contract.md §10.1), through the built CLI against the simulator: a git
  * repository whose cdktf app lives in a subdirectory (`infra/`) and loads a helper from its own
  * untracked `node_modules` (so REF's synth works only if the working tree's dependencies are
  * reused), REF committed, then one kind of declaration change at a time. Each case says which

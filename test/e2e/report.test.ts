@@ -1,5 +1,5 @@
 /**
- * `report` through the built CLI against the simulator (design.md §10.3): one metadata search and
+ * `report` through the built CLI against the simulator (docs/contract.md §10.3): one metadata search and
  * one query-users per editable rule, no write; the declarations joined where the app is; a
  * missing output directory refused before any request.
  */

@@ -1,5 +1,5 @@
 /**
- * Entries without a user ID (interface.md: `userIdFromAuthority` is "null or a fixed explanatory
+ * Entries without a user ID (docs/interface.md: `userIdFromAuthority` is "null or a fixed explanatory
  * text"). A service whose ID-less text has no space in it ("NULL") must not have that text taken
  * for a user ID: the list is rebuilt as for any entry without ID, instead of a remove-users of
  * "NULL" that removes nothing and fails the rule on every apply. And when the service keeps an

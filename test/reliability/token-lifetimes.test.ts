@@ -1,5 +1,5 @@
 /**
- * An apply that outlives its tokens (design.md §10.2): the simulator accepts only tokens it
+ * An apply that outlives its tokens (docs/contract.md §10.2): the simulator accepts only tokens it
  * minted, each for 5 s, and rate limits the run (a token bucket of 3 requests a second) so that
  * applying 25 rules takes several token lifetimes. The token command is `simulator token` (each
  * run counted in a file; each token kept outside the workspace, so the secret scan can look for

@@ -1,4 +1,4 @@
-/** The access report as CSV (design.md §10.3): RFC 4180, one row per entry and alias, no formulas. */
+/** The access report as CSV (docs/contract.md §10.3): RFC 4180, one row per entry and alias, no formulas. */
 import { buildAccessReport } from "../../src/core/access-report";
 import type { DesiredUser } from "../../src/core/desired";
 import { csvField, renderReportCsv } from "../../src/core/render/report-csv";

@@ -1,5 +1,5 @@
 /**
- * The access report page (design.md §10.3) as text: one file whose Content-Security-Policy allows
+ * The access report page (docs/contract.md §10.3) as text: one file whose Content-Security-Policy allows
  * only its own inline script and style by hash, every value escaped. The browser tests
  * (test/browser) open it in chromium.
  */

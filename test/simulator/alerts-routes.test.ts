@@ -35,7 +35,7 @@ describe("query-alerts", () => {
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ type$: "ALERT_QUERY_RESPONSE", totalCount: 8, problems: [] });
     for (const alert of answer.json.alerts) {
-      // note: beyond interface.md's fields, the note add-note set (null when none; issue 25)
+      // note: beyond docs/interface.md's fields, the note add-note set (null when none; issue 25)
       expect(Object.keys(alert).sort()).toEqual(["actor", "createdAt", "description", "id", "name", "note", "ruleId", "ruleSource", "severity", "state", "target", "tenantId", "type", "type$"]);
       expect(alert.type$).toBe("ALERT_SUMMARY");
       expect(alert.tenantId).toBe(sim.tenantId);

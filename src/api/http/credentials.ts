@@ -1,5 +1,5 @@
 /**
- * Where the bearer token of a run comes from (design.md §10.2): a static token (ALERTS_API_TOKEN,
+ * Where the bearer token of a run comes from (docs/contract.md §10.2): a static token (ALERTS_API_TOKEN,
  * --token-file), or a token command (ALERTS_API_TOKEN_COMMAND, --token-command) that is run with
  * `sh -c` and prints a bare token or `{"token", "expiresAt" | "expiresIn"}`.
  *

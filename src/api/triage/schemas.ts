@@ -172,7 +172,7 @@ const alertFields = {
   createdAt: alertTimestamp,
   state: z.enum(ALERT_STATES),
   /**
-   * The note add-note (or update-state) set, when the service returns it: interface.md does not
+   * The note add-note (or update-state) set, when the service returns it: docs/interface.md does not
    * show it in the alert objects; the simulator serves it (null when none). Kept, not stripped,
    * so `alerts show` and `alerts search` can show it.
    */

@@ -189,7 +189,7 @@ export function noChangesSentence(plan: Plan): string {
 }
 
 /**
- * What a `--changed-since` plan says besides its rules (design.md §10.1): how many declared rules
+ * What a `--changed-since` plan says besides its rules (docs/contract.md §10.1): how many declared rules
  * it left unread and why, and the rules no longer managed. Null for a full plan. Plain words; each
  * renderer escapes them for its medium (service strings are not among them: only declared names).
  */

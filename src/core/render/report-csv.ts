@@ -1,5 +1,5 @@
 /**
- * The access report as CSV for auditors (design.md §10.3): RFC 4180 (CRLF line ends, a header row,
+ * The access report as CSV for auditors (docs/contract.md §10.3): RFC 4180 (CRLF line ends, a header row,
  * fields with a comma, quote or line break quoted, quotes doubled), one row per list entry and
  * alias (an entry without aliases has one row with an empty alias). Pure: no I/O.
  *

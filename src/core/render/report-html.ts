@@ -1,5 +1,5 @@
 /**
- * The access report as one self-contained HTML page (design.md §10.3). Pure: a string from the
+ * The access report as one self-contained HTML page (docs/contract.md §10.3). Pure: a string from the
  * report, no I/O.
  *
  * - No network: a Content-Security-Policy meta tag allows nothing but the page's own inline script

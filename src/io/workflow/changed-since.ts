@@ -1,5 +1,5 @@
 /**
- * `plan --changed-since REF` (design.md §10.1), the io half: the declarations as they are now and as
+ * `plan --changed-since REF` (docs/contract.md §10.1), the io half: the declarations as they are now and as
  * they were at REF, compared by the pure core (core/changed-declarations.ts).
  *
  * REF's app is synthesized in a temporary `git worktree add --detach` of REF, at the app's place in
