@@ -1,6 +1,6 @@
 /**
  * An apply that outlives its tokens (docs/contract.md §10.2): the simulator accepts only tokens it
- * minted, each for 5 s, and rate limits the run (a token bucket of 3 requests a second) so that
+ * minted, each for 5 s, and rate limits the run (a token bucket of 2 requests a second: about 80 requests, 40 s) so that
  * applying 25 rules takes several token lifetimes. The token command is `simulator token` (each
  * run counted in a file; each token kept outside the workspace, so the secret scan can look for
  * it). Counts, not times, are asserted:
@@ -47,7 +47,7 @@ async function applyOutlivingTokens(form: "expiresAt" | "bare", seed: number): P
   const command = form === "expiresAt" ? mint : `${mint} | jq -r .token`;
   let figures: Figures | undefined;
   try {
-    await withChaosRun(scan, chaos, { tokenTtlSeconds: TTL_SECONDS, faults: { rateLimitRps: 3 } }, async (sim, ws) => {
+    await withChaosRun(scan, chaos, { tokenTtlSeconds: TTL_SECONDS, faults: { rateLimitRps: 2 } }, async (sim, ws) => {
       // when the declaration is applied with the token command
       const env = {
         ALERTS_API_URL: sim.url,
@@ -93,7 +93,7 @@ function expectConvergedOverLifetimes(figures: Figures): void {
   expect(figures.runs).toBeLessThanOrEqual(Math.ceil(figures.lifetimes) + 2);
 }
 
-describe("an apply that lasts many token lifetimes (tokens of 5 s, a service limited to 3 requests a second)", () => {
+describe("an apply that lasts many token lifetimes (tokens of 5 s, a service limited to 2 requests a second)", () => {
   it("converges with expiresAt given: no request refused, the command run at most once a lifetime plus 2", async () => {
     const figures = await applyOutlivingTokens("expiresAt", 5);
     expectConvergedOverLifetimes(figures);
