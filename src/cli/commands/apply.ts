@@ -4,12 +4,12 @@ import { redactString } from "../../api/http/redact";
 import type { ApplyResult } from "../../core/apply-results";
 import type { ApplyReport, ApplyReportSource } from "../../core/apply-report";
 import { ApplyReportRecorder } from "../../core/apply-report";
-import { declarationFromEnv } from "../../core/declaration";
 import { renderApplyText, renderPlanText } from "../../core/render";
 import { renderApplyReportMarkdown } from "../../core/render/apply-report";
 import { OutputFileError, UsageError } from "../../errors";
 import { writeFileAtomic } from "../../shared/atomic-write";
 import { TOOL_VERSION } from "../../io/version";
+import { declarationFromEnvironment } from "../../io/declaration-from-env";
 import { applyFresh, applySavedPlan, loadSavedPlan, readDesired, type RunOptions } from "../../io/workflow";
 import { plural } from "../../core/render/common";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
@@ -194,7 +194,7 @@ async function execute(
   }
 
   // Validate the declaration before any request: --from-env reads it from the environment.
-  const fromEnv = values["from-env"] === true ? [declarationFromEnv(io.env)] : null;
+  const fromEnv = values["from-env"] === true ? [declarationFromEnvironment(io.env, io.cwd)] : null;
   const { connection, client } = connect(values, io);
   secrets.add(connection.token);
   recorder.connected(connection);

@@ -16,6 +16,7 @@ import type { TriggerField, Triggers } from "./triggers";
 import { chunkNaming } from "./chunks";
 import type { DesiredList } from "../desired";
 import { decodePolicies } from "../policy-schema";
+import { DECLARED_RULES_FILE, ENV_DECLARED_RULES } from "./declared-rules";
 
 /** The environment variable of each trigger field. */
 export const ENV_VARS: Readonly<Record<TriggerField, string>> = {
@@ -61,7 +62,8 @@ function envVarOf(trigger: string): string | undefined {
 
 /**
  * The `environment` of the provisioner for a trigger map: each declaration variable refers only to
- * `${self.<attribute>.<trigger>}`; the construct path and stack are escaped literals.
+ * `${self.<attribute>.<trigger>}`; the construct path and stack are escaped literals, and the
+ * app's rule declarations are named by their file (declared-rules.ts).
  */
 export function provisionerEnvironment(
   constructPath: string,
@@ -76,6 +78,7 @@ export function provisionerEnvironment(
   }
   environment[ENV_CONSTRUCT_PATH] = escapeTemplate(constructPath);
   environment[ENV_STACK] = escapeTemplate(stack);
+  environment[ENV_DECLARED_RULES] = DECLARED_RULES_FILE;
   return environment;
 }
 
