@@ -17,8 +17,9 @@ import { noOp } from "./scenarios/no-op";
 import { perUserBaseline } from "./scenarios/per-user-baseline";
 import { planAtScale } from "./scenarios/plan-at-scale";
 import { rateLimits } from "./scenarios/rate-limits";
+import { synthScaling } from "./scenarios/synth-scaling";
 
-export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits];
+export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits, synthScaling];
 export const DEFAULT_LATENCY_MS = 20;
 export const RESULTS_FORMAT_VERSION = 1;
 

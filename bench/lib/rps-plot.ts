@@ -37,12 +37,12 @@ const W = 900;
 const H = 420;
 const M = { left: 56, right: 20, top: 48, bottom: 86 };
 
-function escapeXml(text: string): string {
+export function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /** A "nice" step for about `count` ticks over `span`. */
-function tickStep(span: number, count: number): number {
+export function tickStep(span: number, count: number): number {
   const raw = span / Math.max(1, count);
   const power = 10 ** Math.floor(Math.log10(raw));
   const unit = [1, 2, 5, 10].find((u) => u * power >= raw) ?? 10;
