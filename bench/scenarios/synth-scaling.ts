@@ -125,7 +125,7 @@ function resourceBlocks(dir: string): { text: string; bytes: number } {
   return { text: JSON.stringify((JSON.parse(raw) as { resource: unknown }).resource), bytes: Buffer.byteLength(raw) };
 }
 
-async function measurePair(repo: string, count: number, resourceType: ResourceType): Promise<{ ours: SynthRun; bare: SynthRun; sameResources: boolean }> {
+export async function measurePair(repo: string, count: number, resourceType: ResourceType): Promise<{ ours: SynthRun; bare: SynthRun; sameResources: boolean }> {
   const lists = listsOf(count);
   const oursDir = mkdtempSync(join(tmpdir(), "aru-bench-synth-ours-"));
   const bareDir = mkdtempSync(join(tmpdir(), "aru-bench-synth-bare-"));
