@@ -151,8 +151,10 @@ export interface TerraformKit {
 
 /** Failures for values only known at apply time: plan reads the synthesized JSON as written. */
 function tokenFailures(props: RuleUserListProps, isUnresolved: (value: unknown) => boolean): string[] {
+  // every token marker of cdktf and cdktn (`${TfToken[`, `#{…`, `&{…`) holds a brace: a string
+  // without one is a literal, and most aliases need no look at the framework's token registry
   const literal = (field: string, value: unknown): string[] =>
-    typeof value === "string" && isUnresolved(value)
+    typeof value === "string" && value.includes("{") && isUnresolved(value)
       ? [`${field}: is an unresolved token (a Terraform reference or variable); use a literal value, plan reads the declaration from the synthesized JSON`]
       : [];
   const users: readonly Partial<RuleUserListUser>[] = Array.isArray(props.users) ? props.users : [];
@@ -295,11 +297,12 @@ export abstract class RuleUserListBase extends Construct {
     const requested: unknown = props.resourceType;
     this.resourceType = requested === "null_resource" || requested === "terraform_data" ? requested : defaultResourceType;
 
+    const json = usersJson(this.users);
     const failures = [
       ...validateDeclaration(props),
       ...tokenFailures(props, kit.isUnresolved),
       ...resourceTypeFailures(requested),
-      ...usersSizeFailures(usersJson(this.users), this.users.length),
+      ...usersSizeFailures(json, this.users.length),
     ];
     const app = declarationsOf(this.node.root);
     const key = failures.length === 0 ? duplicateKey(referenceOf(this)) : null;
@@ -319,7 +322,7 @@ export abstract class RuleUserListBase extends Construct {
       mode: String(this.mode),
       allowMassRemoval: this.allowMassRemoval === true,
       users: this.users,
-    });
+    }, json);
     const attribute: TriggerAttribute = this.resourceType === "terraform_data" ? "triggers_replace" : "triggers";
     const provisioner: LocalExec = {
       type: "local-exec",

@@ -51,10 +51,13 @@ export const DEFAULT_CLI_COMMAND = "npx --no -- alert-rule-users";
 /** The attribute of the resource that holds the triggers: `triggers` (null_resource) or `triggers_replace` (terraform_data). */
 export type TriggerAttribute = "triggers" | "triggers_replace";
 
+/** The environment variable of each trigger field, by trigger name. */
+const ENV_VAR_OF_TRIGGER = new Map((Object.keys(TRIGGERS) as TriggerField[]).map((field) => [TRIGGERS[field] as string, ENV_VARS[field]]));
+
 /** The environment variable that carries a trigger. */
 function envVarOf(trigger: string): string | undefined {
-  const field = (Object.keys(TRIGGERS) as TriggerField[]).find((f) => TRIGGERS[f] === trigger);
-  if (field !== undefined) return ENV_VARS[field];
+  const named = ENV_VAR_OF_TRIGGER.get(trigger);
+  if (named !== undefined) return named;
   if (trigger === USERS_TRIGGER_CHUNKS.count) return ENV_USERS_CHUNKS.count;
   const index = USERS_TRIGGER_CHUNKS.indexOf(trigger);
   return index === undefined ? undefined : ENV_USERS_CHUNKS.chunk(index);
