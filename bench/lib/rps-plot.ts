@@ -37,7 +37,7 @@ const W = 900;
 const H = 420;
 const M = { left: 56, right: 20, top: 48, bottom: 86 };
 
-function escapeXml(text: string): string {
+export function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
@@ -47,6 +47,51 @@ function tickStep(span: number, count: number): number {
   const power = 10 ** Math.floor(Math.log10(raw));
   const unit = [1, 2, 5, 10].find((u) => u * power >= raw) ?? 10;
   return unit * power;
+}
+
+/** One axis of a plot: its largest value, about how many ticks, where a value is drawn, its label. */
+export interface PlotAxis {
+  readonly max: number;
+  readonly ticks: number;
+  readonly at: (value: number) => number;
+  readonly label: string;
+  /** A tick's text. @default - the value to 2 decimals */
+  readonly format?: (value: number) => string;
+}
+
+/**
+ * The start of a plot's SVG, as lines to which the caller adds its series and `</svg>`: white
+ * background, title, horizontal grid with y ticks, x ticks, both axes and their labels.
+ */
+export function plotFrame(frame: {
+  readonly width: number;
+  readonly height: number;
+  readonly margin: { readonly left: number; readonly right: number; readonly top: number; readonly bottom: number };
+  readonly title: string;
+  readonly x: PlotAxis;
+  readonly y: PlotAxis;
+}): string[] {
+  const { width: w, height: h, margin: m, x, y } = frame;
+  const text = (axis: PlotAxis, v: number) => (axis.format ?? ((n: number) => String(Number(n.toFixed(2)))))(v);
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="sans-serif" font-size="12">`);
+  parts.push(`<rect width="${w}" height="${h}" fill="white"/>`);
+  parts.push(`<text x="${w / 2}" y="24" text-anchor="middle" font-size="15">${escapeXml(frame.title)}</text>`);
+  const yStep = tickStep(y.max, y.ticks);
+  for (let v = 0; v <= y.max + 1e-9; v += yStep) {
+    parts.push(`<line x1="${m.left}" x2="${w - m.right}" y1="${y.at(v).toFixed(1)}" y2="${y.at(v).toFixed(1)}" stroke="#e5e5e5"/>`);
+    parts.push(`<text x="${m.left - 6}" y="${(y.at(v) + 4).toFixed(1)}" text-anchor="end">${escapeXml(text(y, v))}</text>`);
+  }
+  const xStep = tickStep(x.max, x.ticks);
+  for (let v = 0; v <= x.max + 1e-9; v += xStep) {
+    parts.push(`<line x1="${x.at(v).toFixed(1)}" x2="${x.at(v).toFixed(1)}" y1="${h - m.bottom}" y2="${h - m.bottom + 4}" stroke="#333"/>`);
+    parts.push(`<text x="${x.at(v).toFixed(1)}" y="${h - m.bottom + 17}" text-anchor="middle">${escapeXml(text(x, v))}</text>`);
+  }
+  parts.push(`<line x1="${m.left}" x2="${w - m.right}" y1="${h - m.bottom}" y2="${h - m.bottom}" stroke="#333"/>`);
+  parts.push(`<line x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${h - m.bottom}" stroke="#333"/>`);
+  parts.push(`<text x="${w / 2}" y="${h - m.bottom + 34}" text-anchor="middle">${escapeXml(x.label)}</text>`);
+  parts.push(`<text transform="translate(16 ${(m.top + h - m.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(y.label)}</text>`);
+  return parts;
 }
 
 export function rpsSvg(series: readonly RpsSeries[], options: RpsPlotOptions): string {
@@ -67,25 +112,14 @@ export function rpsSvg(series: readonly RpsSeries[], options: RpsPlotOptions): s
       })
       .join(" ");
 
-  const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`);
-  parts.push(`<rect width="${W}" height="${H}" fill="white"/>`);
-  parts.push(`<text x="${W / 2}" y="24" text-anchor="middle" font-size="15">${escapeXml(options.title)}</text>`);
-  // axes and grid
-  const yStep = tickStep(peak, 6);
-  for (let v = 0; v <= peak + 1e-9; v += yStep) {
-    parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#e5e5e5"/>`);
-    parts.push(`<text x="${M.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${Number(v.toFixed(2))}</text>`);
-  }
-  const xStep = tickStep(seconds, 10);
-  for (let s = 0; s <= seconds + 1e-9; s += xStep) {
-    parts.push(`<line x1="${x(s).toFixed(1)}" x2="${x(s).toFixed(1)}" y1="${H - M.bottom}" y2="${H - M.bottom + 4}" stroke="#333"/>`);
-    parts.push(`<text x="${x(s).toFixed(1)}" y="${H - M.bottom + 17}" text-anchor="middle">${Number(s.toFixed(1))}</text>`);
-  }
-  parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${H - M.bottom}" y2="${H - M.bottom}" stroke="#333"/>`);
-  parts.push(`<line x1="${M.left}" x2="${M.left}" y1="${M.top}" y2="${H - M.bottom}" stroke="#333"/>`);
-  parts.push(`<text x="${W / 2}" y="${H - M.bottom + 34}" text-anchor="middle">seconds since the run's first request</text>`);
-  parts.push(`<text transform="translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">requests per second (bins of ${binMs / 1000} s)</text>`);
+  const parts = plotFrame({
+    width: W,
+    height: H,
+    margin: M,
+    title: options.title,
+    x: { max: seconds, ticks: 10, at: x, label: "seconds since the run's first request", format: (s) => String(Number(s.toFixed(1))) },
+    y: { max: peak, ticks: 6, at: y, label: `requests per second (bins of ${binMs / 1000} s)` },
+  });
   // the limit
   parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y(options.limitRps).toFixed(1)}" y2="${y(options.limitRps).toFixed(1)}" stroke="#000" stroke-dasharray="6 4"/>`);
   parts.push(`<text x="${W - M.right - 4}" y="${(y(options.limitRps) - 5).toFixed(1)}" text-anchor="end">service limit ${options.limitRps}/s</text>`);

@@ -17,10 +17,12 @@
  * });
  * app.synth();
  */
-import { Aspects, DataResource, TerraformResource, TerraformStack, Token } from "cdktn";
+import { Aspects, TerraformResource, TerraformStack, Token, anyToHclTerraform, anyToTerraform, hashMapper, hashMapperHcl } from "cdktn";
+import { addCustomSynthesis } from "cdktn/lib/synthesize/synthesizer";
+import { ValidateTerraformVersion } from "cdktn/lib/validations/validate-terraform-version";
 import type { Construct } from "constructs";
 import { RESOURCE_CHILD_ID } from "../core/declaration";
-import type { Triggers } from "../core/declaration";
+import type { TriggerAttribute, Triggers } from "../core/declaration";
 import { RuleUserListBase } from "./rule-user-list-base";
 import type { LocalExec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
 import { compatibleScope } from "./compat";
@@ -42,19 +44,44 @@ const CDKTN: Framework = {
   constructsRange: ">=10.6.0 <10.8.0",
 };
 
-/** A `null_resource` without generated bindings: its triggers, as given. */
-class NullResource extends TerraformResource {
+const VERSION_CHECKED = new WeakSet<TerraformStack>();
+
+/**
+ * A `null_resource` or a `terraform_data` without generated bindings: its triggers, as given. For
+ * `terraform_data` the same JSON as cdktn's DataResource, without its `terraform version` process
+ * per resource: the stack checks the version once, with cdktn's own check and message.
+ */
+class ListResource extends TerraformResource {
   constructor(
     scope: Construct,
     id: string,
+    private readonly attribute: TriggerAttribute,
     private readonly triggers: Triggers,
     provisioner: LocalExec,
   ) {
-    super(scope, id, { terraformResourceType: "null_resource", provisioners: [provisioner] });
+    const data = attribute === "triggers_replace";
+    super(scope, id, {
+      terraformResourceType: data ? "terraform_data" : "null_resource",
+      ...(data ? { terraformGeneratorMetadata: { providerName: "terraform" } } : {}),
+      provisioners: [provisioner],
+    });
+    const stack = TerraformStack.of(this);
+    if (data && !VERSION_CHECKED.has(stack)) {
+      VERSION_CHECKED.add(stack);
+      stack.node.addValidation(
+        new ValidateTerraformVersion(">=1.4", "The built-in Terraform data resource is only supported for Terraform >=1.4. Please upgrade your Terraform version."),
+      );
+    }
   }
 
   protected override synthesizeAttributes(): Record<string, unknown> {
-    return { triggers: { ...this.triggers } };
+    const value: unknown = hashMapper(anyToTerraform)({ ...this.triggers });
+    return { [this.attribute]: value };
+  }
+
+  protected override synthesizeHclAttributes(): Record<string, unknown> {
+    const value: unknown = hashMapperHcl(anyToHclTerraform)({ ...this.triggers });
+    return { [this.attribute]: value };
   }
 }
 
@@ -62,8 +89,9 @@ const CDKTN_KIT: TerraformKit = {
   stackOf: (construct) => TerraformStack.of(construct),
   isUnresolved: (value) => Token.isUnresolved(value),
   addAspect: (scope, aspect) => Aspects.of(scope).add(aspect),
-  nullResource: (scope, id, triggers, provisioner) => new NullResource(scope, id, triggers, provisioner),
-  dataResource: (scope, id, triggers, provisioner) => new DataResource(scope, id, { triggersReplace: { ...triggers }, provisioners: [provisioner] }),
+  nullResource: (scope, id, triggers, provisioner) => new ListResource(scope, id, "triggers", triggers, provisioner),
+  dataResource: (scope, id, triggers, provisioner) => new ListResource(scope, id, "triggers_replace", triggers, provisioner),
+  addCustomSynthesis: (construct, onSynthesize) => addCustomSynthesis(construct, { onSynthesize: (session) => onSynthesize(session) }),
 };
 
 /**

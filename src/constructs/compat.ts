@@ -214,19 +214,33 @@ function fix(framework: Framework): string {
   );
 }
 
+/** The problems with the copies this package loads for a framework: the same for every construct, found once. */
+const ownCopyProblems = new Map<Framework, readonly string[]>();
+
+function ownProblems(framework: Framework): readonly string[] {
+  let problems = ownCopyProblems.get(framework);
+  if (problems === undefined) {
+    const found: string[] = [];
+    const constructsRange = framework.constructsRange ?? PEER_RANGES.constructs;
+    const ownConstructs = ownCopy("constructs");
+    const ownFramework = ownCopy(framework.packageName);
+    if (ownConstructs.version !== undefined && !satisfies(ownConstructs.version, constructsRange)) {
+      found.push(`alert-rule-users loads ${describeCopy("constructs", ownConstructs)}, outside the supported range ${constructsRange}.`);
+    }
+    if (ownFramework.version !== undefined && !satisfies(ownFramework.version, framework.range)) {
+      found.push(`alert-rule-users loads ${describeCopy(framework.packageName, ownFramework)}, outside the supported range ${framework.range}.`);
+    }
+    problems = found;
+    ownCopyProblems.set(framework, problems);
+  }
+  return problems;
+}
+
 /** The problems with one framework's copies, or none. */
 export function compatibilityProblems(scope: unknown, id: string, framework: Framework): string[] {
-  const problems: string[] = [];
-  const constructsRange = framework.constructsRange ?? PEER_RANGES.constructs;
+  const problems: string[] = [...ownProblems(framework)];
   const ownConstructs = ownCopy("constructs");
   const ownFramework = ownCopy(framework.packageName);
-
-  if (ownConstructs.version !== undefined && !satisfies(ownConstructs.version, constructsRange)) {
-    problems.push(`alert-rule-users loads ${describeCopy("constructs", ownConstructs)}, outside the supported range ${constructsRange}.`);
-  }
-  if (ownFramework.version !== undefined && !satisfies(ownFramework.version, framework.range)) {
-    problems.push(`alert-rule-users loads ${describeCopy(framework.packageName, ownFramework)}, outside the supported range ${framework.range}.`);
-  }
 
   if (!constructLike(scope)) {
     problems.push(`The scope of RuleUserList '${id}' is not a construct: pass a ${framework.stackClass.name} or a construct inside one.`);

@@ -4,13 +4,18 @@
  * Imports `constructs` only; each entry passes its own framework in a {@link TerraformKit}, so the
  * same code builds the same JSON with either.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Construct } from "constructs";
 import type { IConstruct } from "constructs";
 import {
+  DECLARED_RULES_FILE,
   DEFAULT_CLI_COMMAND,
   ENV_POLICIES,
   RESOURCE_CHILD_ID,
   encodeTriggerFields,
+  duplicateKey,
+  encodeDeclaredRules,
   escapeTemplate,
   provisionerCommand,
   provisionerEnvironment,
@@ -18,7 +23,7 @@ import {
   usersSizeFailures,
   validateDeclaration,
 } from "../core/declaration";
-import type { TriggerAttribute, Triggers } from "../core/declaration";
+import type { RuleReference, TriggerAttribute, Triggers } from "../core/declaration";
 import { canonicalUsers } from "../core/canonical";
 import { POLICIES_KEY } from "../core/policy-schema";
 import { policiesFor } from "./rule-user-list-policy";
@@ -118,6 +123,12 @@ export interface OverridableResource extends IConstruct {
   addOverride(path: string, value: unknown): void;
 }
 
+/** What a framework passes to a construct's custom synthesis: where the stacks are written. */
+export interface SynthesisSession {
+  readonly outdir: string;
+  readonly manifest: { forStack(stack: never): { readonly workingDirectory: string } };
+}
+
 /** The parts of a Terraform CDK framework (cdktf or cdktn) a RuleUserList needs. */
 export interface TerraformKit {
   /** The stack a construct belongs to (`TerraformStack.of`). */
@@ -128,14 +139,22 @@ export interface TerraformKit {
   readonly addAspect: (scope: IConstruct, aspect: { visit(node: IConstruct): void }) => void;
   /** A `null_resource` with these triggers and provisioner (and a null provider in its stack when needed). */
   readonly nullResource: (scope: Construct, id: string, triggers: Triggers, provisioner: LocalExec) => OverridableResource;
-  /** A `terraform_data` resource with these `triggers_replace` and provisioner. */
+  /**
+   * A `terraform_data` resource with these `triggers_replace` and provisioner, without a process
+   * per resource at synth (cdktf's own class runs `terraform version` for each one): the Terraform
+   * version is checked once per stack.
+   */
   readonly dataResource: (scope: Construct, id: string, triggers: Triggers, provisioner: LocalExec) => OverridableResource;
+  /** Calls `onSynthesize` when the stack of `construct` is written (the framework's custom synthesis). */
+  readonly addCustomSynthesis: (construct: IConstruct, onSynthesize: (session: SynthesisSession) => void) => void;
 }
 
 /** Failures for values only known at apply time: plan reads the synthesized JSON as written. */
 function tokenFailures(props: RuleUserListProps, isUnresolved: (value: unknown) => boolean): string[] {
+  // every token marker of cdktf and cdktn (`${TfToken[`, `#{…`, `&{…`) holds a brace: a string
+  // without one is a literal, and most aliases need no look at the framework's token registry
   const literal = (field: string, value: unknown): string[] =>
-    typeof value === "string" && isUnresolved(value)
+    typeof value === "string" && value.includes("{") && isUnresolved(value)
       ? [`${field}: is an unresolved token (a Terraform reference or variable); use a literal value, plan reads the declaration from the synthesized JSON`]
       : [];
   const users: readonly Partial<RuleUserListUser>[] = Array.isArray(props.users) ? props.users : [];
@@ -170,6 +189,61 @@ function usableUsers(users: unknown): DesiredUser[] {
         ...(typeof expiresAt === "string" ? { expiresAt } : {}),
       },
     ];
+  });
+}
+
+/** The RuleUserLists of one app (the root of the construct tree), by the rule they declare. */
+interface AppDeclarations {
+  readonly lists: RuleUserListBase[];
+  readonly byRule: Map<string, RuleUserListBase[]>;
+}
+
+const APPS = new WeakMap<IConstruct, AppDeclarations>();
+/** The stacks whose declared-rules file is written at synth. */
+const STACKS_WITH_RULES_FILE = new WeakSet<IConstruct>();
+
+function declarationsOf(root: IConstruct): AppDeclarations {
+  let app = APPS.get(root);
+  if (app === undefined) {
+    app = { lists: [], byRule: new Map() };
+    APPS.set(root, app);
+  }
+  return app;
+}
+
+const referenceOf = (list: RuleUserListBase): RuleReference => ({
+  constructPath: list.node.path,
+  ruleId: typeof list.ruleId === "string" ? list.ruleId : null,
+  ruleName: typeof list.ruleName === "string" ? list.ruleName : null,
+});
+
+/**
+ * The failure of a list whose rule another list of the app declares the same way (same ID, or
+ * same name): found at synth from the app's index, never by walking the tree.
+ */
+function duplicateFailures(list: RuleUserListBase, app: AppDeclarations, key: string | null): string[] {
+  const same = key === null ? [] : (app.byRule.get(key) ?? []);
+  if (same.length < 2) return [];
+  const others = same.filter((other) => other !== list).map((other) => other.node.path);
+  const field = list.ruleId !== undefined ? `ruleId: rule '${String(list.ruleId)}'` : `ruleName: rule '${String(list.ruleName)}'`;
+  return [
+    `${field} is declared again by ${others.join(", ")}: keep exactly one RuleUserList per rule (two lists for one rule would each converge it to their own list)`,
+  ];
+}
+
+/**
+ * Writes, once per stack, the app's rule declarations into the stack's working directory
+ * (`alert-rule-users.rules.json`): each provisioner reads it to refuse a rule that another list of
+ * the app declares the other way (by ID here, by name there), which only the service can resolve.
+ */
+function writeDeclaredRulesOnce(stack: IConstruct, app: AppDeclarations, kit: TerraformKit): void {
+  if (STACKS_WITH_RULES_FILE.has(stack)) return;
+  STACKS_WITH_RULES_FILE.add(stack);
+  const holder = new Construct(stack, "alert-rule-users-declared-rules");
+  kit.addCustomSynthesis(holder, (session) => {
+    const dir = join(session.outdir, session.manifest.forStack(stack as never).workingDirectory);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, DECLARED_RULES_FILE), encodeDeclaredRules(app.lists.map(referenceOf)));
   });
 }
 
@@ -223,22 +297,32 @@ export abstract class RuleUserListBase extends Construct {
     const requested: unknown = props.resourceType;
     this.resourceType = requested === "null_resource" || requested === "terraform_data" ? requested : defaultResourceType;
 
+    const json = usersJson(this.users);
     const failures = [
       ...validateDeclaration(props),
       ...tokenFailures(props, kit.isUnresolved),
       ...resourceTypeFailures(requested),
-      ...usersSizeFailures(usersJson(this.users), this.users.length),
+      ...usersSizeFailures(json, this.users.length),
     ];
-    this.node.addValidation({ validate: () => failures });
+    const app = declarationsOf(this.node.root);
+    const key = failures.length === 0 ? duplicateKey(referenceOf(this)) : null;
+    app.lists.push(this);
+    if (key !== null) {
+      const same = app.byRule.get(key);
+      if (same === undefined) app.byRule.set(key, [this]);
+      else same.push(this);
+    }
+    this.node.addValidation({ validate: () => [...failures, ...duplicateFailures(this, app, key)] });
 
     const stack = kit.stackOf(this);
+    writeDeclaredRulesOnce(stack, app, kit);
     const triggers = encodeTriggerFields({
       ruleId: typeof props.ruleId === "string" ? props.ruleId : "",
       ruleName: typeof props.ruleName === "string" ? props.ruleName : "",
       mode: String(this.mode),
       allowMassRemoval: this.allowMassRemoval === true,
       users: this.users,
-    });
+    }, json);
     const attribute: TriggerAttribute = this.resourceType === "terraform_data" ? "triggers_replace" : "triggers";
     const provisioner: LocalExec = {
       type: "local-exec",

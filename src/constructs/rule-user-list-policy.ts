@@ -43,6 +43,24 @@ export interface RuleUserListPolicyProps {
 }
 
 const POLICY_MARK = Symbol.for("alert-rule-users/RuleUserListPolicy");
+/**
+ * The policies declared directly on a scope, in the order they were created (the order of its
+ * children), kept on the scope itself under a global symbol so any copy of this package finds them.
+ */
+const POLICIES_OF_SCOPE = Symbol.for("alert-rule-users/policies-of-scope");
+
+type ScopeWithPolicies = IConstruct & { [POLICIES_OF_SCOPE]?: RuleUserListPolicy[] };
+
+/** Records `policy` on its scope, so a list finds it by looking at its ancestors only. */
+function registerOnScope(scope: IConstruct, policy: RuleUserListPolicy): void {
+  const holder = scope as ScopeWithPolicies;
+  let policies = holder[POLICIES_OF_SCOPE];
+  if (policies === undefined) {
+    policies = [];
+    Object.defineProperty(holder, POLICIES_OF_SCOPE, { value: policies, enumerable: false });
+  }
+  policies.push(policy);
+}
 
 /**
  * Checks on every {@link RuleUserList} under `scope` (in any stack below it), evaluated by
@@ -70,6 +88,7 @@ export class RuleUserListPolicy extends Construct {
     super(scope, id);
     Object.defineProperty(this, POLICY_MARK, { value: true });
     this.props = props;
+    registerOnScope(scope, this);
     const failures = validatePolicyProps(props ?? {});
     this.node.addValidation({ validate: () => failures });
   }
@@ -82,13 +101,16 @@ export class RuleUserListPolicy extends Construct {
 
 /**
  * The policies that apply to a construct: those whose scope (parent) is the construct or one of its
- * ancestors, nearest scope first, each once.
+ * ancestors, nearest scope first, each once, wherever they were declared relative to the construct.
+ * Looks at the construct's ancestors only (each holds its own policies), never at their other
+ * children: linear synth for any number of lists.
  */
 export function policiesFor(construct: IConstruct): ListPolicy[] {
   const found: ListPolicy[] = [];
   for (const scope of construct.node.scopes.slice().reverse()) {
-    for (const child of scope.node.children) {
-      if (RuleUserListPolicy.isRuleUserListPolicy(child)) found.push(child.toData());
+    for (const policy of (scope as ScopeWithPolicies)[POLICIES_OF_SCOPE] ?? []) {
+      // a policy removed from the tree (node.tryRemoveChild) no longer applies
+      if (scope.node.tryFindChild(policy.node.id) === policy) found.push(policy.toData());
     }
   }
   return found;

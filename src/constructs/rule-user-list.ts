@@ -3,14 +3,17 @@
  * (rule-user-list-base.ts) built with cdktf and @cdktf/provider-null. CDK Terrain apps import
  * `alert-rule-users/cdktn` instead (cdktn.ts).
  */
-import { Aspects, DataResource, TerraformProvider, TerraformStack, Token } from "cdktf";
-import type { IAspect, TerraformResource } from "cdktf";
+import { Aspects, TerraformProvider, TerraformResource, TerraformStack, Token, anyToHclTerraform, anyToTerraform, hashMapper, hashMapperHcl } from "cdktf";
+import type { IAspect } from "cdktf";
+import { addCustomSynthesis } from "cdktf/lib/synthesize/synthesizer";
+import { ValidateTerraformVersion } from "cdktf/lib/validations/validate-terraform-version";
 import type { Construct, IConstruct } from "constructs";
 import { NullProvider } from "@cdktf/provider-null/lib/provider";
 import { Resource } from "@cdktf/provider-null/lib/resource";
 import { RESOURCE_CHILD_ID } from "../core/declaration";
+import type { Triggers } from "../core/declaration";
 import { RuleUserListBase } from "./rule-user-list-base";
-import type { RuleUserListProps, TerraformKit } from "./rule-user-list-base";
+import type { LocalExec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
 import { PEER_RANGES, compatibleScope } from "./compat";
 import type { Framework } from "./compat";
 
@@ -44,13 +47,50 @@ class NullProviderDedupe implements IAspect {
   }
 }
 
+/**
+ * Gives the stack a `null` provider unless it has one, once per stack (the first list looks; the
+ * dedupe aspect removes ours at synth if the stack gains its own later): no walk of the tree per list.
+ */
 function ensureNullProvider(stack: TerraformStack): void {
+  if (DEDUPE_MARK in stack) return;
+  Object.defineProperty(stack, DEDUPE_MARK, { value: true });
   if (!stack.node.findAll().some(isNullProvider)) {
     new NullProvider(stack, PROVIDER_ID);
   }
-  if (!(DEDUPE_MARK in stack)) {
-    Object.defineProperty(stack, DEDUPE_MARK, { value: true });
-    Aspects.of(stack).add(new NullProviderDedupe(stack));
+  Aspects.of(stack).add(new NullProviderDedupe(stack));
+}
+
+/** The message of cdktf's own check, which DataResource runs once per resource. */
+const TERRAFORM_DATA_VERSION = ">=1.4";
+const TERRAFORM_DATA_HINT = "The built-in Terraform data resource is only supported for Terraform >=1.4. Please upgrade your Terraform version.";
+const VERSION_CHECKED = new WeakSet<TerraformStack>();
+
+/**
+ * Terraform's built-in `terraform_data`, with the same JSON as cdktf's DataResource but without its
+ * `terraform version` process per resource (24.8 s for 300 lists): the stack checks the version
+ * once instead, with cdktf's own check and message.
+ */
+class TerraformDataResource extends TerraformResource {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly triggersReplace: Triggers,
+    provisioner: LocalExec,
+  ) {
+    super(scope, id, { terraformResourceType: "terraform_data", terraformGeneratorMetadata: { providerName: "terraform" }, provisioners: [provisioner] });
+    const stack = TerraformStack.of(this);
+    if (!VERSION_CHECKED.has(stack)) {
+      VERSION_CHECKED.add(stack);
+      stack.node.addValidation(new ValidateTerraformVersion(TERRAFORM_DATA_VERSION, TERRAFORM_DATA_HINT));
+    }
+  }
+
+  protected override synthesizeAttributes(): Record<string, unknown> {
+    return { triggers_replace: hashMapper(anyToTerraform)({ ...this.triggersReplace }) };
+  }
+
+  protected override synthesizeHclAttributes(): Record<string, unknown> {
+    return { triggers_replace: hashMapperHcl(anyToHclTerraform)({ ...this.triggersReplace }) };
   }
 }
 
@@ -62,7 +102,8 @@ const CDKTF_KIT: TerraformKit = {
     ensureNullProvider(TerraformStack.of(scope));
     return new Resource(scope, id, { triggers: { ...triggers }, provisioners: [provisioner] });
   },
-  dataResource: (scope, id, triggers, provisioner) => new DataResource(scope, id, { triggersReplace: { ...triggers }, provisioners: [provisioner] }),
+  dataResource: (scope, id, triggers, provisioner) => new TerraformDataResource(scope, id, triggers, provisioner),
+  addCustomSynthesis: (construct, onSynthesize) => addCustomSynthesis(construct, { onSynthesize: (session) => onSynthesize(session) }),
 };
 
 /**

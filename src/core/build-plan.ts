@@ -11,6 +11,7 @@ import { withPolicies } from "./policy";
 import { DEFAULT_BATCH_SIZE, PLAN_FORMAT_VERSION } from "./plan-schema";
 import type { DesiredList } from "./desired";
 import type { RuleObservation } from "./observation";
+import { declaredAgain } from "./declaration/declared-rules";
 
 export interface PlanInput {
   /** One observation per declaration, in the same order. */
@@ -42,7 +43,7 @@ export function buildPlan(input: PlanInput): Plan {
     const rule = diffRule(split.active === d.users ? d : { ...d, users: split.active }, input.observations[i]!, { batchSize });
     return markExpired(rule, split.expired);
   });
-  const rules = markDuplicates(diffed).map((rule, i) => {
+  const rules = markDuplicates(diffed, input.declarations).map((rule, i) => {
     const observation = input.observations[i]!;
     return withPolicies(rule, { declared: input.declarations[i]!, observed: observation.kind === "found" ? observation.list : null, today });
   });
@@ -83,17 +84,23 @@ function markExpired(rule: RulePlan, expired: readonly ExpiringUser[]): RulePlan
   return { ...rule, expired: entries, changes: { ...rule.changes, removeUsers } };
 }
 
-/** The same rule declared twice (by ID, by name, or one of each) is an error on every declaration of it. */
-function markDuplicates(rules: readonly RulePlan[]): RulePlan[] {
+/**
+ * The same rule declared twice (by ID, by name, or one of each) is an error on every declaration of
+ * it, also when the other declaration is one of the app's that this run only knows by reference
+ * (`declaredElsewhere`: the Terraform path applies one list at a time).
+ */
+function markDuplicates(rules: readonly RulePlan[], declarations: readonly DesiredList[]): RulePlan[] {
   const byRule = new Map<string, RulePlan[]>();
   for (const rule of rules) {
     const key = rule.ruleId ?? (rule.ruleName !== null ? `name:${rule.ruleName}` : null);
     if (key === null) continue;
     byRule.set(key, [...(byRule.get(key) ?? []), rule]);
   }
-  return rules.map((rule) => {
+  return rules.map((rule, i) => {
     const key = rule.ruleId ?? (rule.ruleName !== null ? `name:${rule.ruleName}` : null);
-    const same = key === null ? [] : (byRule.get(key) ?? []);
+    const here = key === null ? [] : (byRule.get(key) ?? []);
+    const again = declaredAgain(rule, declarations[i]?.declaredElsewhere ?? []).filter((r) => !here.some((h) => h.constructPath === r.constructPath));
+    const same = [...(here.length > 0 ? here : [rule]), ...again];
     if (same.length < 2) return rule;
     const where = same.map((r) => r.constructPath).join(", ");
     const label = rule.ruleId !== null ? `rule '${rule.ruleId}'` : `rule '${rule.ruleName ?? ""}'`;

@@ -5,6 +5,7 @@
  */
 import type { UserAliases } from "./canonical";
 import type { ListPolicy } from "./policy-schema";
+import type { RuleReference } from "./declaration/declared-rules";
 
 /** The two list modes of docs/contract.md §4. */
 export const LIST_MODES = ["authoritative", "additive"] as const;
@@ -40,10 +41,17 @@ export interface DesiredList {
    * as decoded from the synthesized JSON. @default - none
    */
   readonly policies?: readonly ListPolicy[];
+  /**
+   * The rule declarations of the whole app this list was synthesized in, when the list is applied
+   * alone (`apply --from-env`, the Terraform path): another construct there that declares the same
+   * rule (by ID or by name, once read) makes this list a duplicate, as in a plan of the whole app.
+   * @default - none: plan and apply see every declaration themselves
+   */
+  readonly declaredElsewhere?: readonly RuleReference[];
 }
 
 /** The declaration without its location: what a trigger map or the environment carries. */
-export type ListDeclaration = Omit<DesiredList, "constructPath" | "stack" | "policies">;
+export type ListDeclaration = Omit<DesiredList, "constructPath" | "stack" | "policies" | "declaredElsewhere">;
 
 /** A human-readable name of the rule a list declares, for messages. */
 export function describeRule(list: Pick<DesiredList, "ruleId" | "ruleName">): string {

@@ -20,12 +20,16 @@ const INVISIBLE_SOURCE =
  */
 const LOOK_ALIKE_SOURCE = "[\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]";
 
+/** Non-global (stateless) tests, compiled once: most strings hold none of these characters. */
+const INVISIBLE = new RegExp(INVISIBLE_SOURCE);
+const LOOK_ALIKE = new RegExp(LOOK_ALIKE_SOURCE);
+
 /** Bidirectional controls only (embeddings, overrides, isolates, marks). */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /** True when `s` holds a character a reader cannot see (see {@link escapeInvisible}). */
 export function hasInvisible(s: string): boolean {
-  return new RegExp(INVISIBLE_SOURCE).test(s);
+  return INVISIBLE.test(s);
 }
 
 /**
@@ -33,6 +37,7 @@ export function hasInvisible(s: string): boolean {
  * `U+XXXX (name)`, in order of first appearance; empty when there are none.
  */
 export function describeLookAlike(s: string): string[] {
+  if (!LOOK_ALIKE.test(s)) return [];
   const found = new Set<string>();
   for (const c of s.match(new RegExp(LOOK_ALIKE_SOURCE, "g")) ?? []) found.add(c);
   return [...found].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} (${nameOf(c)})`);

@@ -283,6 +283,46 @@ describe("the whole plan", () => {
     expect(plan.rules.every((r) => r.calls.length === 0 && !r.massRemoval.triggered)).toBe(true);
   });
 
+  describe("a list applied alone (the Terraform path) with the app's other declarations", () => {
+    const elsewhere = [
+      { constructPath: "one/engineering", ruleId: "r1", ruleName: null },
+      { constructPath: "two/by-name", ruleId: null, ruleName: "Rule one" },
+      { constructPath: "two/other", ruleId: "r2", ruleName: null },
+    ];
+    const alone = (declaration: ReturnType<typeof declared>) =>
+      buildPlan({
+        toolVersion: TOOL_VERSION,
+        declarations: [{ ...declaration, declaredElsewhere: elsewhere }],
+        observations: [found(listOf([]), { observerRuleId: "r1", name: "Rule one" })],
+        connection,
+        createdAt: "2026-01-01T00:00:00Z",
+      }).rules[0]!;
+
+    it("refuses a list by name whose rule, once resolved, another construct declares by ID, naming both", () => {
+      const rule = alone(declared([user("u1", "a@x.com")], { ruleName: "Rule one", path: "two/by-name" }));
+      expect([rule.action, rule.errorKind]).toEqual(["error", "duplicate-rule"]);
+      expect(rule.reason).toBe("rule 'r1' is declared by 2 RuleUserList constructs (two/by-name, one/engineering): keep exactly one declaration per rule.");
+      expect(rule.calls).toEqual([]);
+    });
+
+    it("refuses a list by ID whose rule's name, as the service reports it, another construct declares by name", () => {
+      const rule = alone(declared([user("u1", "a@x.com")], { ruleId: "r1", path: "one/engineering" }));
+      expect([rule.action, rule.errorKind]).toEqual(["error", "duplicate-rule"]);
+      expect(rule.reason).toContain("(one/engineering, two/by-name)");
+    });
+
+    it("plans a list whose rule no other construct declares", () => {
+      const rule = buildPlan({
+        toolVersion: TOOL_VERSION,
+        declarations: [{ ...declared([user("u1", "a@x.com")], { ruleId: "r2", path: "two/other" }), declaredElsewhere: elsewhere }],
+        observations: [found(listOf([]), { observerRuleId: "r2", name: "Rule two" })],
+        connection,
+        createdAt: "2026-01-01T00:00:00Z",
+      }).rules[0]!;
+      expect(rule.action).toBe("update");
+    });
+  });
+
   it("summarizes the counts a reviewer reads", () => {
     const plan = buildPlan({ toolVersion: TOOL_VERSION,
       declarations: [declared([user("u1", "a@x.com", "a2@x.com"), user("u3", "c@x.com")], { ruleId: "r1" })],

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
 import { CLI, REPO, connectionEnv, listing, runCli, runCommand, workspace } from "../support/cli";
 import type { StackDecl, Workspace } from "../support/cli";
-import { RULES } from "../support/sample";
+import { FINANCE_NAME, RULES } from "../support/sample";
 
 const TOKEN = "local-exec-token-5e4d3c2b1a";
 
@@ -156,6 +156,25 @@ describe("the local-exec provisioner", () => {
     expect(result!.code).toBe(1);
     expect(result!.stdout + result!.stderr).toMatch(/allowedAliasDomains/);
     expect(result!.stdout + result!.stderr).toMatch(/someone@elsewhere\.test/);
+    expect(Object.keys(sim.requestCounts()).filter((op) => !op.startsWith("query"))).toEqual([]);
+    expect(aliasesOf(RULES.finance)).toEqual(before);
+  });
+
+  it("refuses one rule declared by ID in one stack and by name in another, in both provisioners, naming both, and sends nothing", async () => {
+    // given finance declared twice: by ID in stack one, by its name in stack two (only the service can tell)
+    const before = aliasesOf(RULES.finance);
+    sim.resetCounts();
+    const results = await synthAndRunProvisioners([
+      { name: "one", lists: [{ id: "finance", props: { ruleId: RULES.finance, users: [{ userId: "7", aliases: ["seven@example.com"] }] } }] },
+      { name: "two", lists: [{ id: "finance-by-name", props: { ruleName: FINANCE_NAME, users: [{ userId: "8", aliases: ["eight@example.com"] }] } }] },
+    ]);
+    // then each provisioner fails, naming both constructs, and no write reached the service
+    expect(results.map((r) => r.code)).toEqual([1, 1]);
+    for (const result of results) {
+      expect(result.stdout + result.stderr).toContain("is declared by 2 RuleUserList constructs");
+      expect(result.stdout + result.stderr).toContain("one/finance");
+      expect(result.stdout + result.stderr).toContain("two/finance-by-name");
+    }
     expect(Object.keys(sim.requestCounts()).filter((op) => !op.startsWith("query"))).toEqual([]);
     expect(aliasesOf(RULES.finance)).toEqual(before);
   });

@@ -222,7 +222,7 @@ async function runApply(
   }
 
   // Validate the declaration before any request: --from-env reads it from the environment.
-  const fromEnv = values["from-env"] === true ? readDesiredFromEnv(io.env) : null;
+  const fromEnv = values["from-env"] === true ? readDesiredFromEnv(io.env, io.cwd) : null;
   const { connection, client } = await connect(values, io);
   for (const secret of connectionSecrets(connection)) secrets.add(secret);
   recorder.connected(connection);

@@ -16,6 +16,7 @@ import type { TriggerField, Triggers } from "./triggers";
 import { chunkNaming } from "./chunks";
 import type { DesiredList } from "../desired";
 import { decodePolicies } from "../policy-schema";
+import { DECLARED_RULES_FILE, ENV_DECLARED_RULES } from "./declared-rules";
 
 /** The environment variable of each trigger field. */
 export const ENV_VARS: Readonly<Record<TriggerField, string>> = {
@@ -50,10 +51,13 @@ export const DEFAULT_CLI_COMMAND = "npx --no -- alert-rule-users";
 /** The attribute of the resource that holds the triggers: `triggers` (null_resource) or `triggers_replace` (terraform_data). */
 export type TriggerAttribute = "triggers" | "triggers_replace";
 
+/** The environment variable of each trigger field, by trigger name. */
+const ENV_VAR_OF_TRIGGER = new Map((Object.keys(TRIGGERS) as TriggerField[]).map((field) => [TRIGGERS[field] as string, ENV_VARS[field]]));
+
 /** The environment variable that carries a trigger. */
 function envVarOf(trigger: string): string | undefined {
-  const field = (Object.keys(TRIGGERS) as TriggerField[]).find((f) => TRIGGERS[f] === trigger);
-  if (field !== undefined) return ENV_VARS[field];
+  const named = ENV_VAR_OF_TRIGGER.get(trigger);
+  if (named !== undefined) return named;
   if (trigger === USERS_TRIGGER_CHUNKS.count) return ENV_USERS_CHUNKS.count;
   const index = USERS_TRIGGER_CHUNKS.indexOf(trigger);
   return index === undefined ? undefined : ENV_USERS_CHUNKS.chunk(index);
@@ -61,7 +65,8 @@ function envVarOf(trigger: string): string | undefined {
 
 /**
  * The `environment` of the provisioner for a trigger map: each declaration variable refers only to
- * `${self.<attribute>.<trigger>}`; the construct path and stack are escaped literals.
+ * `${self.<attribute>.<trigger>}`; the construct path and stack are escaped literals, and the
+ * app's rule declarations are named by their file (declared-rules.ts).
  */
 export function provisionerEnvironment(
   constructPath: string,
@@ -76,6 +81,7 @@ export function provisionerEnvironment(
   }
   environment[ENV_CONSTRUCT_PATH] = escapeTemplate(constructPath);
   environment[ENV_STACK] = escapeTemplate(stack);
+  environment[ENV_DECLARED_RULES] = DECLARED_RULES_FILE;
   return environment;
 }
 

@@ -37,3 +37,13 @@ export {
 export type { TriggerAttribute } from "./env";
 export { MAX_USERS_BYTES, USERS_CHUNK_BYTES, chunkNaming, readChunked, splitUtf8, usersSizeFailures, utf8Length } from "./chunks";
 export type { ChunkNaming } from "./chunks";
+export {
+  DECLARED_RULES_FILE,
+  DECLARED_RULES_FORMAT,
+  ENV_DECLARED_RULES,
+  declaredAgain,
+  decodeDeclaredRules,
+  duplicateKey,
+  encodeDeclaredRules,
+} from "./declared-rules";
+export type { RuleReference } from "./declared-rules";

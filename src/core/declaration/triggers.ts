@@ -90,9 +90,11 @@ export function usersJson(users: TriggerFields["users"]): string {
   );
 }
 
-/** The trigger map of raw fields (canonical users, escaped for Terraform; chunked when big). */
-export function encodeTriggerFields(fields: TriggerFields): Triggers {
-  const json = usersJson(fields.users);
+/**
+ * The trigger map of raw fields (canonical users, escaped for Terraform; chunked when big). `json`
+ * is `usersJson(fields.users)`, for a caller that has it already.
+ */
+export function encodeTriggerFields(fields: TriggerFields, json: string = usersJson(fields.users)): Triggers {
   const chunks = splitUtf8(json, USERS_CHUNK_BYTES);
   const common = {
     [TRIGGERS.ruleId]: escapeTemplate(fields.ruleId),

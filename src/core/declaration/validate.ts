@@ -46,14 +46,33 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+type UserEntry = { index: number; user: Record<string, unknown> };
+type AliasEntry = { userIndex: number; aliasIndex: number; alias: string };
+
+/**
+ * The entries of the users list {@link validateDeclaration} is checking, computed once for all its
+ * rules (each rule used to walk the users again: a tenth of the synth time of 10,000 lists).
+ */
+let current: { users: unknown; entries: UserEntry[] | undefined; aliases: AliasEntry[] | undefined } | undefined;
+
 /** The users that are objects, with their index; shape errors are reported by their own rules. */
-function userEntries(input: DeclarationInput): { index: number; user: Record<string, unknown> }[] {
+function userEntries(input: DeclarationInput): UserEntry[] {
+  if (current !== undefined && current.users === input.users) return (current.entries ??= computeUserEntries(input));
+  return computeUserEntries(input);
+}
+
+function computeUserEntries(input: DeclarationInput): UserEntry[] {
   if (!Array.isArray(input.users)) return [];
   return (input.users as unknown[]).flatMap((user, index) => (isRecord(user) ? [{ index, user }] : []));
 }
 
 /** The aliases that are strings, with their user and alias index. */
-function aliasEntries(input: DeclarationInput): { userIndex: number; aliasIndex: number; alias: string }[] {
+function aliasEntries(input: DeclarationInput): AliasEntry[] {
+  if (current !== undefined && current.users === input.users) return (current.aliases ??= computeAliasEntries(input));
+  return computeAliasEntries(input);
+}
+
+function computeAliasEntries(input: DeclarationInput): AliasEntry[] {
   return userEntries(input).flatMap(({ index, user }) =>
     Array.isArray(user["aliases"])
       ? (user["aliases"] as unknown[]).flatMap((alias, aliasIndex) =>
@@ -246,5 +265,10 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
 
 /** Every failure of a declaration, in rule order; empty when it is valid. */
 export function validateDeclaration(input: DeclarationInput): string[] {
-  return DECLARATION_RULES.flatMap((rule) => rule.validate(input));
+  current = { users: input.users, entries: undefined, aliases: undefined };
+  try {
+    return DECLARATION_RULES.flatMap((rule) => rule.validate(input));
+  } finally {
+    current = undefined;
+  }
 }

@@ -1,6 +1,6 @@
 /** The declared lists: from the synthesized app, or (the Terraform path) from one provisioner's environment. */
 import type { DesiredList } from "../../core/desired";
-import { declarationFromEnv } from "../../core/declaration";
+import { declarationFromEnvironment } from "../declaration-from-env";
 import { readDeclarations } from "../read-synth-output";
 import { readAppCommand, runSynth } from "../synth";
 import type { SynthSettings } from "./session";
@@ -16,8 +16,10 @@ export async function readDesired(settings: SynthSettings): Promise<DesiredList[
 
 /**
  * The one list of `apply --from-env` (what a RuleUserList's local-exec provisioner runs), decoded
- * and validated from the ALERT_RULE_USERS_* variables before any request.
+ * and validated from the ALERT_RULE_USERS_* variables before any request, with the app's other
+ * declarations (the stack's file the variable ALERT_RULE_USERS_DECLARED_RULES names, relative to
+ * `cwd`) so that one rule declared by two constructs is refused there too.
  */
-export function readDesiredFromEnv(env: NodeJS.ProcessEnv): DesiredList[] {
-  return [declarationFromEnv(env)];
+export function readDesiredFromEnv(env: NodeJS.ProcessEnv, cwd: string): DesiredList[] {
+  return [declarationFromEnvironment(env, cwd)];
 }
