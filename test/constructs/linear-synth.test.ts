@@ -1,5 +1,5 @@
 /**
- * What a RuleUserList costs at synth besides cdktf's own work (design.md §10.1): no process per
+ * What a RuleUserList costs at synth besides cdktf's own work (docs/contract.md §10.1): no process per
  * construct (the Terraform version is checked once per stack), policies found wherever they were
  * declared, and the rule declarations of the app checked once: the same rule declared twice fails
  * synth with both construct paths, and each stack carries the app's declarations for its
