@@ -7,11 +7,14 @@
  * template escapes resolved), and synth refuses a list beyond what can be passed.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { TerraformStack, Testing } from "cdktf";
 import { RuleUserList } from "../../src/constructs";
-import { MAX_USERS_BYTES, unescapeTemplate } from "../../src/core/declaration";
+import { DECLARED_RULES_FILE, MAX_USERS_BYTES, encodeDeclaredRules, unescapeTemplate } from "../../src/core/declaration";
 import { useSimulator } from "../support/simulator";
-import { CLI, REPO, connectionEnv, writesOf } from "../support/cli";
+import { CLI, connectionEnv, writesOf } from "../support/cli";
 import { RULES } from "../support/sample";
 
 /** Linux's MAX_ARG_STRLEN: the longest one argument or `NAME=value` environment string may be. */
@@ -57,9 +60,20 @@ function evaluated(resource: Carrier, triggers: Record<string, string>) {
 }
 
 /** Runs `/bin/sh -c command` with exactly this environment (as Terraform's local-exec does). */
-function runShell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * The stack's working directory as Terraform runs the provisioner in it: the file of the app's rule
+ * declarations (`alert-rule-users.rules.json`, written beside `cdk.tf.json` at synth) holding this
+ * one list.
+ */
+function stackDirectory(): string {
+  const dir = mkdtempSync(join(tmpdir(), "aru-big-stack-"));
+  writeFileSync(join(dir, DECLARED_RULES_FILE), encodeDeclaredRules([{ constructPath: "big/everyone", ruleId: RULES.engineering, ruleName: null }]));
+  return dir;
+}
+
+function runShell(command: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", command], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -95,18 +109,23 @@ describe("a 10,000-user list on the Terraform path", () => {
     }
     // when the provisioner command runs in a real child process with that environment
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1", ...connectionEnv(sim), ...environment };
-    const first = await runShell(command, env);
-    // then it applied the whole list
-    expect(first.stderr).toBe("");
-    expect(first.code).toBe(0);
-    const live = sim.rule(RULES.engineering)!.users;
-    expect(live).toHaveLength(10_000);
-    expect(live.find((u) => u.userIdFromAuthority === users[9_999]!.userId)?.userAliasList.slice().sort()).toEqual(users[9_999]!.aliases.slice().sort());
-    // and the same provisioner run again sends no write
-    sim.resetCounts();
-    const second = await runShell(command, env);
-    expect(second.code).toBe(0);
-    expect(writesOf(sim.requestCounts())).toEqual({});
+    const stackDir = stackDirectory();
+    try {
+      const first = await runShell(command, env, stackDir);
+      // then it applied the whole list
+      expect(first.stderr).toBe("");
+      expect(first.code).toBe(0);
+      const live = sim.rule(RULES.engineering)!.users;
+      expect(live).toHaveLength(10_000);
+      expect(live.find((u) => u.userIdFromAuthority === users[9_999]!.userId)?.userAliasList.slice().sort()).toEqual(users[9_999]!.aliases.slice().sort());
+      // and the same provisioner run again sends no write
+      sim.resetCounts();
+      const second = await runShell(command, env, stackDir);
+      expect(second.code).toBe(0);
+      expect(writesOf(sim.requestCounts())).toEqual({});
+    } finally {
+      rmSync(stackDir, { recursive: true, force: true });
+    }
   }, 180_000);
 
   it("keeps the triggers of an unchanged list byte-identical, whatever the declared order", () => {
