@@ -9,13 +9,11 @@ import { AlertRuleUsersError } from "../errors";
 import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
 import { applyResult, interruptedBeforeApply, interruptedRule, notApplied } from "../core/apply-results";
-import { fingerprintList } from "../core/fingerprint";
-import { checkFresh } from "../core/guards";
 import { callSize, type CallOf } from "../core/operations";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
-import { checkRederived } from "../core/rederive";
 import { plannedRuleFacts, readBackProblem } from "../core/verify";
-import { readList, toObservedList } from "./observe";
+import { AlreadyEmptied, checkUnchanged, MayHaveLanded } from "./fresh-read";
+import { readList } from "./observe";
 import { mapPool } from "./pool";
 
 /** How to send an admitted plan (src/io/workflow/apply.ts checked it). */
@@ -33,22 +31,6 @@ export interface ApplyOptions {
    * throws refuses the whole plan, nothing sent (`apply --require-tip`, src/io/git-tip.ts).
    */
   readonly beforeFirstWrite?: () => void | Promise<void>;
-}
-
-/**
- * Re-reads every rule the plan would change and refuses the plan when any list differs from what
- * was planned, or when the plan's calls and mass-removal checks do not follow from its desired
- * lists and the lists read now (an edited saved plan, src/core/rederive.ts).
- */
-export async function checkNotStale(plan: Plan, client: RuleListClient, parallelism: number, when: "saved" | "confirmed" = "saved"): Promise<void> {
-  const changing = plan.rules.filter((r) => r.action === "update");
-  const reads = await mapPool(changing, parallelism, async (rule) => readList(client, plannedRuleFacts(rule)));
-  checkFresh(
-    changing,
-    reads.map((read) => (read.ok ? { ok: true as const, fingerprint: fingerprintList(read.list) } : { ok: false as const, message: read.message })),
-    when,
-  );
-  checkRederived(plan, reads.flatMap((read) => (read.ok ? [read.list] : [])));
 }
 
 /**
@@ -95,44 +77,6 @@ const SENDERS: { readonly [K in PlannedCall["operation"]]: Sender<K> } = {
 
 function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): Promise<void> {
   return (SENDERS[call.operation] as Sender<PlannedCall["operation"]>)(client, rule, call);
-}
-
-/** A retry of remove-all-users found the list empty: the attempt before it landed, though its answer was lost. */
-class AlreadyEmptied extends Error {}
-
-/**
- * A retry of remove-all-users found the list neither as planned nor empty: the attempt before it
- * was sent and not answered with success, so it may have landed (and someone added users since),
- * or not (and someone edited the list). Either way it is not sent again: users added meanwhile
- * are kept, and the rule goes on with its other calls (add-users only: the declared users back).
- */
-class MayHaveLanded extends Error {}
-
-/**
- * docs/contract.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
- * plan's fingerprint. Runs before every attempt (retries included), the read sent on the rate
- * limiter's `ticket` taken together with the call's own (no wait between them); throws a
- * StalePlanError when the list changed before the first attempt, so the call is not sent and
- * users added since the plan are kept. Before a retry, an empty list means the previous attempt
- * emptied it (a lost response): the call is not sent again and the rule goes on to its next call;
- * any other list, that it may have landed (MayHaveLanded).
- */
-async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean, ticket: number | undefined): Promise<void> {
-  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket }));
-  if (fingerprintList(list) === rule.fingerprint) return;
-  if (retry && list.entries.length === 0) throw new AlreadyEmptied();
-  if (retry) {
-    throw new MayHaveLanded(
-      `remove-all-users was sent but not answered with success (a lost answer, a 5xx or a timeout), so it may have landed; ` +
-        `the read before its retry found the list neither as planned nor empty (someone else changed it meanwhile), ` +
-        `so it was not sent again and users added meanwhile are kept`,
-    );
-  }
-  throw new StalePlanError(
-    `refused: remove-all-users was not sent: a read of the rule right before it found the list changed since it was planned ` +
-      `(someone else edited it), so users added meanwhile are kept. Run plan again to see the difference, then apply.`,
-    [rule.constructPath],
-  );
 }
 
 function toEntry(u: { userId: string; aliases: readonly string[] }) {

@@ -6,7 +6,8 @@ import type { RuleListClient } from "../../src/api";
 import type { DesiredList } from "../../src/core/desired";
 import type { Plan } from "../../src/core/plan-schema";
 import type { ApplyResult } from "../../src/core/apply-results";
-import { applyPlan, checkNotStale } from "../../src/io/execute";
+import { applyPlan } from "../../src/io/execute";
+import { checkNotStale } from "../../src/io/fresh-read";
 import { getPlan } from "../../src/io/workflow";
 import type { SimUser, TenantSeed } from "../../src/simulator";
 import type { StackDecl } from "../support/cli";
@@ -81,7 +82,7 @@ export async function planIn(client: RuleListClient, lists: readonly DeclaredLis
 
 /**
  * Applies `plan` as `apply PLANFILE` does once its file is admitted: the fresh read of every rule
- * it changes (src/io/execute.ts checkNotStale), then the calls, one rule at a time.
+ * it changes (src/io/fresh-read.ts checkNotStale), then the calls, one rule at a time.
  */
 export async function applyAsSaved(plan: Plan, client: RuleListClient): Promise<ApplyResult> {
   await checkNotStale(plan, client, 1, "saved");

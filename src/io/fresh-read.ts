@@ -1,0 +1,69 @@
+/**
+ * The fresh read before a write: the plan still holds against the lists read now, right before
+ * the first write of an admitted plan (`checkNotStale`, the workflow's admission:
+ * src/io/workflow/apply.ts) and right before each attempt of remove-all-users (`checkUnchanged`,
+ * sent by src/io/execute.ts).
+ */
+import type { RuleListClient } from "../api";
+import { StalePlanError } from "../errors";
+import { fingerprintList } from "../core/fingerprint";
+import { checkFresh } from "../core/guards";
+import type { Plan, RulePlan } from "../core/plan-schema";
+import { checkRederived } from "../core/rederive";
+import { plannedRuleFacts } from "../core/verify";
+import { readList, toObservedList } from "./observe";
+import { mapPool } from "./pool";
+
+/**
+ * Re-reads every rule the plan would change and refuses the plan when any list differs from what
+ * was planned, or when the plan's calls and mass-removal checks do not follow from its desired
+ * lists and the lists read now (an edited saved plan, src/core/rederive.ts).
+ */
+export async function checkNotStale(plan: Plan, client: RuleListClient, parallelism: number, when: "saved" | "confirmed" = "saved"): Promise<void> {
+  const changing = plan.rules.filter((r) => r.action === "update");
+  const reads = await mapPool(changing, parallelism, async (rule) => readList(client, plannedRuleFacts(rule)));
+  checkFresh(
+    changing,
+    reads.map((read) => (read.ok ? { ok: true as const, fingerprint: fingerprintList(read.list) } : { ok: false as const, message: read.message })),
+    when,
+  );
+  checkRederived(plan, reads.flatMap((read) => (read.ok ? [read.list] : [])));
+}
+
+/** A retry of remove-all-users found the list empty: the attempt before it landed, though its answer was lost. */
+export class AlreadyEmptied extends Error {}
+
+/**
+ * A retry of remove-all-users found the list neither as planned nor empty: the attempt before it
+ * was sent and not answered with success, so it may have landed (and someone added users since),
+ * or not (and someone edited the list). Either way it is not sent again: users added meanwhile
+ * are kept, and the rule goes on with its other calls (add-users only: the declared users back).
+ */
+export class MayHaveLanded extends Error {}
+
+/**
+ * docs/contract.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
+ * plan's fingerprint. Runs before every attempt (retries included), the read sent on the rate
+ * limiter's `ticket` taken together with the call's own (no wait between them); throws a
+ * StalePlanError when the list changed before the first attempt, so the call is not sent and
+ * users added since the plan are kept. Before a retry, an empty list means the previous attempt
+ * emptied it (a lost response): the call is not sent again and the rule goes on to its next call;
+ * any other list, that it may have landed (MayHaveLanded).
+ */
+export async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean, ticket: number | undefined): Promise<void> {
+  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket }));
+  if (fingerprintList(list) === rule.fingerprint) return;
+  if (retry && list.entries.length === 0) throw new AlreadyEmptied();
+  if (retry) {
+    throw new MayHaveLanded(
+      `remove-all-users was sent but not answered with success (a lost answer, a 5xx or a timeout), so it may have landed; ` +
+        `the read before its retry found the list neither as planned nor empty (someone else changed it meanwhile), ` +
+        `so it was not sent again and users added meanwhile are kept`,
+    );
+  }
+  throw new StalePlanError(
+    `refused: remove-all-users was not sent: a read of the rule right before it found the list changed since it was planned ` +
+      `(someone else edited it), so users added meanwhile are kept. Run plan again to see the difference, then apply.`,
+    [rule.constructPath],
+  );
+}
