@@ -28,7 +28,7 @@ export interface ApplyOptions {
   readonly signal?: AbortSignal;
   /**
    * Runs once after the checks and the stale check's reads, right before the first write; what it
-   * throws refuses the whole plan, nothing sent (`apply --require-tip`, src/io/git-tip.ts).
+   * throws refuses the whole plan, nothing sent (`apply --require-tip`, src/io/git/tip.ts).
    */
   readonly beforeFirstWrite?: () => void | Promise<void>;
 }

@@ -17,7 +17,7 @@ import { checkPlanIsApplicable, checkSameConnection } from "../../core/guards";
 import type { Plan } from "../../core/plan-schema";
 import { applyPlan } from "../execute";
 import { checkNotStale } from "../fresh-read";
-import { checkTip } from "../git-tip";
+import { checkTip } from "../git/tip";
 import { readPlanFile } from "../plan-file";
 import { getPlan, type PlanClock } from "./plan";
 import { checkSavedPlanSignature } from "./plan-key";

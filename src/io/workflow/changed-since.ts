@@ -13,23 +13,21 @@
  * before anything is read from the service: never a full plan instead. An app that did not exist at
  * REF (the pull request that adds it) declared nothing there: every list now is added, and read.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { compareDeclarations } from "../../core/changed-declarations";
 import type { DeclarationComparison } from "../../core/changed-declarations";
 import type { DesiredList } from "../../core/desired";
 import { AlertRuleUsersError, ChangedSinceError } from "../../errors";
 import { readDeclarations } from "../read-synth-output";
+import { git, linkDependencies, repositoryTop, resolveCommit, stderrOf } from "../git/worktree";
 import { readAppCommand, runSynth } from "../synth";
 import type { Plan } from "../../core/plan-schema";
 import { withChangedSince } from "../../core/changed-since-plan";
 import { readDesired } from "./declared";
 import type { SynthSettings } from "./session";
-
-const run = promisify(execFile);
 
 /** The revision compared with, and what changed since. */
 export interface ChangedSinceRead {
@@ -57,58 +55,6 @@ export async function readChangedSince(ref: string, settings: SynthSettings, sig
   if (before.status === "rejected") throw before.reason;
   const { lists, noApp } = before.value;
   return { ref, commit, comparison: compareDeclarations(lists, now.value), declared: now.value, noAppAtRef: noApp };
-}
-
-function git(args: readonly string[], cwd: string, settings: SynthSettings, signal?: AbortSignal): Promise<{ stdout: string; stderr: string }> {
-  return run("git", [...args], {
-    cwd,
-    env: { ...settings.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
-    encoding: "utf8",
-    maxBuffer: 16 * 1024 * 1024,
-    ...(signal === undefined ? {} : { signal }),
-  });
-}
-
-function stderrOf(error: unknown): string {
-  const stderr = (error as { stderr?: unknown }).stderr;
-  const text = typeof stderr === "string" && stderr.trim() !== "" ? stderr : error instanceof Error ? error.message : String(error);
-  return text.trim().split("\n").slice(-5).join("\n");
-}
-
-async function repositoryTop(settings: SynthSettings): Promise<string> {
-  try {
-    return (await git(["rev-parse", "--show-toplevel"], settings.cwd, settings)).stdout.trim();
-  } catch (error) {
-    const missing = (error as { code?: unknown }).code === "ENOENT";
-    throw new ChangedSinceError(
-      "not-a-git-checkout",
-      missing
-        ? `--changed-since needs git, and git was not found on PATH. Install git, or drop --changed-since for a full plan.`
-        : `--changed-since: ${settings.cwd} is not in a git checkout (${stderrOf(error)}). Run plan in the repository of the app (in CI: check it out with actions/checkout), or drop --changed-since for a full plan.`,
-      { cause: error },
-    );
-  }
-}
-
-async function resolveCommit(ref: string, top: string, settings: SynthSettings): Promise<string> {
-  const unknown = async (detail: string, cause?: unknown): Promise<never> => {
-    const shallow = await git(["rev-parse", "--is-shallow-repository"], top, settings).then(
-      (r) => r.stdout.trim() === "true",
-      () => false,
-    );
-    throw new ChangedSinceError(
-      "unknown-ref",
-      `--changed-since: "${ref}" is not a commit of the repository at ${top} (${detail}).` +
-        (shallow ? " This checkout is shallow: fetch the history (actions/checkout with fetch-depth: 0, or git fetch --unshallow)." : " Fetch it first (e.g. git fetch origin main), or name a branch, tag or commit that exists here."),
-      cause === undefined ? undefined : { cause },
-    );
-  };
-  if (ref.trim() === "" || ref.startsWith("-")) return unknown("a revision cannot be empty or start with '-'");
-  try {
-    return (await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], top, settings)).stdout.trim();
-  } catch (error) {
-    return unknown(`git rev-parse --verify ${ref}^{commit} found no commit`, error);
-  }
 }
 
 /**
@@ -180,26 +126,6 @@ function refSynthFailed(ref: string, short: string, detail: string, cause?: unkn
     `--changed-since: the app as it is at ${ref} (${short}) does not synthesize, so what changed since cannot be told:\n${detail}`,
     cause === undefined ? undefined : { cause },
   );
-}
-
-/**
- * Links the working tree's `node_modules` into the worktree: those of the app's directory and of
- * each directory above it, up to the repository's top, that the worktree does not have. Returns
- * the links made.
- */
-function linkDependencies(top: string, cwd: string, tree: string): string[] {
-  const links: string[] = [];
-  const root = fs.realpathSync(top);
-  for (let dir = fs.realpathSync(cwd); ; dir = path.dirname(dir)) {
-    const modules = path.join(dir, "node_modules");
-    const target = path.join(tree, path.relative(root, dir), "node_modules");
-    if (fs.existsSync(modules) && fs.existsSync(path.dirname(target)) && !fs.existsSync(target)) {
-      fs.symlinkSync(modules, target, "junction");
-      links.push(target);
-    }
-    if (dir === root || path.dirname(dir) === dir) break;
-  }
-  return links;
 }
 
 /** A plan made of `read.comparison.changed`, marked with what was compared and what was left unread (src/core/changed-since-plan.ts). */

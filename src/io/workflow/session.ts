@@ -34,7 +34,7 @@ export interface RunOptions extends GuardOptions {
   readonly signal?: AbortSignal;
   /**
    * `apply --require-tip REF`: write only when the checkout at `cwd` is REF's tip, checked when the
-   * admission starts (before any request) and again right before the first write (src/io/git-tip.ts).
+   * admission starts (before any request) and again right before the first write (src/io/git/tip.ts).
    */
   readonly requireTip?: { readonly ref: string; readonly cwd: string };
 }

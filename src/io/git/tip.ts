@@ -7,7 +7,7 @@
  * right before apply (`git fetch origin main`) for the check to see a newer commit.
  */
 import { execFileSync } from "node:child_process";
-import { TipMismatchError } from "../errors";
+import { TipMismatchError } from "../../errors";
 
 /** The commit `revision` names in the git checkout at `cwd`, or the reason it names none. */
 function revParse(revision: string, cwd: string): { ok: true; commit: string } | { ok: false; reason: string } {
