@@ -9,6 +9,7 @@
 import { ExpiredUsersError, PlanTooOldError } from "../errors";
 import { EXPIRING_SOON_DAYS, addDays, dayOf } from "./expiry";
 import type { Plan } from "./plan-schema";
+import { usersAdded } from "./operations";
 
 /** `--max-plan-age` unless given. */
 export const DEFAULT_MAX_PLAN_AGE = "24h";
@@ -67,8 +68,7 @@ export function checkNoExpiredAdds(plan: Plan, today: string): void {
   for (const rule of plan.rules) {
     if (rule.action !== "update") continue;
     for (const call of rule.calls) {
-      if (call.operation !== "add-users") continue;
-      for (const user of call.userList) {
+      for (const user of usersAdded(call)) {
         adds = true;
         const expiresAt = expiries.get(`${rule.constructPath}\0${user.userId}`);
         if (expiresAt !== undefined && expiresAt <= today) expired.push(`${rule.constructPath}: ${user.userId} (expiresAt ${expiresAt})`);

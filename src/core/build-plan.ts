@@ -5,6 +5,7 @@
 import { NO_CHANGES, NO_MASS_REMOVAL, diffRule } from "./diff";
 import type { Plan, PlanSummary, RemovedUser, RulePlan } from "./plan-schema";
 import { canonicalUsers } from "./canonical";
+import { countChanges } from "./change-kinds";
 import { dayOf, isInstant, splitExpired } from "./expiry";
 import type { ExpiringUser } from "./expiry";
 import { withPolicies } from "./policy";
@@ -129,14 +130,12 @@ export function summarize(rules: readonly RulePlan[]): PlanSummary {
   for (const rule of rules) {
     if (rule.action !== "update") continue;
     const c = rule.changes;
-    usersToAdd += c.addUsers.length;
-    aliasesToAdd += c.addUsers.reduce((n, u) => n + u.aliases.length, 0) + c.addAliases.reduce((n, u) => n + u.aliases.length, 0);
-    // like aliasesToAdd (which counts the aliases of new users), this counts every alias that leaves the list
-    aliasesToRemove +=
-      c.removeAliases.reduce((n, u) => n + u.aliases.length, 0) +
-      c.removeUsers.reduce((n, u) => n + u.aliases.length, 0) +
-      c.removeEntriesWithoutId.reduce((n, e) => n + e.aliases.length, 0);
-    usersToRemove += c.removeUsers.length + c.removeEntriesWithoutId.length;
+    // the renderers' counting rule (src/core/change-kinds.ts); the alias fields count every alias that enters or leaves the list
+    const count = countChanges(c);
+    usersToAdd += count.usersToAdd;
+    aliasesToAdd += count.allAliasesToAdd;
+    aliasesToRemove += count.allAliasesToRemove;
+    usersToRemove += count.usersToRemove;
     if (c.rebuild) rebuilds += 1;
     else if (c.removeAll) removeAll += 1;
     calls += rule.calls.length;

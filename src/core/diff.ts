@@ -15,7 +15,7 @@ import type {
 } from "./plan-schema";
 import { isSystemRule } from "./guards";
 import type { ObservedList, RuleObservation } from "./observation";
-import { inSafeOrder } from "./operations";
+import { planCalls } from "./operations";
 
 export interface DiffOptions {
   /** Most users in one write call; larger changes are split into several calls of the same operation. */
@@ -257,15 +257,10 @@ function authoritative(users: readonly PlannedUser[], list: ObservedList): Compu
   return { changes: { ...diff, removeEntriesWithoutId: [], removeAll: false, rebuild: false }, reason: null, warnings: [] };
 }
 
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /**
  * The fewest calls, in monitoring-safe order: inclusion lists gain before they lose; exclusion
- * lists lose before they gain. A rebuild empties first (the one exception, warned about).
+ * lists lose before they gain. A rebuild empties first (the one exception, warned about). Each
+ * operation's calls are built by its row of the operation table (src/core/operations.ts).
  */
 function orderCalls(
   computed: Computed,
@@ -273,32 +268,7 @@ function orderCalls(
   users: readonly PlannedUser[],
   batchSize: number,
 ): PlannedCall[] {
-  const { changes } = computed;
-  const size = Math.max(1, Math.floor(batchSize));
-  if (changes.removeAll) {
-    const removeAll: PlannedCall = { operation: "remove-all-users" };
-    if (!changes.rebuild) return [removeAll];
-    // rebuild: every declared user is added again, with all declared aliases, once the list is empty
-    return inSafeOrder([removeAll, ...chunk(users, size).map(addCall)], list.usersToAlertOn);
-  }
-  const calls: PlannedCall[] = [
-    ...chunk(mergeAdds(changes), size).map(addCall),
-    ...chunk(changes.removeAliases, size).map((userList): PlannedCall => ({ operation: "remove-user-aliases", userList })),
-    ...chunk(
-      changes.removeUsers.map((u) => u.userId),
-      size,
-    ).map((userIdList): PlannedCall => ({ operation: "remove-users", userIdList })),
-  ];
-  return inSafeOrder(calls, list.usersToAlertOn);
-}
-
-function addCall(userList: readonly PlannedUser[]): PlannedCall {
-  return { operation: "add-users", userList };
-}
-
-/** New users and new aliases of present users, in one add-users list ordered by user ID. */
-function mergeAdds(changes: RuleChanges): PlannedUser[] {
-  return [...changes.addUsers, ...changes.addAliases].sort((a, b) => compareStrings(a.userId, b.userId));
+  return planCalls({ changes: computed.changes, users, batchSize: Math.max(1, Math.floor(batchSize)) }, list.usersToAlertOn);
 }
 
 /**

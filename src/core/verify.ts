@@ -1,6 +1,7 @@
 /** Verification after apply: a rule converged when a fresh diff of its read-back list needs no call. */
 import { diffRule } from "./diff";
 import type { ObservedList, RuleFacts } from "./observation";
+import { userIdsRemoved } from "./operations";
 import type { RulePlan } from "./plan-schema";
 
 /** The facts of a planned rule, as observe and the diff need them (the rule was editable when planned). */
@@ -50,7 +51,7 @@ export function readBackProblem(rule: RulePlan, list: ObservedList): string | nu
  */
 export function keptEntries(rule: RulePlan, list: ObservedList): string[] {
   const named = new Set<string>();
-  for (const call of rule.calls) if (call.operation === "remove-users") for (const id of call.userIdList) named.add(id);
+  for (const call of rule.calls) for (const id of userIdsRemoved(call)) named.add(id);
   return list.entries.filter((e) => e.userId !== null && named.has(e.userId)).map((e) => `${JSON.stringify(e.userId)} (${e.aliases.join(", ")})`);
 }
 

@@ -127,7 +127,8 @@ export const RULE_OPERATIONS = {
   "remove-all-users": "/v1/alert-rules/remove-all-users",
 } as const;
 export type RuleOperation = keyof typeof RULE_OPERATIONS;
-export type WriteOperation = "add-users" | "remove-users" | "remove-user-aliases" | "remove-all-users";
+/** Every operation of the wire table but its two reads. */
+export type WriteOperation = Exclude<RuleOperation, "query-rule-metadata" | "query-users">;
 
 /**
  * The error body the simulator sends (the interface does not show the service's). The client

@@ -10,6 +10,8 @@ import { noMentions } from "./mentions";
 import type { ListMode } from "../desired";
 import { describeRule } from "../desired";
 import type { Plan, RulePlan } from "../plan-schema";
+import { CHANGE_KIND_LIST, CHANGE_KINDS } from "../change-kinds";
+import type { ChangeEntry, ChangeKind } from "../change-kinds";
 
 export type Style = "bold" | "dim" | "red" | "green" | "yellow";
 
@@ -88,47 +90,33 @@ export function modeLabel(mode: ListMode): string {
 /** The count and wording of calls: one table for every renderer and apply (src/core/operations.ts). */
 export { callSize, describeCall } from "../operations";
 
-export type ChangeKind = "add-user" | "add-aliases" | "remove-aliases" | "remove-user" | "remove-entry";
+export type { ChangeKind } from "../change-kinds";
 
 /** One user's change, as a renderer shows it. `userId` is null for entries without a user ID. */
-export interface ChangeRow {
+export interface ChangeRow extends ChangeEntry {
   readonly kind: ChangeKind;
-  readonly userId: string | null;
-  readonly aliases: readonly string[];
-  /** Why, when the row has a reason of its own: `expired on yyyy-MM-dd`. */
-  readonly note?: string;
 }
 
-const RANK: Readonly<Record<ChangeKind, number>> = {
-  "add-user": 0,
-  "add-aliases": 1,
-  "remove-aliases": 2,
-  "remove-user": 3,
-  "remove-entry": 4,
-};
-
-/** The rule's changes, one row per user and kind, ordered by user ID; entries without an ID last. */
+/**
+ * The rule's changes, one row per user and kind (src/core/change-kinds.ts), ordered by user ID,
+ * then by the kind's rank; entries without an ID last.
+ */
 export function changeRows(rule: RulePlan): ChangeRow[] {
   const c = rule.changes;
-  const rows: ChangeRow[] = [
-    ...c.addUsers.map((u) => ({ kind: "add-user" as const, userId: u.userId, aliases: u.aliases })),
-    ...c.addAliases.map((u) => ({ kind: "add-aliases" as const, userId: u.userId, aliases: u.aliases })),
-    ...c.removeAliases.map((u) => ({ kind: "remove-aliases" as const, userId: u.userId, aliases: u.aliases })),
-    ...c.removeUsers.map((u) => ({
-      kind: "remove-user" as const,
-      userId: u.userId,
-      aliases: u.aliases,
-      ...(u.reason === "expired" ? { note: `expired on ${u.expiresAt ?? "?"}` } : {}),
-    })),
-  ];
-  rows.sort((a, b) => compareStrings(a.userId ?? "", b.userId ?? "") || RANK[a.kind] - RANK[b.kind]);
-  return [...rows, ...c.removeEntriesWithoutId.map((e) => ({ kind: "remove-entry" as const, userId: null, aliases: e.aliases }))];
+  const rows: ChangeRow[] = [];
+  const withoutId: ChangeRow[] = [];
+  for (const kind of CHANGE_KIND_LIST) {
+    const spec = CHANGE_KINDS[kind];
+    for (const item of spec.items(c)) (spec.unit === "entry" ? withoutId : rows).push({ kind, ...spec.entry(item) });
+  }
+  rows.sort((a, b) => compareStrings(a.userId ?? "", b.userId ?? "") || CHANGE_KINDS[a.kind].rank - CHANGE_KINDS[b.kind].rank);
+  return [...rows, ...withoutId];
 }
 
 /** True when the rule takes anything away: users, aliases, entries, or the whole list. */
 export function removesSomething(rule: RulePlan): boolean {
   const c = rule.changes;
-  return c.removeAll || c.removeUsers.length > 0 || c.removeAliases.length > 0 || c.removeEntriesWithoutId.length > 0;
+  return c.removeAll || CHANGE_KIND_LIST.some((kind) => CHANGE_KINDS[kind].direction === "remove" && CHANGE_KINDS[kind].items(c).length > 0);
 }
 
 /** The summary sentence, identical in text and markdown (fixed wording, so scripts can read it). */

@@ -3,9 +3,11 @@
  * user added or removed counts once, as a user, whatever their aliases (an entry without a user ID
  * removed counts as a user too); alias counts are the aliases added to or removed from users who
  * stay. So removing one user is "1 user to remove, 0 aliases to remove", and the summary line
- * is the sum of the per-rule counts. (The JSON plan's `summary` keeps its own fields, documented in
- * docs/plan-format.md.) Pure.
+ * is the sum of the per-rule counts. The change-kind table (src/core/change-kinds.ts) counts them,
+ * for the renderers and for the JSON plan's `summary`, whose alias fields count every alias that
+ * enters or leaves the list (docs/plan-format.md). Pure.
  */
+import { countChanges } from "../change-kinds";
 import type { RulePlan } from "../plan-schema";
 import { plural } from "./common";
 
@@ -23,17 +25,15 @@ export interface ChangeTally {
   readonly aliasesToRemove: number;
 }
 
-const aliasCount = (users: readonly { readonly aliases: readonly string[] }[]): number => users.reduce((n, u) => n + u.aliases.length, 0);
-
-/** One rule's changes, counted. */
+/** One rule's changes, counted (src/core/change-kinds.ts countChanges: the same rule as the plan's summary). */
 export function tallyRule(rule: RulePlan): ChangeTally {
-  const c = rule.changes;
+  const count = countChanges(rule.changes);
   return {
-    usersToAdd: c.addUsers.length,
-    usersToRemove: c.removeUsers.length + c.removeEntriesWithoutId.length,
-    entriesWithoutId: c.removeEntriesWithoutId.length,
-    aliasesToAdd: aliasCount(c.addAliases),
-    aliasesToRemove: aliasCount(c.removeAliases),
+    usersToAdd: count.usersToAdd,
+    usersToRemove: count.usersToRemove,
+    entriesWithoutId: count.entriesWithoutId,
+    aliasesToAdd: count.aliasesToAdd,
+    aliasesToRemove: count.aliasesToRemove,
   };
 }
 

@@ -3,6 +3,8 @@
  * `+` add, `-` remove, `~` change, a fixed summary line. Pure: returns a string.
  */
 import type { Plan, RulePlan } from "../plan-schema";
+import { CHANGE_KINDS, PLAN_SYMBOLS } from "../change-kinds";
+import type { PlanSymbol } from "../change-kinds";
 import { EXPIRING_SOON_DAYS } from "../expiry";
 import { blockingErrors } from "../guards";
 import type { ChangeRow, Paint } from "./common";
@@ -88,17 +90,6 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   return out.join("\n") + "\n";
 }
 
-/** What each symbol means, in the order of the legend; only the symbols a plan uses are listed. */
-const SYMBOLS = [
-  ["~", "a rule list changes, or a user's aliases change"],
-  ["+", "a user or alias is added"],
-  ["-", "a user, alias or entry is removed (on a rule: all of its entries)"],
-  ["-/+", "a list is rebuilt: emptied, then filled again"],
-  ["#", "a note: the construct path, a skipped rule, an expired user"],
-] as const;
-
-type PlanSymbol = (typeof SYMBOLS)[number][0];
-
 /** A Terraform-like legend of the symbols the changed rules' blocks use (and only those). */
 function legend(updates: readonly RulePlan[], paint: Paint): string[] {
   // Every changed rule shows its construct path as a "#" note.
@@ -106,17 +97,12 @@ function legend(updates: readonly RulePlan[], paint: Paint): string[] {
   for (const rule of updates) {
     const c = rule.changes;
     used.add(c.rebuild ? "-/+" : c.removeAll ? "-" : "~");
-    for (const row of changeRows(rule)) {
-      if (row.kind === "add-user") used.add("+");
-      else if (row.kind === "add-aliases") used.add("~").add("+");
-      else if (row.kind === "remove-aliases") used.add("~").add("-");
-      else used.add("-");
-    }
+    for (const row of changeRows(rule)) for (const symbol of CHANGE_KINDS[row.kind].symbols) used.add(symbol);
   }
-  const width = Math.max(...SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol]) => symbol.length));
+  const width = Math.max(...PLAN_SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol]) => symbol.length));
   return [
     paint("dim", "Symbols:"),
-    ...SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol, meaning]) => paint("dim", `  ${symbol.padEnd(width)}  ${meaning}`)),
+    ...PLAN_SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol, meaning]) => paint("dim", `  ${symbol.padEnd(width)}  ${meaning}`)),
     paint("dim", COUNTING_LEGEND),
   ];
 }
