@@ -13,7 +13,7 @@ import type {
   RuleChanges,
   RulePlan,
 } from "./plan-schema";
-import { isSystemRule } from "./guards";
+import { isSystemRule } from "./rule-facts";
 import type { ObservedList, RuleObservation } from "./observation";
 import { planCalls } from "./operations";
 

@@ -3,15 +3,7 @@
  * clock. Each refuses the whole plan by throwing; the caller sends nothing when one throws.
  */
 import { ConnectionMismatchError, MassRemovalError, StalePlanError, UnresolvedRulesError } from "../errors";
-import type { RuleFacts } from "./observation";
 import type { Plan, RulePlan } from "./plan-schema";
-
-const SYSTEM_SOURCES = new Set(["departing employee", "high risk employee"]);
-
-/** System rules (Departing Employee, High Risk Employee) cannot be edited: they are skipped. */
-export function isSystemRule(rule: RuleFacts): boolean {
-  return rule.isSystem || SYSTEM_SOURCES.has(rule.ruleSource.trim().toLowerCase());
-}
 
 /** Errors that forbid applying anything: the declaration itself cannot be trusted. */
 export function blockingErrors(plan: Plan): readonly RulePlan[] {

@@ -17,7 +17,7 @@ import type { UsersToAlertOn } from "../api/rules/schemas";
 import { shellQuote } from "../shared/text";
 import { canonicalUsers } from "./canonical";
 import { validateDeclaration } from "./declaration";
-import { isSystemRule } from "./guards";
+import { isSystemRule } from "./rule-facts";
 import type { ObservedEntry } from "./plan-schema";
 import type { ObservedList, RuleFacts } from "./observation";
 

@@ -11,7 +11,7 @@ import { isMissingUserId } from "../api/rules/schemas";
 import { AlertRuleUsersError } from "../errors";
 import { mapPool } from "./pool";
 import type { DesiredList } from "../core/desired";
-import { isSystemRule } from "../core/guards";
+import { isSystemRule } from "../core/rule-facts";
 import type { ObservedList, RuleFacts, RuleObservation } from "../core/observation";
 
 export interface ObserveOptions {
