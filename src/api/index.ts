@@ -3,7 +3,7 @@
  * connection settings, filter builders, request counter and wire schemas.
  */
 export * from "./rules/schemas";
-export * from "./operators";
+export * from "./search/operators";
 export { RuleListClient } from "./rules/client";
 export * from "./triage/schemas";
 export { TriageClient, DEFAULT_ALERT_PAGE_SIZE, DEFAULT_FILE_EVENT_PAGE_SIZE } from "./triage/client";
@@ -47,8 +47,8 @@ export {
 export type { ConnectionConfig, ResolveConnectionOptions, OpenTokenSourceOptions } from "./http/config";
 export { StaticToken, TokenCommand, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, DEFAULT_TOKEN_COMMAND_TIMEOUT_MS } from "./http/credentials";
 export type { TokenSource, TokenCommandOptions, CommandOutput, RunCommand } from "./http/credentials";
-export { filter, group, searchRequest, parseFilter, ALL_TERMS } from "./filters";
-export type { Clause, FilterOptions, SearchPageOptions, SearchRequestOptions, TermTable } from "./filters";
+export { filter, group, searchRequest, parseFilter, ALL_TERMS } from "./search/filters";
+export type { Clause, FilterOptions, SearchPageOptions, SearchRequestOptions, TermTable } from "./search/filters";
 export { RequestCounter } from "./http/counter";
 export type { OperationCount, RequestCountSnapshot, RequestEvent, RequestHook } from "./http/counter";
 export {

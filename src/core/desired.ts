@@ -5,7 +5,13 @@
  */
 import type { UserAliases } from "./canonical";
 import type { ListPolicy } from "./policy-schema";
-import type { RuleReference } from "./declaration/declared-rules";
+
+/** One RuleUserList's rule: exactly one of `ruleId` and `ruleName` is set. */
+export interface RuleReference {
+  readonly constructPath: string;
+  readonly ruleId: string | null;
+  readonly ruleName: string | null;
+}
 
 /** The two list modes of docs/contract.md §4. */
 export const LIST_MODES = ["authoritative", "additive"] as const;

@@ -5,14 +5,14 @@
  * rule-routes.ts.
  */
 import type { z } from "zod";
-import type { TenantStore } from "./state";
 
-export interface RouteContext<B> {
+/** What a route answers from: the request, and the store `S` of the tenant (src/simulator/state.ts TenantStore). */
+export interface RouteContext<B, S = unknown> {
   /** The request body, validated by the route's schema (undefined for bodyless routes). */
   readonly body: B;
   /** Values of `{name}` segments of the route's path. */
   readonly params: Readonly<Record<string, string>>;
-  readonly store: TenantStore;
+  readonly store: S;
   readonly operation: string;
 }
 
@@ -22,7 +22,7 @@ export interface RouteResponse {
   readonly body: unknown;
 }
 
-export interface RouteDefinition<B = unknown> {
+export interface RouteDefinition<B = unknown, S = unknown> {
   /** Absolute path, e.g. "/v1/alert-rules/add-users"; a `{name}` segment matches one path segment. */
   readonly path: string;
   /**
@@ -35,14 +35,17 @@ export interface RouteDefinition<B = unknown> {
   /** The type$ of a successful response (used by misbehaving write responses). */
   readonly responseType?: string;
   /** Answers a valid request; refusals are thrown as SimHttpError. */
-  handle(context: RouteContext<B>): RouteResponse | Promise<RouteResponse>;
+  handle(context: RouteContext<B, S>): RouteResponse | Promise<RouteResponse>;
 }
 
 export type RouteTable = Readonly<Record<string, RouteDefinition>>;
 
-/** Identity function that infers the body type of a route from its schema. */
-export function defineRoute<B>(route: RouteDefinition<B>): RouteDefinition<B> {
-  return route;
+/**
+ * The `defineRoute` of a route table whose routes answer from a store of type `S`: an identity
+ * function that infers the body type of a route from its schema.
+ */
+export function routeDefiner<S>(): <B>(route: RouteDefinition<B, S>) => RouteDefinition<B, S> {
+  return (route) => route;
 }
 
 export interface RouteMatch {

@@ -13,9 +13,11 @@ import {
   type RuleOperation,
 } from "../api/rules/schemas";
 import { SimHttpError } from "./http-error";
-import { defineRoute, type RouteDefinition, type RouteResponse } from "./routes";
+import { routeDefiner, type RouteDefinition, type RouteResponse } from "./routes";
 import { RULE_METADATA_SEARCH, search } from "./search";
-import type { ReadOutcome, WriteOutcome } from "./state";
+import type { ReadOutcome, TenantStore, WriteOutcome } from "./state";
+
+const defineRoute = routeDefiner<TenantStore>();
 
 /** The type$ of the (small) body answering a successful user-list write. */
 export const RULE_USERS_UPDATED = "RULE_USERS_UPDATED";

@@ -4,8 +4,8 @@
  * paging. Generic over the searched records, with one term table per searchable resource; the
  * rule-metadata table is here, an alert table can be added beside it.
  */
-import type { OperatorToken } from "../api/operators";
-import { RULE_METADATA_TERMS } from "../api/operators";
+import type { OperatorToken } from "../api/search/operators";
+import { RULE_METADATA_TERMS } from "../api/search/operators";
 import type { Filter, RuleMetadata, SearchRequest } from "../api/rules/schemas";
 import { compareStrings } from "../shared/text";
 import { datePart } from "./timestamp";
@@ -131,7 +131,7 @@ function compareIgnoringCase(a: string, b: string): number {
 
 const text = (value: (rule: RuleMetadata) => string): TermDefinition<RuleMetadata>["value"] => value;
 
-/** The rule-metadata terms of docs/interface.md with the operators of src/api/operators.ts. */
+/** The rule-metadata terms of docs/interface.md with the operators of src/api/search/operators.ts. */
 export const RULE_METADATA_SEARCH: SearchSpec<RuleMetadata> = {
   terms: {
     TenantId: { operators: RULE_METADATA_TERMS.TenantId, kind: "text", value: text((r) => r.tenantId) },

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "../../src/errors";
-import { ALERT_TERMS, RULE_METADATA_TERMS } from "../../src/api/operators";
-import { filter, group, parseFilter, searchRequest } from "../../src/api/filters";
+import { ALERT_TERMS, RULE_METADATA_TERMS } from "../../src/api/search/operators";
+import { filter, group, parseFilter, searchRequest } from "../../src/api/search/filters";
 
 describe("filter", () => {
   it("maps operator words to wire tokens", () => {

@@ -7,7 +7,7 @@
 import type { ServerResponse } from "node:http";
 import { RateLimiter, RuleListClient, type ClientOptions } from "../../src/api";
 import { ReadLimitError } from "../../src/api/http/errors";
-import { group, filter } from "../../src/api/filters";
+import { group, filter } from "../../src/api/search/filters";
 import { runCli, workspace, type Workspace } from "../support/cli";
 import { metadataPage, ruleId, ruleMetadata, sendJson, startHostileService, type HostileHandler, type HostileService } from "./hostile-service";
 import { TENANT, TOKEN, env } from "./support";

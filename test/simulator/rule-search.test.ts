@@ -1,7 +1,7 @@
 /**
  * Behaviour of query-rule-metadata (src/simulator/README.md, "Rule metadata search").
  */
-import { RULE_METADATA_TERMS } from "../../src/api/operators";
+import { RULE_METADATA_TERMS } from "../../src/api/search/operators";
 import type { SearchRequest } from "../../src/api/rules/schemas";
 import { useSimulator } from "../support/simulator";
 import { SAMPLE, call, filter, ruleIdOf, searchBody, searchNames } from "./helpers";

@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { formatPath } from "../../shared/text";
-import { errorBodySchema } from "../rules/schemas";
+import { errorBodySchema } from "./error-body";
 
 const SNIPPET_LENGTH = 80;
 const MAX_LISTED_PROBLEMS = 10;

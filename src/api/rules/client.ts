@@ -6,7 +6,7 @@
 import { problemsError } from "../http/errors";
 import type { ConnectionConfig } from "../http/config";
 import type { RequestCounter, RequestHook } from "../http/counter";
-import { pageRequestOptions, searchRequest, type Clause, type SearchPageOptions } from "../filters";
+import { pageRequestOptions, searchRequest, type Clause, type SearchPageOptions } from "../search/filters";
 import type { RateLimiter } from "../http/rate-limiter";
 import type { Random, RetryPolicy, Sleep } from "../http/retry";
 import {

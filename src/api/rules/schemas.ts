@@ -16,31 +16,8 @@ export type UsersToAlertOn = (typeof USERS_TO_ALERT_ON)[number];
 export const RULE_TYPES = ["FED_CLOUD_SHARE_PERMISSIONS", "FED_ENDPOINT_EXFILTRATION", "FED_FILE_TYPE_MISMATCH"] as const;
 export const RULE_SOURCES = ["Alerting", "Departing Employee", "High Risk Employee"] as const;
 
-/** A search filter: `term`, `operator` (wire token), `value`; all strings. */
-export const filterSchema = z.object({
-  term: z.string(),
-  operator: z.string(),
-  value: z.string(),
-});
-export type Filter = z.infer<typeof filterSchema>;
-
-export const filterGroupSchema = z.object({
-  filters: z.array(filterSchema),
-  filterClause: z.enum(["AND", "OR"]),
-});
-export type FilterGroup = z.infer<typeof filterGroupSchema>;
-
-/** The search filter structure of query-alerts and query-rule-metadata. */
-export const searchRequestSchema = z.object({
-  tenantId: z.string(),
-  groups: z.array(filterGroupSchema),
-  groupClause: z.enum(["AND", "OR"]),
-  pgSize: z.string().regex(/^\d+$/, "a whole number as a string"),
-  pgNum: z.string().regex(/^\d+$/, "a whole number as a string"),
-  srtKey: z.string(),
-  srtDirection: z.enum(["ASC", "DESC"]),
-});
-export type SearchRequest = z.infer<typeof searchRequestSchema>;
+export { filterGroupSchema, filterSchema, searchRequestSchema } from "../search/schemas";
+export type { Filter, FilterGroup, SearchRequest } from "../search/schemas";
 
 export const ruleMetadataSchema = z.object({
   type$: z.literal("RULE_METADATA"),
@@ -130,16 +107,8 @@ export type RuleOperation = keyof typeof RULE_OPERATIONS;
 /** Every operation of the wire table but its two reads. */
 export type WriteOperation = Exclude<RuleOperation, "query-rule-metadata" | "query-users">;
 
-/**
- * The error body the simulator sends (the interface does not show the service's). The client
- * reads `message` from it when present, and otherwise falls back to other common shapes.
- */
-export const errorBodySchema = z.object({
-  type$: z.literal("ERROR"),
-  code: z.string(),
-  message: z.string(),
-});
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+export { errorBodySchema } from "../http/error-body";
+export type { ErrorBody } from "../http/error-body";
 
 /**
  * The texts a service writes where an entry has no ID (docs/interface.md: "null or a fixed explanatory

@@ -34,7 +34,7 @@ import {
 import type { RuleListClient } from "../rules/client";
 import { problemsError } from "../http/errors";
 import { collectPages } from "../http/paging";
-import { pageRequestOptions, searchRequest, type SearchPageOptions } from "../filters";
+import { pageRequestOptions, searchRequest, type SearchPageOptions } from "../search/filters";
 import type { FilterGroup } from "../rules/schemas";
 import type { HttpTransport } from "../http/transport";
 import { checkAlertGroups } from "./filters";

@@ -5,8 +5,8 @@
 import { titleCase } from "../../shared/text";
 import { InvalidArgumentError } from "../../errors";
 import { ALERT_STATE_FILTER_VALUES, SEVERITY_FILTER_VALUES } from "./schemas";
-import { filter as buildFilter, group } from "../filters";
-import { ALERT_TERMS, operatorToken } from "../operators";
+import { filter as buildFilter, group } from "../search/filters";
+import { ALERT_TERMS, operatorToken } from "../search/operators";
 import type { Filter, FilterGroup } from "../rules/schemas";
 import { checkDate } from "./validate";
 

@@ -10,6 +10,9 @@
  */
 import { z } from "zod";
 import { DeclarationError } from "../../errors";
+import type { RuleReference } from "../desired";
+
+export type { RuleReference } from "../desired";
 
 /** The file, in the stack's working directory, that lists the app's rule declarations. */
 export const DECLARED_RULES_FILE = "alert-rule-users.rules.json";
@@ -17,13 +20,6 @@ export const DECLARED_RULES_FILE = "alert-rule-users.rules.json";
 export const ENV_DECLARED_RULES = "ALERT_RULE_USERS_DECLARED_RULES";
 /** The format of the file. */
 export const DECLARED_RULES_FORMAT = 1;
-
-/** One RuleUserList's rule: exactly one of `ruleId` and `ruleName` is set. */
-export interface RuleReference {
-  readonly constructPath: string;
-  readonly ruleId: string | null;
-  readonly ruleName: string | null;
-}
 
 const fileSchema = z
   .object({

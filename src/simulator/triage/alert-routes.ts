@@ -12,13 +12,15 @@ import {
   updateStateRequestSchema,
   type AlertQueryResponse,
 } from "../../api/triage/schemas";
-import { ALERT_TERMS } from "../../api/operators";
+import { ALERT_TERMS } from "../../api/search/operators";
 import { searchRequestSchema, type SearchRequest } from "../../api/rules/schemas";
 import { SimHttpError } from "../http-error";
-import { defineRoute, type RouteResponse, type RouteTable } from "../routes";
+import { routeDefiner, type RouteResponse, type RouteTable } from "../routes";
 import { search, type SearchSpec } from "../search";
-import type { Outcome } from "./state";
+import type { Outcome, TriageHost } from "./state";
 import type { SimAlert } from "./seed";
+
+const defineRoute = routeDefiner<TriageHost>();
 
 export const ALERT_NOTE_ADDED = "ALERT_NOTE_ADDED";
 export const ALERT_STATE_UPDATED = "ALERT_STATE_UPDATED";

@@ -3,7 +3,10 @@
  */
 import { TRIAGE_OPERATIONS, createCaseRequestSchema } from "../../api/triage/schemas";
 import { SimHttpError } from "../http-error";
-import { defineRoute, type RouteTable } from "../routes";
+import { routeDefiner, type RouteTable } from "../routes";
+import type { TriageHost } from "./state";
+
+const defineRoute = routeDefiner<TriageHost>();
 
 export const CASE_FILE_EVENT_ADDED = "CASE_FILE_EVENT_ADDED";
 

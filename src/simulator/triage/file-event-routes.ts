@@ -6,9 +6,12 @@
 import { TRIAGE_OPERATIONS, fileEventSearchRequestSchema, type FileEventFilter, type FileEventSearchRequest } from "../../api/triage/schemas";
 import { compareStrings } from "../../shared/text";
 import { SimHttpError } from "../http-error";
-import { defineRoute, type RouteTable } from "../routes";
+import { routeDefiner, type RouteTable } from "../routes";
 import { MAX_PAGE_SIZE } from "../search";
 import type { SimFileEvent } from "./seed";
+import type { TriageHost } from "./state";
+
+const defineRoute = routeDefiner<TriageHost>();
 
 type Predicate = (event: SimFileEvent) => boolean;
 

@@ -94,6 +94,14 @@ export const seedAlertsSchema = z.array(seedAlertSchema).superRefine(unique((a) 
 export const seedCasesSchema = z.array(seedCaseSchema).superRefine(unique((c) => c.number, "case number"));
 export const seedFileEventsSchema = z.array(seedFileEventSchema).superRefine(unique((e) => e.eventId, "event ID"));
 
+/** The alert, case and file-event lists of a tenant seed (and of the data file); each may be absent. */
+export const triageRecordsSchema = z.object({
+  alerts: seedAlertsSchema.optional(),
+  cases: seedCasesSchema.optional(),
+  fileEvents: seedFileEventsSchema.optional(),
+});
+export type TriageRecords = z.output<typeof triageRecordsSchema>;
+
 /** An alert as the simulator stores it. */
 export type SimAlert = z.output<typeof seedAlertSchema>;
 export type SimObservation = z.output<typeof seedObservationSchema>;

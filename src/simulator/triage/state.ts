@@ -15,11 +15,14 @@ import type {
 } from "../../api/triage/schemas";
 import { ENDPOINT_OBSERVATION_TYPE } from "../../api/triage/schemas";
 import { SIMULATOR_API_USER, SIMULATOR_API_USER_UID } from "../api-user";
-import type { ParsedTenantSeed } from "../seed";
-import type { SimAlert, SimCase, SimFileEvent, SimObservation } from "./seed";
+import type { SimAlert, SimCase, SimFileEvent, SimObservation, TriageRecords } from "./seed";
 
-/** The alert, case and file-event lists of a tenant seed (and of the data file); each may be absent. */
-export type TriageRecords = Pick<ParsedTenantSeed, "alerts" | "cases" | "fileEvents">;
+export type { TriageRecords } from "./seed";
+
+/** What the triage route tables answer from: the tenant store's triage state. */
+export interface TriageHost {
+  readonly triage: TriageState;
+}
 
 /** What the triage state needs from the tenant it belongs to. */
 export interface TriageContext {

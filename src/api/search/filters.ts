@@ -3,9 +3,9 @@
  * (docs/interface.md "Search filter structure"). Operators may be given in words, as the interface
  * names them ("On or after"), or as wire tokens ("ON_OR_AFTER"); only the wire token is sent.
  */
-import { InvalidArgumentError } from "../errors";
+import { InvalidArgumentError } from "../../errors";
 import { ALERT_TERMS, RULE_METADATA_TERMS, operatorToken, type OperatorToken } from "./operators";
-import type { Filter, FilterGroup, SearchRequest } from "./rules/schemas";
+import type { Filter, FilterGroup, SearchRequest } from "./schemas";
 
 /** A table of filter terms and the operators each accepts. */
 export type TermTable = Readonly<Record<string, readonly OperatorToken[]>>;
