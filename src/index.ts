@@ -5,10 +5,11 @@
  * - the constructs (the only part that loads cdktf; `alert-rule-users/cdktn` for cdktn);
  * - the workflow: read the declaration, plan, save, apply (only through the admission of
  *   src/io/workflow/apply.ts: signature, connection, guards, fresh reads), import, live reads;
- * - the typed clients of the service and its connection settings;
+ * - the typed clients of the service and its connection settings (a client's write methods send
+ *   what they are given: the checks guard plans, applied through the workflow, not the client);
  * - the pure core's read-only functions (decode, diff, plan, parse, render) and the plan types;
  * - the simulator.
- * Nothing here sends a write without the checks: the executor below the workflow is not exported.
+ * No plan is sent without the checks: the executor below the workflow is not exported.
  */
 export { RuleUserList, RuleUserListPolicy } from "./constructs";
 export type { RuleUserListPolicyProps, RuleUserListProps, RuleUserListUser } from "./constructs";
