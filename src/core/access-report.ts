@@ -13,7 +13,7 @@ import type { DesiredList, DesiredUser } from "./desired";
 import { describeRule } from "./desired";
 import { EXPIRING_SOON_DAYS, addDays, dayOf } from "./expiry";
 import type { RuleObservation } from "./observation";
-import type { PolicyViolation } from "./plan-schema";
+import type { Plan, PolicyViolation } from "./plan-schema";
 import { policyReason } from "./policy";
 import type { LiveRule } from "./who";
 import { byNameThenId } from "./canonical";
@@ -163,10 +163,36 @@ export function buildAccessReport(input: AccessReportInput): AccessReport {
     byNameThenId(a.rule, b.rule),
   );
 
+  const observations = declared.map((d) => observationOf(d, input.rules));
+  const plan = policyPlan(input, declared, observations);
+  const declaredTimes = new Map<string, string[]>();
+  declared.forEach((d, i) => declaredTimes.set(ruleKey(d, observations[i]!), [...(declaredTimes.get(ruleKey(d, observations[i]!)) ?? []), d.constructPath]));
+  const unresolved = unresolvedDeclarations(declared, observations);
+
+  const rules: RuleAccess[] = [];
+  const entries: AccessEntry[] = [];
+  for (const { rule, list } of ordered) {
+    if (list === null) continue;
+    const { ruleEntries, access } = ruleAccess(rule, list, { input, declared, plan, declaredTimes, today, horizon });
+    entries.push(...ruleEntries);
+    rules.push(access);
+  }
+  return {
+    now: input.now,
+    tenantId: input.tenantId,
+    withDeclarations: input.declared !== undefined,
+    rules,
+    entries,
+    systemRules: ordered.filter((r) => r.list === null).length,
+    unresolved,
+  };
+}
+
+/** The plan of the rules a policy applies to, for its verdicts (null when no declared rule has a policy). */
+function policyPlan(input: AccessReportInput, declared: readonly DesiredList[], observations: readonly RuleObservation[]): Plan | null {
   // The plan's own verdicts on the rules a policy applies to (the others can have no violation, and
   // a plan of every list costs as much as `plan`): their declarations, all of them (a rule declared
   // twice is an error there, not a violation), and what was read.
-  const observations = declared.map((d) => observationOf(d, input.rules));
   const policed = new Set(declared.flatMap((d, i) => ((d.policies ?? []).length > 0 ? [ruleKey(d, observations[i]!)] : [])));
   const planned = declared.flatMap((d, i) => (policed.has(ruleKey(d, observations[i]!)) ? [i] : []));
   const plan =
@@ -180,94 +206,98 @@ export function buildAccessReport(input: AccessReportInput): AccessReport {
           now: input.now,
           toolVersion: "",
         });
-  const declaredTimes = new Map<string, string[]>();
-  declared.forEach((d, i) => declaredTimes.set(ruleKey(d, observations[i]!), [...(declaredTimes.get(ruleKey(d, observations[i]!)) ?? []), d.constructPath]));
+  return plan;
+}
+
+/** The declarations that name no rule of the tenant, or a name several rules have. */
+function unresolvedDeclarations(declared: readonly DesiredList[], observations: readonly RuleObservation[]): AccessReport["unresolved"] {
   const unresolved = declared.flatMap((d, i) => {
     const o = observations[i]!;
     if (o.kind === "not-found") return [{ constructPath: d.constructPath, rule: describeRule(d), reason: "no such rule in the tenant" }];
     if (o.kind === "ambiguous") return [{ constructPath: d.constructPath, rule: describeRule(d), reason: `the name matches ${o.ruleIds.length} rules (${o.ruleIds.join(", ")}); declare it by ruleId` }];
     return [];
   });
+  return unresolved;
+}
 
-  const rules: RuleAccess[] = [];
-  const entries: AccessEntry[] = [];
-  for (const { rule, list } of ordered) {
-    if (list === null) continue;
-    const lists = declared.filter((d) => declaresRule(d, rule));
-    const index = indexDeclarations(lists);
-    const violations = plan === null ? [] : plan.rules.filter((r) => r.ruleId === rule.observerRuleId).flatMap((r) => r.violations ?? []);
-    const twice = declaredTimes.get(`id:${rule.observerRuleId}`) ?? [];
-    const problem = twice.length > 1 ? `declared by ${twice.length} RuleUserList constructs (${twice.join(", ")}): keep exactly one declaration per rule` : null;
-    const base = { ruleId: rule.observerRuleId, ruleName: rule.name, listType: list.usersToAlertOn };
-    const ruleEntries: AccessEntry[] = [];
-    const liveIds = new Set<string>();
-    const liveKeys = new Set<string>();
+/** What one rule's read is joined with: the report's input, the declarations, the policy plan, how often each rule is declared, and the day. */
+interface RuleContext {
+  readonly input: AccessReportInput;
+  readonly declared: readonly DesiredList[];
+  readonly plan: Plan | null;
+  readonly declaredTimes: ReadonlyMap<string, string[]>;
+  readonly today: string;
+  readonly horizon: string;
+}
 
-    for (const entry of list.entries) {
-      if (entry.userId !== null) liveIds.add(entry.userId);
-      for (const alias of entry.aliases) liveKeys.add(aliasKey(alias));
-      const found = declarationsOf(index, entry.userId, entry.aliases);
-      const expiresAt = earliest(found.map((d) => d.user.expiresAt));
-      ruleEntries.push({
-        ...base,
-        userId: entry.userId,
-        aliases: [...entry.aliases],
-        state: input.declared === undefined ? "unknown" : found.length > 0 ? "declared" : "not-declared",
-        declaredBy: found.length === 1 ? [found[0]!.path] : [...new Set(found.map((d) => d.path))].sort(compareStrings),
-        expiresAt,
-        expiry: expiryOf(expiresAt, today, horizon),
-        violations: violations.filter((v) => entry.userId !== null && v.users.includes(entry.userId)).map(violationLabel),
-      });
-    }
+/** One rule's entries (live, and declared but not live) and its summary row. */
+function ruleAccess(rule: LiveRule["rule"], list: NonNullable<LiveRule["list"]>, context: RuleContext): { ruleEntries: AccessEntry[]; access: RuleAccess } {
+  const { input, declared, plan, declaredTimes, today, horizon } = context;
+  const lists = declared.filter((d) => declaresRule(d, rule));
+  const index = indexDeclarations(lists);
+  const violations = plan === null ? [] : plan.rules.filter((r) => r.ruleId === rule.observerRuleId).flatMap((r) => r.violations ?? []);
+  const twice = declaredTimes.get(`id:${rule.observerRuleId}`) ?? [];
+  const problem = twice.length > 1 ? `declared by ${twice.length} RuleUserList constructs (${twice.join(", ")}): keep exactly one declaration per rule` : null;
+  const base = { ruleId: rule.observerRuleId, ruleName: rule.name, listType: list.usersToAlertOn };
+  const ruleEntries: AccessEntry[] = [];
+  const liveIds = new Set<string>();
+  const liveKeys = new Set<string>();
 
-    // Declared people not in the live list: pending an apply (those whose expiresAt has come are rightly absent).
-    const pending = new Map<string, { aliases: readonly string[]; paths: Set<string>; dates: (string | undefined)[] }>();
-    for (const decl of lists) {
-      for (const user of decl.users) {
-        if (liveIds.has(user.userId) || user.aliases.some((a) => liveKeys.has(aliasKey(a)))) continue;
-        if (user.expiresAt !== undefined && user.expiresAt <= today) continue;
-        const seen = pending.get(user.userId) ?? { aliases: user.aliases, paths: new Set<string>(), dates: [] };
-        seen.paths.add(decl.constructPath);
-        seen.dates.push(user.expiresAt);
-        pending.set(user.userId, seen);
-      }
-    }
-    for (const [userId, { aliases, paths, dates }] of pending) {
-      const expiresAt = earliest(dates);
-      ruleEntries.push({
-        ...base,
-        userId,
-        aliases: [...aliases],
-        state: "not-live",
-        declaredBy: [...paths].sort(compareStrings),
-        expiresAt,
-        expiry: expiryOf(expiresAt, today, horizon),
-        violations: violations.filter((v) => v.users.includes(userId)).map(violationLabel),
-      });
-    }
-
-    ruleEntries.sort((a, b) => compareStrings(a.userId ?? "\uffff", b.userId ?? "\uffff") || compareStrings(a.aliases.join(","), b.aliases.join(",")));
-    entries.push(...ruleEntries);
-    rules.push({
+  for (const entry of list.entries) {
+    if (entry.userId !== null) liveIds.add(entry.userId);
+    for (const alias of entry.aliases) liveKeys.add(aliasKey(alias));
+    const found = declarationsOf(index, entry.userId, entry.aliases);
+    const expiresAt = earliest(found.map((d) => d.user.expiresAt));
+    ruleEntries.push({
       ...base,
-      entries: ruleEntries.length,
-      drift: ruleEntries.filter(isDrift).length,
-      expiring: ruleEntries.filter((e) => e.expiry === "expiring").length,
-      expired: ruleEntries.filter((e) => e.expiry === "expired").length,
-      declaredBy: index.paths,
-      violations: violations.map((v) => policyReason([v])),
-      problem,
+      userId: entry.userId,
+      aliases: [...entry.aliases],
+      state: input.declared === undefined ? "unknown" : found.length > 0 ? "declared" : "not-declared",
+      declaredBy: found.length === 1 ? [found[0]!.path] : [...new Set(found.map((d) => d.path))].sort(compareStrings),
+      expiresAt,
+      expiry: expiryOf(expiresAt, today, horizon),
+      violations: violations.filter((v) => entry.userId !== null && v.users.includes(entry.userId)).map(violationLabel),
     });
   }
-  return {
-    now: input.now,
-    tenantId: input.tenantId,
-    withDeclarations: input.declared !== undefined,
-    rules,
-    entries,
-    systemRules: ordered.filter((r) => r.list === null).length,
-    unresolved,
+
+  // Declared people not in the live list: pending an apply (those whose expiresAt has come are rightly absent).
+  const pending = new Map<string, { aliases: readonly string[]; paths: Set<string>; dates: (string | undefined)[] }>();
+  for (const decl of lists) {
+    for (const user of decl.users) {
+      if (liveIds.has(user.userId) || user.aliases.some((a) => liveKeys.has(aliasKey(a)))) continue;
+      if (user.expiresAt !== undefined && user.expiresAt <= today) continue;
+      const seen = pending.get(user.userId) ?? { aliases: user.aliases, paths: new Set<string>(), dates: [] };
+      seen.paths.add(decl.constructPath);
+      seen.dates.push(user.expiresAt);
+      pending.set(user.userId, seen);
+    }
+  }
+  for (const [userId, { aliases, paths, dates }] of pending) {
+    const expiresAt = earliest(dates);
+    ruleEntries.push({
+      ...base,
+      userId,
+      aliases: [...aliases],
+      state: "not-live",
+      declaredBy: [...paths].sort(compareStrings),
+      expiresAt,
+      expiry: expiryOf(expiresAt, today, horizon),
+      violations: violations.filter((v) => v.users.includes(userId)).map(violationLabel),
+    });
+  }
+
+  ruleEntries.sort((a, b) => compareStrings(a.userId ?? "\uffff", b.userId ?? "\uffff") || compareStrings(a.aliases.join(","), b.aliases.join(",")));
+  const access: RuleAccess = {
+    ...base,
+    entries: ruleEntries.length,
+    drift: ruleEntries.filter(isDrift).length,
+    expiring: ruleEntries.filter((e) => e.expiry === "expiring").length,
+    expired: ruleEntries.filter((e) => e.expiry === "expired").length,
+    declaredBy: index.paths,
+    violations: violations.map((v) => policyReason([v])),
+    problem,
   };
+  return { ruleEntries, access };
 }
 
 /** Whether an entry is drift: live but declared by no construct, or declared but not live. */
