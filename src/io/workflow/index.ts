@@ -8,6 +8,9 @@
  * functions and nothing below them (a lint rule in eslint.config.mjs keeps it so).
  */
 export type { RunOptions, Session, SynthSettings } from "./session";
+export { DEFAULT_TIMEOUT_SECONDS, openSession, runDeadlineOf } from "./connect";
+export type { OpenSession, RequestContext, SessionRequest } from "./connect";
+export { MAX_RUN_DEADLINE_SECONDS } from "../../api";
 export { readDesired, readDesiredFromEnv } from "./declared";
 export { getPlan, planDocument, savePlan } from "./plan";
 export type { PlanClock } from "./plan";
