@@ -43,3 +43,5 @@ export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, r
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
 export type { DesiredUser, ListMode } from "../../core/desired";
 export type { ListPolicy } from "../../core/policy-schema";
+/** The client's names a front door may use (src/io/workflow/door.ts). */
+export * from "./door";
