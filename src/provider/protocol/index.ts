@@ -7,3 +7,9 @@ export type { Attribute, CtyType, DataSourceType, Diagnostic, ObjectValue, PathS
 export { UNKNOWN } from "./types";
 export type { JsonDecodeOptions, Shape } from "./codec";
 export { CodecError, decodeJson, decodeMsgpack, encodeJson, encodeMsgpack, schemaShape, typeShape } from "./codec";
+export { serve } from "./serve";
+export { toProtoSchema } from "./schema";
+export { makeServerCertificate } from "./certificate";
+export type { ServerCertificate } from "./certificate";
+export { checkHandshake, handshakeLine, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./handshake";
+export { protocolServices, LOADER_OPTIONS, PROTO_DIRECTORY } from "./proto";

@@ -73,6 +73,11 @@ export interface DataSourceType {
 }
 
 export interface ProviderDefinition {
+  /**
+   * The provider's local name (`alertrules` in `terraform-provider-alertrules`), used in messages.
+   * @default - "alertrules"
+   */
+  name?: string;
   /** the provider block */
   schema: Schema;
   validate?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
