@@ -18,6 +18,8 @@ export { startApplyReport, writeApplyReports, writeImportModule } from "./report
 export type { ReportFiles } from "./reports";
 export { findPeopleLive, importRules, listRules, readLiveRules } from "./live";
 export { initApp } from "./init";
+export { REINSTALL_COMMAND, installProvider } from "../provider-install";
+export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
 export { markChangedSince, readChangedSince } from "./changed-since";
 export type { ChangedSinceRead } from "./changed-since";
 export { readAccessReport, writeAccessReport } from "./report";
