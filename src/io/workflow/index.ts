@@ -16,7 +16,7 @@ export { applyFresh, applySavedPlan, checkRequiredTip } from "./apply";
 export type { FreshApply, FreshApplyHooks, SavedPlanFile, SavedPlanHooks } from "./apply";
 export { startApplyReport, writeApplyReports, writeImportModule } from "./reports";
 export type { ReportFiles } from "./reports";
-export { findPeopleLive, importRules, listRules, readLiveRules } from "./live";
+export { findPeopleLive, importRules, importRulesHcl, listRules, readLiveRules } from "./live";
 export { initApp } from "./init";
 export { REINSTALL_COMMAND, installProvider } from "../provider-install";
 export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
