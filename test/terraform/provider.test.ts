@@ -37,6 +37,9 @@ function configure(resources: string): void {
   );
 }
 
+/** The engineering rule's users as the configuration writes them: one user's aliases in capitals (the live list has them in lower case). */
+const DECLARED = ENGINEERING_USERS.map((u, i) => (i === 0 ? { ...u, aliases: u.aliases.map((a) => a.toUpperCase()) } : u));
+
 const engineering = (users: string, extra = "") => `resource "alertrules_rule_user_list" "engineering" {\n  rule_id = ${JSON.stringify(RULES.engineering)}\n${extra}  users = {\n${users}\n  }\n}\n`;
 
 async function tf(args: string[], expected: number | number[] = 0, extraEnv: NodeJS.ProcessEnv = {}): Promise<CliResult> {
@@ -70,7 +73,7 @@ afterAll(() => {
 
 describe("the alertrules provider under real Terraform", () => {
   it("initializes offline from the implied local mirror and applies a list; the next plan is empty", async () => {
-    configure(engineering(hcl(ENGINEERING_USERS.map((u, i) => (i === 0 ? { ...u, aliases: u.aliases.map((a) => a.toUpperCase()) } : u)))));
+    configure(engineering(hcl(DECLARED)));
     const init = await tf(["init"]);
     expect(init.stdout).toMatch(/Installing alert-rule-users\/alertrules/);
     await tf(["apply", "-auto-approve"]);
@@ -106,13 +109,13 @@ describe("the alertrules provider under real Terraform", () => {
 
   it("refuses an unknown rule and two resources for one rule at plan time", async () => {
     configure(
-      engineering(hcl(ENGINEERING_USERS)) +
+      engineering(hcl(DECLARED)) +
         `resource "alertrules_rule_user_list" "ghost" {\n  rule_name = "No such rule"\n  users = {}\n}\n`,
     );
     const unknown = await tf(["plan"], 1);
     expect(unknown.stderr).toMatch(/No such rule/);
     configure(
-      engineering(hcl(ENGINEERING_USERS)) +
+      engineering(hcl(DECLARED)) +
         `resource "alertrules_rule_user_list" "finance_by_id" {\n  rule_id = ${JSON.stringify(RULES.finance)}\n  users = {}\n  allow_mass_removal = true\n}\n` +
         `resource "alertrules_rule_user_list" "finance_by_name" {\n  rule_name = ${JSON.stringify(FINANCE_NAME)}\n  users = {}\n  allow_mass_removal = true\n}\n`,
     );
@@ -122,7 +125,7 @@ describe("the alertrules provider under real Terraform", () => {
   }, 10 * MINUTES);
 
   it("imports a list with an import block and -generate-config-out: the generated configuration plans no change", async () => {
-    configure(engineering(hcl(ENGINEERING_USERS)) + `import {\n  to = alertrules_rule_user_list.finance\n  id = ${JSON.stringify(RULES.finance)}\n}\n`);
+    configure(engineering(hcl(DECLARED)) + `import {\n  to = alertrules_rule_user_list.finance\n  id = ${JSON.stringify(RULES.finance)}\n}\n`);
     await tf(["plan", "-generate-config-out=generated.tf"], [0, 2]);
     const generated = readFileSync(join(dir, "generated.tf"), "utf8");
     expect(generated).toMatch(/resource "alertrules_rule_user_list" "finance"/);
@@ -154,7 +157,7 @@ describe("the alertrules provider under real Terraform", () => {
   }, 10 * MINUTES);
 
   it("keeps the live list on destroy by default, and clears it with on_destroy = clear", async () => {
-    configure(engineering(hcl(ENGINEERING_USERS)) + `resource "alertrules_rule_user_list" "legal" {\n  rule_id = ${JSON.stringify(RULES.legal)}\n  on_destroy = "clear"\n  users = {\n${hcl(sim.rule(RULES.legal)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList })))}\n  }\n}\n`);
+    configure(engineering(hcl(DECLARED)) + `resource "alertrules_rule_user_list" "legal" {\n  rule_id = ${JSON.stringify(RULES.legal)}\n  on_destroy = "clear"\n  users = {\n${hcl(sim.rule(RULES.legal)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList })))}\n  }\n}\n`);
     rmSync(join(dir, "generated.tf"), { force: true });
     await tf(["apply", "-auto-approve"]);
     const destroyed = await tf(["destroy", "-auto-approve"]);
