@@ -9,6 +9,7 @@
  */
 export type { RunOptions, Session, SynthSettings } from "./session";
 export { readDesired, readDesiredFromEnv } from "./declared";
+export { checkCoveredDeclarations, planDeclared } from "./covered";
 export { getPlan, planDocument, savePlan } from "./plan";
 export type { PlanClock } from "./plan";
 export { ENV_PLAN_KEY, MIN_PLAN_KEY_LENGTH, readPlanKey } from "./plan-key";
@@ -18,7 +19,7 @@ export { startApplyReport, writeApplyReports, writeImportModule } from "./report
 export type { ReportFiles } from "./reports";
 export { findPeopleLive, importRules, listRules, readLiveRules } from "./live";
 export { initApp } from "./init";
-export { markChangedSince, readChangedSince } from "./changed-since";
+export { markChangedSince, planChangedSince, readChangedSince } from "./changed-since";
 export type { ChangedSinceRead } from "./changed-since";
 export { readAccessReport, writeAccessReport } from "./report";
 export type { AccessReportFiles } from "./report";
