@@ -45,8 +45,12 @@ export function withDeclarations(plan: Plan, declared: readonly DesiredList[], u
 export interface UncoveredDeclaration {
   readonly constructPath: string;
   readonly stack: string;
-  /** `changed`: declared then, with other content now; `new`: not declared then; `gone`: declared then, not now. */
-  readonly kind: "changed" | "new" | "gone";
+  /**
+   * `changed`: declared then, with other content now; `new`: not declared then; `gone`: declared
+   * then, not now; `rule`: a rule of the plan whose desired list is not what it declares now (a
+   * plan whose rules do not follow from the declarations it records).
+   */
+  readonly kind: "changed" | "new" | "gone" | "rule";
 }
 
 /**
@@ -79,5 +83,21 @@ export function uncoveredDeclarations(plan: Plan, now: readonly DesiredList[]): 
   for (const entry of gone) {
     if (!changedReferences.has(entry.reference)) found.push({ constructPath: entry.constructPath, stack: entry.stack, kind: "gone" });
   }
-  return found;
+  if (found.length > 0) return found;
+  return plan.rules.filter((rule) => rule.calls.length > 0 && !followsFrom(rule, now)).map((rule) => ({ constructPath: rule.constructPath, stack: rule.stack, kind: "rule" as const }));
+}
+
+/** The declaration now at the rule's construct path declares what the rule plans: reference, mode, guard, and its desired users (less those the plan found expired). */
+function followsFrom(rule: Plan["rules"][number], now: readonly DesiredList[]): boolean {
+  const list = now.find((l) => l.constructPath === rule.constructPath && l.stack === rule.stack);
+  if (list === undefined) return false;
+  const reference = rule.declaredBy === "ruleId" ? `id:${rule.ruleId ?? ""}` : `name:${rule.ruleName ?? ""}`;
+  const expired = new Set((rule.expired ?? []).map((u) => u.userId));
+  const users = (us: readonly { userId: string; aliases: readonly string[] }[]) => canonicalJson(canonicalUsers(us).map((u) => ({ userId: u.userId, aliases: [...u.aliases] })));
+  return (
+    ruleReference(list) === reference &&
+    list.mode === rule.mode &&
+    list.allowMassRemoval === rule.allowMassRemoval &&
+    users(list.users.filter((u) => !expired.has(u.userId))) === users(rule.desired)
+  );
 }

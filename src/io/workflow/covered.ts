@@ -21,6 +21,7 @@ const WHY: Record<UncoveredDeclaration["kind"], string> = {
   changed: "declared differently from the plan",
   new: "not in the plan",
   gone: "in the plan, no longer declared",
+  rule: "the plan's calls for it do not follow from what it declares",
 };
 
 /** Throws an UnreviewedDeclarationsError unless the declarations now are exactly those `plan` covered. */
