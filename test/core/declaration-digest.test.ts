@@ -42,7 +42,7 @@ describe("the declarations a plan covered", () => {
     for (const other of [
       declared([alice, ceo], { ruleId: "r" }),
       declared([{ ...alice, aliases: ["alice2@example.com"] }], { ruleId: "r" }),
-      declared([{ ...alice, expiresAt: "2027-01-01" }], { ruleId: "r" }),
+      { ...declared([alice], { ruleId: "r" }), users: [{ ...alice, expiresAt: "2027-01-01" }] },
       declared([alice], { ruleId: "r", mode: "additive" }),
       declared([alice], { ruleId: "r", allowMassRemoval: true }),
       declared([alice], { ruleName: "r" }),
