@@ -287,3 +287,47 @@ describe("apply PLANFILE --require-declarations applies only what the plan cover
   });
 });
 
+
+describe("the plan workflow's two jobs (examples/github-actions/plan.yml), then apply.yml's apply", () => {
+  it("synth of the pull request without any secret, plan --skip-synth of its output on the base checkout, apply of that plan on the merged commit", async () => {
+    // given the base (REF) and a clone of it where the pull request adds ceo
+    repo = repository();
+    repo.write("data/users.json", JSON.stringify(ENGINEERING_USERS));
+    repo.write("app.js", appSource('require("./data/users.json")'));
+    repo.commit("REF");
+    const base = repo.git("rev-parse", "HEAD");
+    const pr = join(repo.top, "..", `${repo.top.split("/").pop() ?? "x"}-pr`);
+    execFileSync("git", ["clone", "-q", repo.top, pr], { stdio: "ignore" });
+    try {
+      writeFileSync(join(pr, "data", "users.json"), JSON.stringify([...ENGINEERING_USERS, CEO]));
+
+      // when the synth job runs in the pull request's checkout with no connection and no secret
+      const synth = await runCli(["synth", "--output", "cdktf.out"], { cwd: pr, env: {} });
+      // and the plan job plans its output on the base checkout, against the base commit
+      const planned = await runCli(
+        ["plan", "--format", "json", "--now", "2026-11-24T12:00:00Z", "--skip-synth", "--output", join(pr, "cdktf.out"), "--changed-since", base, "--out", join(pr, "plan.json")],
+        { cwd: repo.top, env: connectionEnv(sim) },
+      );
+
+      // then the synth job needed nothing of the service, and the plan shows ceo, reading engineering only,
+      // the base's app synthesized with the base checkout's own node_modules (it is the base commit)
+      expect(synth.stderr).toContain("Synthesized 2 RuleUserList declarations in 1 stack to cdktf.out.");
+      expect(synth.code).toBe(0);
+      expect(planned.code).toBe(0);
+      const json = parsed(planned.stdout);
+      expect(addedToEngineering(json)).toEqual([CEO.userId]);
+      expect(json.changedSince?.read.map((r) => r.constructPath)).toEqual(["rules/engineering"]);
+      expect(json.changedSince?.refDependencies).toEqual({ how: "reused", reason: expect.stringContaining("the working tree is") });
+
+      // when apply.yml applies the saved plan on the merged commit (the pull request's declarations)
+      sim.resetCounts();
+      const applied = await runCli(["apply", "plan.json", "--require-declarations"], { cwd: pr, env: connectionEnv(sim) });
+
+      // then ceo is added
+      expect(applied.code).toBe(0);
+      expect(writesOf(sim.requestCounts())).toEqual({ "add-users": 1 });
+    } finally {
+      rmSync(pr, { recursive: true, force: true });
+    }
+  });
+});
