@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { connectionSecrets } from "../../api";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
 import { getPlan, hasChanges, planChangedSince, planDeclared, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
 import { changedSinceOrExit } from "../changed-since";
@@ -7,7 +6,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, engineSettings, nowFlag, openRun, synthSettings } from "../run-flags";
 
 const FORMATS = ["text", "markdown", "json"] as const;
 
@@ -76,15 +75,14 @@ Examples:
     const settings = engineSettings("plan", values);
     const now = nowFlag("plan", values.now);
     const planKey = readPlanKey(io.env);
-    const { connection, client } = await connect(values, io);
+    const run = await openRun(values, io, settings);
     const since = values["changed-since"] === undefined ? null : await changedSinceOrExit(values["changed-since"], synthSettings(values, io), io);
     if (typeof since === "number") return since;
     const declared = since === null ? await readDesired(synthSettings(values, io)) : since.declared;
     if (declared.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
-    const run = session(client, connection, settings, io);
     // Redacted once (by getPlan), so the JSON printed and the file saved are the same valid plan.
     // The plan records every declaration it was made from (apply --require-declarations checks them).
-    const clock = { createdAt: new Date(), now, secrets: connectionSecrets(connection) };
+    const clock = { createdAt: new Date(), now, secrets: run.secrets };
     const plan = await (since === null
       ? planDeclared(declared, run, clock)
       : planChangedSince(since, (desired) => getPlan(desired, run, clock))
