@@ -56,6 +56,8 @@ export interface RefDependenciesInput {
 /** Decides how REF's app gets its dependencies (see the file's comment). */
 export async function decideRefDependencies(input: RefDependenciesInput): Promise<RefDependencies> {
   const root = fs.realpathSync(input.top);
+  // The working tree is REF: whatever REF's app reads through it (links, absolute paths) is REF's.
+  if (await isWorkingTreeRef(input)) return { kind: "reuse", reason: `the working tree is ${input.ref}'s commit, so its node_modules are REF's` };
   const naming = await filesNaming(input, [...new Set([root, path.resolve(input.top)])]);
   if (naming !== null) {
     return {
@@ -63,7 +65,6 @@ export async function decideRefDependencies(input: RefDependenciesInput): Promis
       reason: `${input.ref}'s ${naming.file} names the working tree's path (${naming.path}): what REF's app reads there would be the pull request's version`,
     };
   }
-  if (await isWorkingTreeRef(input)) return { kind: "reuse", reason: `the working tree is ${input.ref}'s commit, so its node_modules are REF's` };
   const levels = appLevels(root, fs.realpathSync(input.cwd));
   const reasons = levels.flatMap((rel) => levelReasons(root, rel, input.tree));
   if (reasons.length === 0) {
