@@ -331,3 +331,26 @@ describe("the plan workflow's two jobs (examples/github-actions/plan.yml), then 
     }
   });
 });
+
+describe("plan --skip-synth on an output made elsewhere (the synth job's artifact) reads only inside it", () => {
+  it("a manifest that names a stack file outside the output directory is refused, nothing read, the file's content not shown", async () => {
+    // given an output whose manifest points at a JSON file beside it (as a hostile synth job could write)
+    const dir = mkdtempSync(join(tmpdir(), "aru-outside-"));
+    try {
+      mkdirSync(join(dir, "out"));
+      writeFileSync(join(dir, "private.json"), '{"not": "yours-7f3e"}');
+      writeFileSync(join(dir, "out", "manifest.json"), JSON.stringify({ version: "0.20.0", stacks: { rules: { name: "rules", synthesizedStackPath: "../private.json" } } }));
+
+      // when planned with --skip-synth on it
+      const result = await runCli(["plan", "--skip-synth", "--output", join(dir, "out")], { cwd: dir, env: connectionEnv(sim) });
+
+      // then it is refused before any read, naming the path, never its content
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('Stack "rules": its synthesized file (../private.json) is outside');
+      expect(result.stderr + result.stdout).not.toContain("yours-7f3e");
+      expect(sim.requestLog()).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
