@@ -175,6 +175,25 @@ describe("the provider process, as Terraform starts it", () => {
     }
   });
 
+  it("upgrades stored JSON state to msgpack by the current schema, dropping attributes it no longer has with a warning", async () => {
+    const { address, serverPem } = parseLine(line);
+    const provider = client("tfplugin6.Provider", address, serverPem, terraformCertificate);
+    const shape = schemaShape(echoProvider(undefined).resources["echo_item"]!.schema);
+    try {
+      const answer = await provider.call("UpgradeResourceState", {
+        type_name: "echo_item",
+        version: 0,
+        raw_state: { json: Buffer.from(JSON.stringify({ id: "a", name: "a", value: "x", version: 2, retired: true })) },
+      });
+      expect(decodeMsgpack(shape, answer.upgraded_state.msgpack)).toEqual({ id: "a", name: "a", value: "x", tags: null, entries: null, version: 2 });
+      expect(answer.diagnostics).toEqual([
+        { severity: "WARNING", summary: 'The stored state of echo_item has an attribute "retired" that its schema no longer has; it was dropped.', detail: "", attribute: null },
+      ]);
+    } finally {
+      provider.close();
+    }
+  });
+
   it("reports the plugin SERVING to go-plugin's health check", async () => {
     const { address, serverPem } = parseLine(line);
     const health = client("grpc.health.v1.Health", address, serverPem, terraformCertificate);
@@ -214,6 +233,33 @@ describe("the provider process, as Terraform starts it", () => {
     expect(code).toBe(0);
     expect(started.stdout()).toBe(`${line}\n`);
   }, EXIT_TIMEOUT_MS + 5_000);
+});
+
+describe("the provider process and signals", () => {
+  it("ignores SIGINT, as go-plugin does (Terraform answers Ctrl-C with StopProvider), and shuts down on SIGTERM", async () => {
+    // given
+    const terraformCertificate = makeServerCertificate();
+    const started = start(terraformEnv(terraformCertificate));
+    try {
+      const { address, serverPem } = parseLine(await handshake(started));
+      const provider = client("tfplugin6.Provider", address, serverPem, terraformCertificate);
+      try {
+        // when: Ctrl-C reaches the process group
+        started.child.kill("SIGINT");
+        // then: the provider still answers, and StopProvider is Terraform's way to stop it
+        await expect(provider.call("GetMetadata", {})).resolves.toMatchObject({ resources: [{ type_name: "echo_item" }] });
+        await expect(provider.call("StopProvider", {})).resolves.toEqual({ Error: "" });
+      } finally {
+        provider.close();
+      }
+      // when
+      started.child.kill("SIGTERM");
+      // then
+      expect(await started.exited).toBe(0);
+    } finally {
+      if (started.child.exitCode === null) started.child.kill("SIGKILL");
+    }
+  }, START_TIMEOUT_MS + EXIT_TIMEOUT_MS);
 });
 
 describe("the provider process, started by hand", () => {
