@@ -275,6 +275,20 @@ describe("the provider process, started by hand", () => {
     );
   }, START_TIMEOUT_MS);
 
+  it("refuses in the alertrules provider's own executable too (dist/src/provider/main.js, built by npm run build)", async () => {
+    // when
+    const child = spawn(process.execPath, [join(__dirname, "..", "..", "..", "dist", "src", "provider", "main.js")], { env: { PATH: process.env["PATH"] }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    const [code] = (await once(child, "exit")) as [number | null];
+    // then
+    expect(code).toBe(1);
+    expect(out).toBe("");
+    expect(err).toContain("This executable is the alertrules Terraform provider");
+  }, START_TIMEOUT_MS);
+
   it("refuses without Terraform's client certificate, which automatic mutual TLS needs", async () => {
     const started = start({ [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "5,6" });
     expect(await started.exited).toBe(1);
