@@ -3,6 +3,8 @@ import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import type { ServerCertificate } from "../../../src/provider/protocol";
@@ -294,6 +296,23 @@ describe("the provider process, started by hand", () => {
     expect(await started.exited).toBe(1);
     expect(started.stdout()).toBe("");
     expect(started.stderr()).toContain("needs Terraform's client certificate (PLUGIN_CLIENT_CERT)");
+  }, START_TIMEOUT_MS);
+
+  it("refuses with a sentence when no port of Terraform's range is free", async () => {
+    // given: the only port of the range is taken
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    try {
+      // when
+      const started = start({ ...terraformEnv(makeServerCertificate()), PLUGIN_MIN_PORT: port, PLUGIN_MAX_PORT: port });
+      // then
+      expect(await started.exited).toBe(1);
+      expect(started.stdout()).toBe("");
+      expect(started.stderr()).toBe(`The echo provider could not start: no free TCP port on 127.0.0.1 among port ${port}.\n`);
+    } finally {
+      taken.close();
+    }
   }, START_TIMEOUT_MS);
 
   it("refuses a Terraform that does not offer protocol 6", async () => {
