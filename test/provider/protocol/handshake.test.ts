@@ -167,6 +167,8 @@ describe("the provider process, as Terraform starts it", () => {
       expect(invalid.diagnostics).toEqual([
         { severity: "ERROR", summary: 'The value "invalid" is not allowed.', detail: "Choose another value.", attribute: { steps: [{ attribute_name: "value", selector: "attribute_name" }] } },
       ]);
+      const notKnownYet = await provider.call("ValidateResourceConfig", { type_name: "echo_item", config: { msgpack: Buffer.from([0xd4, 0, 0]) } });
+      expect(notKnownYet.diagnostics).toEqual([]);
       const unknownType = await provider.call("ValidateResourceConfig", { type_name: "echo_other", config: { msgpack: Buffer.from([0xc0]) } });
       expect(unknownType.diagnostics[0].summary).toBe('The resource type "echo_other" is not supported by the echo provider.');
       const ephemeral = await provider.call("OpenEphemeralResource", { type_name: "echo_secret" });
