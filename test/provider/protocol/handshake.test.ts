@@ -2,6 +2,7 @@
 import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
 import { X509Certificate } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
@@ -264,6 +265,49 @@ describe("the provider process and signals", () => {
       if (started.child.exitCode === null) started.child.kill("SIGKILL");
     }
   }, START_TIMEOUT_MS + EXIT_TIMEOUT_MS);
+});
+
+describe("the provider process when Terraform is killed", () => {
+  it("shuts down once the process that started it is gone, leaving no orphan", async () => {
+    // given: a stand-in for Terraform that starts the provider, says its pid, and is then killed
+    const standIn = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const c = require("child_process").spawn(process.execPath, ["-r", "ts-node/register/transpile-only", ${JSON.stringify(FIXTURE)}], { stdio: ["ignore", "inherit", "inherit"] });
+         process.stderr.write("PID " + c.pid + "\\n"); setInterval(() => undefined, 1000);`,
+      ],
+      { env: { PATH: process.env["PATH"], ...terraformEnv(makeServerCertificate()) }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    standIn.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    standIn.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (!out.includes("\n") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const providerPid = Number(/PID (\d+)/.exec(err)?.[1]);
+    expect(out).toMatch(/^1\|6\|tcp\|/);
+    const alive = (): boolean => {
+      try {
+        process.kill(providerPid, 0);
+      } catch {
+        return false;
+      }
+      // an exited process not yet reaped by its new parent is a zombie: gone for our purpose
+      const stat = existsSync(`/proc/${providerPid}/stat`) ? readFileSync(`/proc/${providerPid}/stat`, "utf8") : "";
+      return !/^\d+ \(.*\) Z/.test(stat);
+    };
+    expect(alive()).toBe(true);
+    // when
+    standIn.kill("SIGKILL");
+    await once(standIn, "exit");
+    // then
+    const gone = Date.now() + EXIT_TIMEOUT_MS;
+    while (alive() && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 100));
+    const orphan = alive();
+    if (orphan) process.kill(providerPid, "SIGKILL");
+    expect(orphan).toBe(false);
+  }, START_TIMEOUT_MS + EXIT_TIMEOUT_MS + 5_000);
 });
 
 describe("the provider process, started by hand", () => {
