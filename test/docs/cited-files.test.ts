@@ -46,10 +46,10 @@ const IGNORED = new Set(
 );
 
 /**
- * Documents written on branches not merged yet (the provider's migration guide and its protocol
- * room), which main already cites. Empty this list once they are merged.
+ * A document written on a branch not merged yet (the provider's migration guide), which main
+ * already cites. Empty this list once it is merged.
  */
-const ON_OTHER_BRANCHES = new Set(["docs/provider-migration.md", "docs/provider-protocol.md"]);
+const ON_OTHER_BRANCHES = new Set(["docs/provider-migration.md"]);
 
 const exists = (path: string): boolean => IGNORED.has(path) || ON_OTHER_BRANCHES.has(path) || existsSync(join(REPO, path));
 

@@ -1,13 +1,12 @@
 /**
  * Git plumbing for a temporary worktree of another revision (`plan --changed-since REF`,
- * src/io/workflow/changed-since.ts): git run quietly in a place, the repository's top, a revision
- * resolved to its commit, and the working tree's `node_modules` linked into the worktree.
+ * src/io/workflow/changed-since.ts): git run quietly in a place, with an environment built from an
+ * allow-list (src/shared/child-env.ts), the repository's top, and a revision resolved to its commit.
  */
 import { execFile } from "node:child_process";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { promisify } from "node:util";
 import { ChangedSinceError } from "../../errors";
+import { gitEnvironment } from "../../shared/child-env";
 
 const run = promisify(execFile);
 
@@ -20,7 +19,7 @@ export interface GitPlace {
 export function git(args: readonly string[], cwd: string, settings: GitPlace, signal?: AbortSignal): Promise<{ stdout: string; stderr: string }> {
   return run("git", [...args], {
     cwd,
-    env: { ...settings.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
+    env: gitEnvironment(settings.env),
     encoding: "utf8",
     maxBuffer: 16 * 1024 * 1024,
     ...(signal === undefined ? {} : { signal }),
@@ -67,24 +66,4 @@ export async function resolveCommit(ref: string, top: string, settings: GitPlace
   } catch (error) {
     return unknown(`git rev-parse --verify ${ref}^{commit} found no commit`, error);
   }
-}
-
-/**
- * Links the working tree's `node_modules` into the worktree: those of the app's directory and of
- * each directory above it, up to the repository's top, that the worktree does not have. Returns
- * the links made.
- */
-export function linkDependencies(top: string, cwd: string, tree: string): string[] {
-  const links: string[] = [];
-  const root = fs.realpathSync(top);
-  for (let dir = fs.realpathSync(cwd); ; dir = path.dirname(dir)) {
-    const modules = path.join(dir, "node_modules");
-    const target = path.join(tree, path.relative(root, dir), "node_modules");
-    if (fs.existsSync(modules) && fs.existsSync(path.dirname(target)) && !fs.existsSync(target)) {
-      fs.symlinkSync(modules, target, "junction");
-      links.push(target);
-    }
-    if (dir === root || path.dirname(dir) === dir) break;
-  }
-  return links;
 }
