@@ -13,6 +13,7 @@ import type { Command, Io } from "../io";
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
 import { RATE_HELP, RATE_OPTIONS, connect, session } from "../run-flags";
 import { checkOutputPath } from "../output-path";
+import { CLI_IN_APP } from "../hints";
 import { connectionSecrets } from "../../api";
 
 export const importCommand: Command = {
@@ -97,7 +98,7 @@ Examples:
       await writeImportModule(resolve(io.cwd, values.out), code.source, connectionSecrets(connection));
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
-          `Plan it as an app by itself: alert-rule-users plan --app ${shellQuote(importAppCommand(values.out))}\n` +
+          `Plan it as an app by itself: ${CLI_IN_APP} plan --app ${shellQuote(importAppCommand(values.out))}\n` +
           `(or set "app" to that command in cdktf.json), or call ${functionName}(stack) from your app.\n`,
       );
     } else {
