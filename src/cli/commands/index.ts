@@ -3,6 +3,7 @@ import { applyCommand } from "./apply";
 import { importCommand } from "./import";
 import { initCommand } from "./init";
 import { planCommand } from "./plan";
+import { providerCommand } from "./provider";
 import { simulatorCommand } from "./simulator";
 import { alertsCommand } from "../triage/alerts";
 import { casesCommand } from "../triage/cases";
@@ -11,4 +12,4 @@ import { reportCommand } from "./report";
 import { rulesCommand } from "./rules";
 import { whoCommand } from "./who";
 
-export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, providerCommand];

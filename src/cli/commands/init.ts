@@ -6,8 +6,7 @@
 import { relative, resolve } from "node:path";
 import { UsageError } from "../../errors";
 import { shellQuote } from "../../shared/text";
-import { TOOL_VERSION, initApp } from "../../io/workflow";
-import { ENV_TOKEN } from "../../api";
+import { ENV_TOKEN, TOOL_VERSION, initApp } from "../../io/workflow";
 import { DEFAULT_SIMULATOR_TOKEN } from "../../simulator";
 import { parse } from "../args";
 import { CLI_IN_APP } from "../hints";

@@ -12,7 +12,7 @@ import { isDrift, isNotManaged, readAccessReport, staleSynthOutput, writeAccessR
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, RATE_HELP, RATE_OPTIONS, SYNTH_OPTIONS, connect, nowFlag, session, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, RATE_HELP, RATE_OPTIONS, SYNTH_OPTIONS, nowFlag, openRun, readSettings, synthSettings } from "../run-flags";
 import { APP_FLAGS_HELP, wantsApp } from "./who";
 
 export const reportCommand: Command = {
@@ -81,8 +81,7 @@ Examples:
     const synth = withApp ? synthSettings(values, io) : undefined;
     const stale = synth?.skipSynth === true ? staleSynthOutput(synth.cwd, synth.outdir) : null;
     if (stale !== null) io.stderr.write(`${stale}\n`);
-    const { connection, client } = await connect(values, io);
-    const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
+    const run = await openRun(values, io, readSettings(parallelism, pageSize));
     const report = await readAccessReport(run, synth, now).finally(() => run.done());
     const files = {
       html: values.html === undefined ? undefined : resolve(io.cwd, values.html),
