@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { ENV_TOKEN } from "../../api";
+import { ENV_TOKEN } from "../../io/workflow";
 import { plural, renderApplyText, renderPlanText } from "../../core/render";
 import { UsageError } from "../../errors";
 import {

@@ -3,6 +3,7 @@ import { applyCommand } from "./apply";
 import { importCommand } from "./import";
 import { initCommand } from "./init";
 import { planCommand } from "./plan";
+import { providerCommand } from "./provider";
 import { simulatorCommand } from "./simulator";
 import { synthCommand } from "./synth";
 import { doctorCommand } from "./doctor";
@@ -13,4 +14,4 @@ import { reportCommand } from "./report";
 import { rulesCommand } from "./rules";
 import { whoCommand } from "./who";
 
-export const COMMANDS: readonly Command[] = [initCommand, synthCommand, planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, doctorCommand];
+export const COMMANDS: readonly Command[] = [initCommand, synthCommand, planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, providerCommand, doctorCommand];

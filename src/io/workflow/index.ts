@@ -25,8 +25,10 @@ export { applyFresh, applySavedPlan, checkRequiredTip } from "./apply";
 export type { FreshApply, FreshApplyHooks, SavedPlanFile, SavedPlanHooks } from "./apply";
 export { startApplyReport, writeApplyReports, writeImportModule } from "./reports";
 export type { ReportFiles } from "./reports";
-export { findPeopleLive, importRules, listRules, readLiveRules } from "./live";
+export { findPeopleLive, importRules, importRulesHcl, listRules, readLiveRules } from "./live";
 export { initApp } from "./init";
+export { REINSTALL_COMMAND, installProvider } from "../provider-install";
+export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
 export { markChangedSince, readChangedSince } from "./changed-since";
 export type { ChangedSinceRead } from "./changed-since";
 export { readAccessReport, writeAccessReport } from "./report";
@@ -44,3 +46,10 @@ export type { RuleRow, WhoMatch } from "../../core/who";
 export type { Plan } from "../../core/plan-schema";
 export type { ApplyResult } from "../../core/apply-results";
 export type { ApplyReport, ApplyReportRecorder, ApplyReportSource } from "../../core/apply-report";
+/** One rule at a time: the native provider's calls (src/provider). */
+export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, readRuleList, redactText, refusalOf, today, viewOfLiveList } from "./one-rule";
+export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
+export type { DesiredUser, ListMode } from "../../core/desired";
+export type { ListPolicy } from "../../core/policy-schema";
+/** The client's names a front door may use (src/io/workflow/door.ts). */
+export * from "./door";
