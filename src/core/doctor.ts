@@ -3,6 +3,7 @@
  * each function turns one observation into one line (what was found) and, unless it passed, what
  * to do. A check that does not apply here is skipped with its reason, never failed.
  */
+export { mirrorPath, terraformTarget } from "./native-provider";
 
 export type CheckStatus = "pass" | "fail" | "skip";
 
@@ -251,18 +252,6 @@ export function terraformCheck(versionLine: string | null): DoctorCheck {
   return pass("terraform", `terraform ${m[0].replace(/^v/, "")}`);
 }
 
-/** The provider's path below a directory, as `provider install` writes it (docs/contract.md §11.1). */
-export function providerPath(version: string, osArch: string): string {
-  return `terraform.d/plugins/registry.terraform.io/alert-rule-users/alertrules/${version}/${osArch}/terraform-provider-alertrules_v${version}`;
-}
-
-/** Terraform's OS_ARCH for Node's platform and arch (linux_amd64, darwin_arm64, ...). */
-export function terraformOsArch(platform: string, arch: string): string {
-  const os = platform === "win32" ? "windows" : platform;
-  const cpu = arch === "x64" ? "amd64" : arch === "ia32" ? "386" : arch;
-  return `${os}_${cpu}`;
-}
-
 /** The provider where `terraform init` looks: found (executable), absent, or not applicable here. */
 export function providerCheck(
   state: { readonly kind: "not-applicable"; readonly why: string } | { readonly kind: "found" | "missing" | "not-executable"; readonly path: string },
@@ -273,9 +262,9 @@ export function providerCheck(
     case "found":
       return pass("provider", `installed at ./${state.path}`);
     case "not-executable":
-      return fail("provider", `./${state.path} is not executable`, "install it again: npx --no -- alert-rule-users provider install");
+      return fail("provider", `./${state.path} is not executable`, "install it again: npx --no alert-rule-users provider install");
     case "missing":
-      return fail("provider", `not installed where terraform init looks (./${state.path})`, "install it: npx --no -- alert-rule-users provider install");
+      return fail("provider", `not installed where terraform init looks (./${state.path})`, "install it: npx --no alert-rule-users provider install");
   }
 }
 

@@ -15,11 +15,11 @@ import {
   baseUrlCheck,
   nodeCheck,
   providerCheck,
-  providerPath,
+  mirrorPath,
   serviceChecks,
   synthCheck,
   terraformCheck,
-  terraformOsArch,
+  terraformTarget,
   unconfiguredChecks,
   type DoctorCheck,
   type ReadOutcome,
@@ -151,7 +151,9 @@ function providerState(cwd: string): Parameters<typeof providerCheck>[0] {
   if (!names.some((n) => n.endsWith(".tf") || n === "terraform.d")) {
     return { kind: "not-applicable", why: "no *.tf configuration here; a cdktf app's stacks get the provider from synth" };
   }
-  const rel = providerPath(TOOL_VERSION, terraformOsArch(process.platform, process.arch));
+  const target = terraformTarget(process.platform, process.arch);
+  if (target === null) return { kind: "not-applicable", why: `Terraform has no platform for ${process.platform} on ${process.arch}` };
+  const rel = mirrorPath(TOOL_VERSION, target);
   try {
     fs.accessSync(path.join(cwd, rel), fs.constants.X_OK);
     return { kind: "found", path: rel };
