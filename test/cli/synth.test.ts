@@ -31,7 +31,7 @@ describe("synth", () => {
     const result = await synth(app.dir);
     expect(result.code).toBe(0);
     expect(existsSync(join(app.dir, "cdktf.out", "stacks", "alert-rules", "cdk.tf.json"))).toBe(true);
-    expect(result.stdout).toContain("Synthesized 2 stacks into cdktf.out (1 rule user list):");
+    expect(result.stderr).toContain("Synthesized 1 RuleUserList declaration in 1 stack to cdktf.out.");
     expect(result.stdout).toContain("  alert-rules: cdktf.out/stacks/alert-rules (1 list)");
     expect(result.stdout).toContain("  other: cdktf.out/stacks/other (0 lists)");
     expect(result.stdout).toContain("cd cdktf.out/stacks/alert-rules && terraform init && terraform apply");

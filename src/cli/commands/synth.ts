@@ -1,10 +1,15 @@
 /**
- * `alert-rule-users synth`: the first step of the Terraform path. Runs the app into cdktf.out (as
- * plan does) and checks every declaration, with no connection and no token; prints where each
- * stack is and the Terraform commands to run next.
+ * `alert-rule-users synth`: synthesizes the app as `plan` does and checks its declarations, with no
+ * connection and no secret, and says where each stack is and what to run next. Two uses:
+ * - CI (issue 31 item 3): the job that runs the pull request's code (the app, its npm ci) holds no
+ *   secret; the job that reads the service runs `plan --skip-synth` on this job's output, never
+ *   the pull request's code (docs/ci.md);
+ * - the Terraform path (issue 32): synthesize, then `terraform init && terraform apply` in the
+ *   stack's directory, without a connection just to synthesize.
  */
 import { relative } from "node:path";
 import { synthesizeApp } from "../../io/workflow";
+import { UsageError } from "../../errors";
 import { shellQuote } from "../../shared/text";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
@@ -12,24 +17,28 @@ import { synthSettings } from "../run-flags";
 
 export const synthCommand: Command = {
   name: "synth",
-  summary: "Synthesize the app into cdktf.out for Terraform (no connection, no token)",
+  summary: "Synthesize the app and check its declarations, without connecting (Terraform path; a job that holds no secret)",
   help: `Usage: alert-rule-users synth [flags]
 
-Runs the cdktf app into the output directory (as plan does), checks every RuleUserList (a rule
-declared twice, an invalid mode or a policy violation fails here) and prints each stack's
-directory and the next step: terraform init and terraform apply in that directory. Talks to no
-service and needs no token: the Terraform path's provisioners connect when terraform apply runs
-them, with the connection variables of that shell.
+Synthesizes the cdktf app as plan does (the app runs with your environment less the tool's
+secrets), reads and checks every RuleUserList from the synthesized JSON (a rule declared twice,
+an invalid mode or a policy violation fails here), says how many there are, and prints each
+stack's directory and the next step. Connects to nothing and needs no token:
+- the Terraform path: then terraform init and terraform apply in the stack's directory, with the
+  connection variables set as for plan (the provisioners connect when terraform apply runs them);
+- CI: run it where the app's code runs, in a job that holds no secret, and
+  'plan --skip-synth --output DIR' on its output where the service is read.
 
 Flags:
   --app CMD              command that synthesizes the app (default: "app" of ./cdktf.json)
   --output DIR           synth output directory, set as CDKTF_OUTDIR (default: cdktf.out)
-  --stack NAME           only this stack (repeatable; the app still synthesizes all)
+  --stack NAME           only this stack's declarations are counted (repeatable)
   -h, --help
 
-Exit codes: 0 synthesized, 1 error (the app failed, or a declaration is invalid).
+Exit codes: 0 synthesized and every declaration valid, 1 error.
 
-Example:
+Examples:
+  alert-rule-users synth --output cdktf.out
   alert-rule-users synth && cd cdktf.out/stacks/alert-rules && terraform init && terraform apply
 `,
   async run(argv: string[], io: Io): Promise<number> {
@@ -44,24 +53,20 @@ Example:
       return 0;
     }
     const settings = synthSettings({ ...values, "skip-synth": false }, io);
+    if (settings.outdir === settings.cwd) throw new UsageError("synth: --output must not be the app's own directory.");
     const stacks = await synthesizeApp(settings);
+    const declared = stacks.reduce((n, s) => n + s.lists, 0);
+    const holding = stacks.filter((s) => s.lists > 0).length;
+    io.stderr.write(`Synthesized ${declared} RuleUserList declaration${declared === 1 ? "" : "s"} in ${holding} stack${holding === 1 ? "" : "s"} to ${values.output ?? "cdktf.out"}.\n`);
     const shown = (dir: string): string => {
       const rel = relative(io.cwd, dir);
       return rel === "" ? "." : rel.startsWith("..") ? dir : rel;
     };
-    const lists = stacks.reduce((n, s) => n + s.lists, 0);
-    io.stdout.write(
-      `Synthesized ${stacks.length} stack${stacks.length === 1 ? "" : "s"} into ${shown(settings.outdir)} ` +
-        `(${lists} rule user list${lists === 1 ? "" : "s"}):\n`,
-    );
-    for (const stack of stacks) {
-      io.stdout.write(`  ${stack.name}: ${shown(stack.dir)} (${stack.lists} list${stack.lists === 1 ? "" : "s"})\n`);
-    }
-    if (lists === 0) io.stderr.write("Warning: the app declares no RuleUserList: terraform apply would change no list.\n");
+    for (const stack of stacks) io.stdout.write(`  ${stack.name}: ${shown(stack.dir)} (${stack.lists} list${stack.lists === 1 ? "" : "s"})\n`);
     const first = stacks.find((s) => s.lists > 0) ?? stacks[0];
     if (first !== undefined) {
       io.stdout.write(
-        `\nNext, with the connection variables set as for plan (ALERTS_API_URL, ALERTS_TENANT_ID, the token):\n` +
+        `\nNext, on the Terraform path, with the connection variables set as for plan (ALERTS_API_URL, ALERTS_TENANT_ID, the token):\n` +
           `  cd ${shellQuote(shown(first.dir))} && terraform init && terraform apply\n`,
       );
     }

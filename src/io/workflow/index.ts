@@ -18,6 +18,7 @@ export type { DoctorRequest } from "./doctor";
 export { doctorPassed } from "../../core/doctor";
 export type { DoctorCheck } from "../../core/doctor";
 export type { SynthesizedStack } from "./synth-app";
+export { checkCoveredDeclarations, planDeclared } from "./covered";
 export { getPlan, planDocument, savePlan } from "./plan";
 export type { PlanClock } from "./plan";
 export { ENV_PLAN_KEY, MIN_PLAN_KEY_LENGTH, readPlanKey } from "./plan-key";
@@ -29,7 +30,7 @@ export { findPeopleLive, importRules, importRulesHcl, listRules, readLiveRules }
 export { initApp } from "./init";
 export { REINSTALL_COMMAND, installProvider } from "../provider-install";
 export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
-export { markChangedSince, readChangedSince } from "./changed-since";
+export { markChangedSince, planChangedSince, readChangedSince } from "./changed-since";
 export type { ChangedSinceRead } from "./changed-since";
 export { readAccessReport, writeAccessReport } from "./report";
 export type { AccessReportFiles } from "./report";
