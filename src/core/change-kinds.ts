@@ -11,11 +11,11 @@ export type PlanSymbol = "~" | "+" | "-" | "-/+" | "#";
 
 /** What each symbol means, in the order of the legend (a text plan lists only the symbols it uses). */
 export const PLAN_SYMBOLS: readonly (readonly [PlanSymbol, string])[] = [
-  ["~", "a rule list changes, or a user's aliases change"],
-  ["+", "a user or alias is added"],
-  ["-", "a user, alias or entry is removed (on a rule: all of its entries)"],
-  ["-/+", "a list is rebuilt: emptied, then filled again"],
-  ["#", "a note: the construct path, a skipped rule, an expired user"],
+  ["~", "changed in place"],
+  ["+", "added"],
+  ["-", "removed"],
+  ["-/+", "rebuilt (emptied, then filled again)"],
+  ["#", "note"],
 ];
 
 export type ChangeKind = "add-user" | "add-aliases" | "remove-aliases" | "remove-user" | "remove-entry";

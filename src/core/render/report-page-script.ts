@@ -4,70 +4,47 @@
  */
 
 /**
- * The page's behaviour: indexes the <noscript> table (raw text when scripting is on: the same
- * escaped markup entryRow writes) without parsing it, searches that text (the query escaped the
- * same way, matches kept when they fall in a row's user ID or aliases), filters on each row's
- * data-k, and parses only the rows it shows (or all, to sort). Values are decoded from the five
- * entities escapeHtml writes and shown with textContent only.
+ * The page's behaviour: reads the compact JSON of the report (see scriptData), searches the
+ * people (each once: user ID and aliases, case-insensitive), filters on each entry's numbers, and
+ * builds rows only for the entries it shows. Values are shown with textContent only.
  */
 export const SCRIPT = `
 (function () {
   "use strict";
   var PAGE = 200;
-  var MARK = '<tr data-k="';
-  var STATES = { d: "declared", n: "not declared", p: "not in the live list", u: "" };
-  var STATE_CLASS = { d: "", n: "st-not-declared", p: "st-not-live", u: "" };
-  var EXPIRY = { x: "expired", s: "expiring", "-": "" };
-  var ENT = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
-  var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-  function dec(s) { return s.indexOf("&") < 0 ? s : s.replace(/&(?:amp|lt|gt|quot|#39);/g, function (e) { return ENT[e]; }); }
-  function list(s) { return s === "" ? [] : s.split("<br>").map(dec); }
+  var STATES = ["declared", "not declared", "not in the live list", "", "not managed by this app"];
+  var STATE_CLASS = ["", "st-not-declared", "st-not-live", "", ""];
+  var EXPIRY = ["", "expiring", "expired"];
   function $(id) { return document.getElementById(id); }
 
-  // The rows are indexed, not parsed: where each starts in the text, and its rule. A row is parsed
-  // when it is shown or sorted; a search runs over the text itself.
-  var rules = JSON.parse($("rules-data").textContent);
-  var src = $("all").textContent;
-  var starts = [], ruleOf = [], bodies = [];
-  for (var b = src.indexOf("<tbody>"); b >= 0; b = src.indexOf("<tbody>", b + 7)) bodies.push(b);
-  var r = -1, next = 0;
-  for (var at = src.indexOf(MARK); at >= 0; at = src.indexOf(MARK, at + MARK.length)) {
-    while (next < bodies.length && bodies[next] < at) r = next++;
-    starts.push(at + MARK.length);
-    ruleOf.push(r);
-  }
-  var N = starts.length, parsed = new Array(N);
-  function key(i, n) { return src.charAt(starts[i] + n); }
-  /** Where the state cell of row i begins: the user ID and aliases cells are before it. */
-  function stateCell(i) {
-    var c = src.indexOf("<td>", starts[i] + 9);
-    return src.indexOf("<td>", c + 4);
-  }
+  var data = JSON.parse($("report-data").textContent);
+  var rules = data.rules, people = data.people, rows = data.rows;
+  var N = rows.length / 5;
+  var ruleOf = new Int32Array(N);
+  for (var r = 0, at = 0; r < data.n.length; r++) for (var c = 0; c < data.n[r]; c++) ruleOf[at++] = r;
+  function person(i) { return rows[i * 5]; }
+  function state(i) { return (rows[i * 5 + 1] / 3) | 0; }
+  function expiry(i) { return rows[i * 5 + 1] % 3; }
   function row(i) {
-    if (parsed[i] === undefined) {
-      var from = starts[i];
-      var cells = src.slice(from + 9, src.indexOf("</tr>", from)).split("<td>");
-      var id = key(i, 2) === "1" ? dec(cells[0]) : null;
-      parsed[i] = { r: ruleOf[i], st: key(i, 0), ex: key(i, 1), id: id, al: list(cells[1]), dc: list(cells[3]), exp: dec(cells[4]).slice(0, 10), v: list(cells[5]) };
-    }
-    return parsed[i];
+    var b = i * 5, p = people[rows[b]];
+    return {
+      r: ruleOf[i], st: state(i), ex: expiry(i), id: p[0], al: p[1],
+      dc: rows[b + 2] < 0 ? [] : data.paths[rows[b + 2]],
+      exp: rows[b + 3] < 0 ? "" : data.dates[rows[b + 3]],
+      v: rows[b + 4] < 0 ? [] : data.viol[rows[b + 4]]
+    };
   }
-  /** The rows whose user ID or an alias contains the needle (case-insensitive), as flags. */
+  /** Each person's user ID and aliases in lower case, one line each, built at the first search. */
+  var hay = null;
+  /** The people whose user ID or an alias contains the needle (case-insensitive), as flags. */
   function found(needle) {
-    var hit = new Uint8Array(N);
-    var escaped = needle.replace(/[&<>"']/g, function (c) { return ESC[c]; }).replace(/[.*+?^$|{}()[\\]\\\\\\/]/g, "\\\\$&");
-    var re = new RegExp(escaped, "gi");
-    var m, lo, hi, mid;
-    while ((m = re.exec(src)) !== null) {
-      lo = 0; hi = N - 1;
-      if (N === 0 || starts[0] > m.index) continue;
-      while (lo < hi) { mid = (lo + hi + 1) >> 1; if (starts[mid] <= m.index) lo = mid; else hi = mid - 1; }
-      if (!hit[lo] && m.index + m[0].length <= stateCell(lo)) hit[lo] = 1;
-    }
+    if (hay === null) hay = people.map(function (p) { return ((p[0] === null ? "" : p[0]) + "\\n" + p[1].join("\\n")).toLowerCase(); });
+    var low = needle.toLowerCase(), hit = new Uint8Array(people.length);
+    for (var n = 0; n < hay.length; n++) if (hay[n].indexOf(low) >= 0) hit[n] = 1;
     return hit;
   }
 
-  var q = $("q"), fRule = $("f-rule"), fType = $("f-type"), fDrift = $("f-drift"), fSoon = $("f-soon"), fExpired = $("f-expired");
+  var q = $("q"), fRule = $("f-rule"), fType = $("f-type"), fDrift = $("f-drift"), fSoon = $("f-soon"), fExpired = $("f-expired"), fUnmanaged = $("f-unmanaged");
   for (var i = 0; i < rules.length; i++) {
     var o = document.createElement("option");
     o.value = String(i);
@@ -142,16 +119,17 @@ export const SCRIPT = `
     var hit = needle === "" ? null : found(needle);
     var rule = fRule.value === "" ? -1 : Number(fRule.value);
     var type = fType.value;
-    var drift = fDrift.checked, soon = fSoon.checked, expired = fExpired.checked;
+    var drift = fDrift.checked, soon = fSoon.checked, expired = fExpired.checked, unmanaged = fUnmanaged.checked;
     var counts = rules.map(function () { return 0; });
     shown = [];
     for (var n = 0; n < N; n++) {
       var i = order === null ? n : order[n];
-      if (hit !== null && !hit[i]) continue;
+      if (hit !== null && !hit[person(i)]) continue;
       if (rule !== -1 && ruleOf[i] !== rule) continue;
       if (type !== "" && rules[ruleOf[i]].l !== type) continue;
-      if (drift && key(i, 0) !== "n" && key(i, 0) !== "p") continue;
-      if ((soon || expired) && !((soon && key(i, 1) === "s") || (expired && key(i, 1) === "x"))) continue;
+      var st = state(i), ex = expiry(i);
+      if ((drift || unmanaged) && !((drift && (st === 1 || st === 2)) || (unmanaged && st === 4))) continue;
+      if ((soon || expired) && !((soon && ex === 1) || (expired && ex === 2))) continue;
       shown.push(i);
       counts[ruleOf[i]]++;
     }
@@ -173,7 +151,7 @@ export const SCRIPT = `
   }
   $("more").addEventListener("click", function () { limit += PAGE; render(); });
   $("filters").addEventListener("submit", function (e) { e.preventDefault(); });
-  [q, fRule, fType, fDrift, fSoon, fExpired].forEach(function (el) { el.addEventListener(el === q ? "input" : "change", update); });
+  [q, fRule, fType, fDrift, fSoon, fExpired, fUnmanaged].forEach(function (el) { el.addEventListener(el === q ? "input" : "change", update); });
   document.documentElement.className = "js";
   $("app").hidden = false;
   $("entries-note").hidden = false;

@@ -52,7 +52,8 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
 
   const scope = changedSinceNotes(plan);
   if (scope !== null) {
-    out.push(printable(scope.read), paint("dim", `  # ${printable(scope.unread)}`));
+    out.push(printable(scope.read));
+    if (plan.changedSince !== undefined && plan.changedSince.unread.count > 0) out.push(paint("dim", `  # ${printable(scope.unread)}`));
     for (const note of scope.noLongerManaged) out.push(paint("yellow", `  # ${printable(note)}`));
     out.push("");
   }
@@ -90,21 +91,23 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   return out.join("\n") + "\n";
 }
 
-/** A Terraform-like legend of the symbols the changed rules' blocks use (and only those). */
+/**
+ * A Terraform-like legend of the symbols the changed rules' blocks use (and only those), on one
+ * line (issue 32: a 4-6 line legend on every plan was noise). The counting rule follows only when
+ * the counts could be misread: a user added or removed with several aliases counts once.
+ */
 function legend(updates: readonly RulePlan[], paint: Paint): string[] {
   // Every changed rule shows its construct path as a "#" note.
   const used = new Set<PlanSymbol>(["#"]);
+  let severalAliases = false;
   for (const rule of updates) {
     const c = rule.changes;
     used.add(c.rebuild ? "-/+" : c.removeAll ? "-" : "~");
+    if ([...c.addUsers, ...c.removeUsers].some((u) => u.aliases.length > 1)) severalAliases = true;
     for (const row of changeRows(rule)) for (const symbol of CHANGE_KINDS[row.kind].symbols) used.add(symbol);
   }
-  const width = Math.max(...PLAN_SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol]) => symbol.length));
-  return [
-    paint("dim", "Symbols:"),
-    ...PLAN_SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol, meaning]) => paint("dim", `  ${symbol.padEnd(width)}  ${meaning}`)),
-    paint("dim", COUNTING_LEGEND),
-  ];
+  const symbols = PLAN_SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol, meaning]) => `${symbol} ${meaning}`);
+  return [paint("dim", `Symbols: ${symbols.join(", ")}.`), ...(severalAliases ? [paint("dim", COUNTING_LEGEND)] : [])];
 }
 
 /** `rule "Endpoint exfiltration" (c3e0…)`: name quoted and made printable, full ID. */
