@@ -5,7 +5,7 @@
 import { relative, resolve } from "node:path";
 import { UsageError } from "../../errors";
 import { shellQuote } from "../../shared/text";
-import { TOOL_VERSION, initApp } from "../../io/workflow";
+import { TOOL_VERSION, initApp, initHcl } from "../../io/workflow";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
 
@@ -13,6 +13,7 @@ export const initCommand: Command = {
   name: "init",
   summary: "Write a ready cdktf app with one RuleUserList (package.json, cdktf.json, main.ts...)",
   help: `Usage: alert-rule-users init [DIR] [flags]
+       alert-rule-users init --hcl DIR [--workflows]
 
 Writes a ready TypeScript cdktf app into DIR (default: the current directory; created if missing):
 
@@ -26,9 +27,16 @@ Writes a ready TypeScript cdktf app into DIR (default: the current directory; cr
 
 Refuses to overwrite: when any of these files exists, it names them and writes nothing.
 
+With --hcl, writes a Terraform (HCL) configuration for the native provider instead: main.tf
+(required_providers, a provider block that reads the environment, one alertrules_rule_user_list
+for the sample tenant's rule) and .gitignore, and installs the provider into DIR, so that
+'terraform -chdir=DIR init' needs no network (see 'alert-rule-users provider install').
+
 Flags:
+  --hcl                  a Terraform (HCL) configuration instead of a cdktf app
   --workflows            also write the GitHub workflows (plan on pull requests, apply on merge,
                          drift on a schedule) as .github/workflows/alert-rule-users-{plan,apply,drift}.yml
+                         (with --hcl: alert-rule-users-terraform-{plan,apply,drift}.yml, running terraform)
   --package-spec SPEC    what package.json depends on for alert-rule-users (default: ^<this version>,
                          which installs from the npm registry only once the package is published):
                          a version range, a tarball (file:../alert-rule-users-0.1.0.tgz), a git URL
@@ -45,6 +53,7 @@ Exit codes: 0 written, 1 error (a file exists already: nothing written).
 
 Examples:
   alert-rule-users init alert-rules --workflows
+  alert-rule-users init --hcl alert-rules
   alert-rule-users init . --package-spec file:../alert-rule-users-0.1.0.tgz
 `,
   async run(argv: string[], io: Io): Promise<number> {
@@ -53,6 +62,7 @@ Examples:
       argv,
       {
         workflows: { type: "boolean" },
+        hcl: { type: "boolean" },
         "package-spec": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -70,6 +80,19 @@ Examples:
 
     const dir = resolve(io.cwd, positionals[0] ?? ".");
     const shown = relative(io.cwd, dir) || ".";
+    if (values.hcl === true) {
+      if (packageSpec !== undefined) throw new UsageError("init: --package-spec is for a cdktf app's package.json; --hcl writes none. Drop one of them.");
+      const { files, provider } = await initHcl({ dir, shown, workflows: values.workflows === true });
+      const chdir = shown === "." ? "" : ` -chdir=${shellQuote(shown)}`;
+      io.stdout.write(
+        `Wrote a Terraform configuration in ${shown}: ${files.map((f) => f.path).join(", ")}.\n` +
+          `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (it runs this Node.js: ${provider.nodePath}).\n\n` +
+          `Next:\n  terraform${chdir} init\n  terraform${chdir} plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
+          "To try it against the simulator first (another terminal): npx --no alert-rule-users simulator --port 8080, then\n" +
+          "  export ALERTS_API_URL=http://127.0.0.1:8080 ALERTS_API_TOKEN=local-simulator-token ALERTS_TENANT_ID=f82ba8d5-219c-48f6-9978-242511e30d41\n",
+      );
+      return 0;
+    }
     const files = await initApp({ dir, shown, workflows: values.workflows === true, ...(packageSpec === undefined ? {} : { packageSpec }) });
     // The default range resolves on the npm registry only: say so before `npm install` fails on it.
     const unpublished =
