@@ -49,7 +49,7 @@ describe("alert-rule-users init --hcl", () => {
     const executable = join(dir, "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "alertrules", VERSION);
     expect(existsSync(executable)).toBe(true);
     expect(run.stdout).toContain("Wrote a Terraform configuration in alert rules: main.tf, .gitignore.");
-    expect(run.stdout).toContain("terraform -chdir='alert rules' init\n  terraform -chdir='alert rules' plan");
+    expect(run.stdout).toContain("cd 'alert rules' && terraform init\n  terraform plan");
   });
 
   it("with --workflows also writes the terraform plan, apply and drift workflows", async () => {

@@ -30,7 +30,8 @@ Refuses to overwrite: when any of these files exists, it names them and writes n
 With --hcl, writes a Terraform (HCL) configuration for the native provider instead: main.tf
 (required_providers, a provider block that reads the environment, one alertrules_rule_user_list
 for the sample tenant's rule) and .gitignore, and installs the provider into DIR, so that
-'terraform -chdir=DIR init' needs no network (see 'alert-rule-users provider install').
+'terraform init' in DIR needs no network (see 'alert-rule-users provider install'; run
+terraform in DIR: with -chdir, Terraform does not look in DIR's terraform.d).
 
 Flags:
   --hcl                  a Terraform (HCL) configuration instead of a cdktf app
@@ -83,11 +84,12 @@ Examples:
     if (values.hcl === true) {
       if (packageSpec !== undefined) throw new UsageError("init: --package-spec is for a cdktf app's package.json; --hcl writes none. Drop one of them.");
       const { files, provider } = await initHcl({ dir, shown, workflows: values.workflows === true });
-      const chdir = shown === "." ? "" : ` -chdir=${shellQuote(shown)}`;
+      // terraform looks for terraform.d/plugins in the directory it starts in (not the one of -chdir)
+      const cd = shown === "." ? "" : `cd ${shellQuote(shown)} && `;
       io.stdout.write(
         `Wrote a Terraform configuration in ${shown}: ${files.map((f) => f.path).join(", ")}.\n` +
           `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (it runs this Node.js: ${provider.nodePath}).\n\n` +
-          `Next:\n  terraform${chdir} init\n  terraform${chdir} plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
+          `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
           "To try it against the simulator first (another terminal): npx --no alert-rule-users simulator --port 8080, then\n" +
           "  export ALERTS_API_URL=http://127.0.0.1:8080 ALERTS_API_TOKEN=local-simulator-token ALERTS_TENANT_ID=f82ba8d5-219c-48f6-9978-242511e30d41\n",
       );
