@@ -3,10 +3,7 @@
  * settings and a connected session (src/io/workflow/).
  */
 import { isAbsolute, resolve } from "node:path";
-import { DEFAULT_RETRY_POLICY, RateLimiter, RuleListClient, openTokenSource, resolveConnection, resolveReadLimits } from "../api";
-import { ENV_REQUEST_DEADLINE_SECONDS, ENV_RUN_DEADLINE_SECONDS, MAX_RUN_DEADLINE_SECONDS, RUN_DEADLINE_FLAG, paceBeyondDeadline } from "../api";
-import type { ConnectionConfig, RunDeadline } from "../api";
-import { isInstant, type Session, type SynthSettings } from "../io/workflow";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, isInstant, openSession, type OpenSession, type SynthSettings } from "../io/workflow";
 import { UsageError } from "../errors";
 import { intFlag } from "./args";
 import type { Io } from "./io";
@@ -95,9 +92,6 @@ export function engineSettings(
   };
 }
 
-/** Default of --timeout: how long one HTTP attempt may take, in seconds. */
-export const DEFAULT_TIMEOUT_SECONDS = 30;
-
 /**
  * `--max-rps N`: a number of requests a second above 0 (0.5 is one request every 2 s), or
  * undefined when not given.
@@ -115,53 +109,56 @@ export function maxRpsFlag(command: string, value: string | undefined): number |
 }
 
 /**
- * Resolves the connection and builds the client. `timeout` (--timeout SECONDS) bounds each HTTP
- * attempt; an attempt that takes longer is abandoned and retried like a 5xx. Every attempt of the
- * run goes through one rate limiter: capped by `--max-rps N` when given, slowing down by itself
- * on the service's 429s always (src/api/http/rate-limiter.ts). Each retry is shown on
- * stderr (src/cli/retry-notice.ts). A token command (--token-command, ALERTS_API_TOKEN_COMMAND) is
- * run here for the first token, so that a failing one stops the run before any request.
+ * Opens the run's session (src/io/workflow/connect.ts) from the connection and rate flags:
+ * `--timeout SECONDS` bounds each HTTP attempt (an attempt that takes longer is abandoned and
+ * retried like a 5xx); `--max-rps N` caps the one rate limiter of the run. Each retry is shown on
+ * stderr (src/cli/retry-notice.ts), progress on a TTY; call `done()` when the run is over to clear
+ * the progress line.
  */
-export async function connect(
+export async function openRun(
   flags: ConnectionFlags & { readonly timeout?: string | undefined; readonly "max-rps"?: string | undefined },
   io: Io,
-): Promise<{ connection: ConnectionConfig; client: RuleListClient }> {
+  settings: EngineSettings,
+): Promise<OpenSession & { done(): void }> {
   const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
   const maxRps = maxRpsFlag("alert-rule-users", flags["max-rps"]);
-  const rateLimiter = new RateLimiter({ maxRps });
-  const connection = resolveConnection({
+  const runDeadline = flags["run-deadline"] === undefined ? undefined : intFlag("alert-rule-users", "run-deadline", flags["run-deadline"], 0, 1, MAX_RUN_DEADLINE_SECONDS);
+  let bar: { phase: keyof typeof PHASE_LABELS; line: ReturnType<typeof progress> } | null = null;
+  const done = () => {
+    bar?.line.done();
+    bar = null;
+  };
+  let limiter: OpenSession["rateLimiter"] | undefined;
+  const opened = await openSession({
     env: io.env,
+    cwd: io.cwd,
     baseUrl: flags["base-url"],
     tenantId: flags["tenant-id"],
     tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
     tokenCommand: flags["token-command"],
+    timeoutSeconds,
+    maxRps: maxRps === undefined ? undefined : { rps: maxRps, given: `--max-rps ${flags["max-rps"]?.trim() ?? ""}` },
+    runDeadlineSeconds: runDeadline,
+    engine: settings,
     onWarning: (message) => io.stderr.write(`Warning: ${message}\n`),
+    requestHook: ({ baseUrl, retryPolicy, rateLimiter }) => {
+      limiter = rateLimiter;
+      return retryNotice(io.stderr, baseUrl, retryPolicy, rateLimiter);
+    },
+    onProgress(phase, doneCount, total) {
+      if (bar?.phase !== phase) {
+        done();
+        bar = { phase, line: progress(io.stderr, PHASE_LABELS[phase], () => rateNote(limiter?.state())) };
+      }
+      bar.line.update(doneCount, total);
+    },
   });
-  // The body cap, the overall deadline of a request and the most results of a search (src/api/http/read-limits.ts).
-  const limits = resolveReadLimits(io.env);
-  const onRequest = retryNotice(io.stderr, connection.baseUrl, DEFAULT_RETRY_POLICY, rateLimiter);
-  // The overall deadline always leaves room for one whole attempt of --timeout.
-  const requestDeadlineMs = Math.max(limits.requestDeadlineMs, timeoutSeconds * 1000);
-  const tooSlow = maxRps === undefined ? null : paceBeyondDeadline(maxRps, requestDeadlineMs, `--max-rps ${flags["max-rps"]?.trim() ?? ""}`, requestDeadlineMs > limits.requestDeadlineMs ? "--timeout" : ENV_REQUEST_DEADLINE_SECONDS);
-  if (tooSlow !== null) throw new UsageError(`alert-rule-users: ${tooSlow}`);
-  const runDeadline = runDeadlineOf(flags["run-deadline"], limits.runDeadlineMs);
-  const tokenSource = await openTokenSource(connection, { env: io.env, cwd: io.cwd });
-  return {
-    connection,
-    client: new RuleListClient({ ...connection, tokenSource, ...limits, requestDeadlineMs, runDeadline, timeoutMs: timeoutSeconds * 1000, onRequest, rateLimiter }),
-  };
+  return { ...opened, done };
 }
 
-/**
- * The deadline of the run: `--run-deadline SECONDS`, else ALERT_RULE_USERS_RUN_DEADLINE_SECONDS,
- * counted from now (when the command connects); undefined when neither is given.
- */
-export function runDeadlineOf(flag: string | undefined, envMs: number | undefined, now: number = Date.now()): RunDeadline | undefined {
-  if (flag !== undefined) {
-    const ms = intFlag("alert-rule-users", "run-deadline", flag, 0, 1, MAX_RUN_DEADLINE_SECONDS) * 1000;
-    return { at: now + ms, ms, source: RUN_DEADLINE_FLAG };
-  }
-  return envMs === undefined ? undefined : { at: now + envMs, ms: envMs, source: ENV_RUN_DEADLINE_SECONDS };
+/** The engine settings of commands that only read (rules, who, import, report, triage). */
+export function readSettings(parallelism: number, pageSize: number): EngineSettings {
+  return { parallelism, pageSize, batchSize: 100 };
 }
 
 /** Where to synthesize and read the declaration, from the synth flags. */
@@ -179,27 +176,3 @@ export function synthSettings(flags: SynthFlags, io: Io): SynthSettings {
 
 const PHASE_LABELS = { observe: "Reading rule lists", apply: "Applying" } as const;
 
-/**
- * A session for the workflow with progress on stderr (on a TTY). Call `done()` when the run is
- * over to clear the progress line.
- */
-export function session(client: RuleListClient, connection: ConnectionConfig, settings: EngineSettings, io: Io): Session & { done(): void } {
-  let bar: { phase: keyof typeof PHASE_LABELS; line: ReturnType<typeof progress> } | null = null;
-  const done = () => {
-    bar?.line.done();
-    bar = null;
-  };
-  return {
-    client,
-    connection: { baseUrl: connection.baseUrl, tenantId: connection.tenantId },
-    ...settings,
-    onProgress(phase, doneCount, total) {
-      if (bar?.phase !== phase) {
-        done();
-        bar = { phase, line: progress(io.stderr, PHASE_LABELS[phase], () => rateNote(client.transport.rateLimiter?.state())) };
-      }
-      bar.line.update(doneCount, total);
-    },
-    done,
-  };
-}

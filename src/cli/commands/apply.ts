@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { ENV_TOKEN, connectionSecrets } from "../../api";
+import { ENV_TOKEN } from "../../io/workflow";
 import { plural, renderApplyText, renderPlanText } from "../../core/render";
 import { UsageError } from "../../errors";
 import {
@@ -26,7 +26,7 @@ import { watchInterrupts, type InterruptSignal } from "../interrupt";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, engineSettings, nowFlag, openRun, synthSettings } from "../run-flags";
 
 export const applyCommand: Command = {
   name: "apply",
@@ -204,16 +204,15 @@ async function runApply(
   if (planFile !== undefined) {
     const planKey = readPlanKey(io.env);
     if (planKey !== undefined) secrets.add(planKey);
-    let run: ReturnType<typeof session> | undefined;
+    let run: Awaited<ReturnType<typeof openRun>> | undefined;
     const file = { path: resolve(io.cwd, planFile), name: planFile, maxAge: { ms: maxPlanAgeMs, text: maxPlanAge } };
     const result = await applySavedPlan(file, planKey, options, {
       planReady: (plan) => recorder.planReady(plan),
       warn: (message) => io.stderr.write(`Warning: ${message}\n`),
       connect: async () => {
-        const { connection, client } = await connect(values, io);
-        for (const secret of connectionSecrets(connection)) secrets.add(secret);
-        recorder.connected(connection);
-        run = session(client, connection, settings, io);
+        run = await openRun(values, io, settings);
+        for (const secret of run.secrets) secrets.add(secret);
+        recorder.connected(run.connection);
         return run;
       },
     }).finally(() => run?.done());
@@ -223,11 +222,10 @@ async function runApply(
 
   // Validate the declaration before any request: --from-env reads it from the environment.
   const fromEnv = values["from-env"] === true ? readDesiredFromEnv(io.env, io.cwd) : null;
-  const { connection, client } = await connect(values, io);
-  for (const secret of connectionSecrets(connection)) secrets.add(secret);
-  recorder.connected(connection);
+  const run = await openRun(values, io, settings);
+  for (const secret of run.secrets) secrets.add(secret);
+  recorder.connected(run.connection);
   const desired = fromEnv ?? (await readDesired(synthSettings(values, io)));
-  const run = session(client, connection, settings, io);
   const outcome = await applyFresh(desired, run, options, { createdAt: new Date(), now, secrets: [...secrets] }, {
     planReady: (plan) => {
       run.done();

@@ -11,9 +11,8 @@ import type { Command, Io } from "../io";
 
 /** Names the generated module declares or imports: not available for the function. */
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
-import { RATE_HELP, RATE_OPTIONS, connect, session } from "../run-flags";
+import { RATE_HELP, RATE_OPTIONS, openRun, readSettings } from "../run-flags";
 import { checkOutputPath } from "../output-path";
-import { connectionSecrets } from "../../api";
 
 export const importCommand: Command = {
   name: "import",
@@ -99,22 +98,21 @@ Examples:
     }
     const parallelism = intFlag("import", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("import", "page-size", values["page-size"], 100, 1, 500);
-    const { connection, client } = await connect(values, io);
-    const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
+    const run = await openRun(values, io, readSettings(parallelism, pageSize));
     const code = await (format === "hcl" ? importRulesHcl(run, all ? null : ruleIds) : importRules(run, all ? null : ruleIds, functionName, values.out)).finally(() => run.done());
 
     for (const warning of code.warnings) io.stderr.write(`${warning}\n`);
     const declared = code.rules.filter((r) => r.constructId !== null).length;
     const summary = `Imported ${code.rules.length} ${code.rules.length === 1 ? "rule" : "rules"}: ${declared} declared, ${code.rules.length - declared} as comments.`;
     if (values.out !== undefined && format === "hcl") {
-      await writeImportModule(resolve(io.cwd, values.out), code.source, connectionSecrets(connection));
+      await writeImportModule(resolve(io.cwd, values.out), code.source, run.secrets);
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
           "Next, in its directory: npx --no alert-rule-users provider install, terraform init, then terraform plan (it shows the imports and no change).\n",
       );
     } else if (values.out !== undefined) {
       // Aliases and names come from the service, which may echo the token: the file is redacted as stdout is.
-      await writeImportModule(resolve(io.cwd, values.out), code.source, connectionSecrets(connection));
+      await writeImportModule(resolve(io.cwd, values.out), code.source, run.secrets);
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
           `Plan it as an app by itself: alert-rule-users plan --app ${shellQuote(importAppCommand(values.out))}\n` +

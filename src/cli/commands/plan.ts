@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { connectionSecrets } from "../../api";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
 import { getPlan, hasChanges, markChangedSince, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
 import { changedSinceOrExit } from "../changed-since";
@@ -7,7 +6,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, connect, engineSettings, nowFlag, session, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, engineSettings, nowFlag, openRun, synthSettings } from "../run-flags";
 
 const FORMATS = ["text", "markdown", "json"] as const;
 
@@ -74,14 +73,13 @@ Examples:
     const settings = engineSettings("plan", values);
     const now = nowFlag("plan", values.now);
     const planKey = readPlanKey(io.env);
-    const { connection, client } = await connect(values, io);
+    const run = await openRun(values, io, settings);
     const since = values["changed-since"] === undefined ? null : await changedSinceOrExit(values["changed-since"], synthSettings(values, io), io);
     if (typeof since === "number") return since;
     const desired = since === null ? await readDesired(synthSettings(values, io)) : since.comparison.changed.map((c) => c.list);
     if ((since?.declared ?? desired).length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
-    const run = session(client, connection, settings, io);
     // Redacted once (by getPlan), so the JSON printed and the file saved are the same valid plan.
-    const planned = await getPlan(desired, run, { createdAt: new Date(), now, secrets: connectionSecrets(connection) }).finally(() => run.done());
+    const planned = await getPlan(desired, run, { createdAt: new Date(), now, secrets: run.secrets }).finally(() => run.done());
     const plan = since === null ? planned : markChangedSince(planned, since);
 
     if (format === "json") io.stdout.write(planDocument(plan, planKey));

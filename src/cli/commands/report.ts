@@ -11,7 +11,7 @@ import { isDrift, readAccessReport, writeAccessReport } from "../../io/workflow"
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, RATE_HELP, RATE_OPTIONS, SYNTH_OPTIONS, connect, nowFlag, session, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, RATE_HELP, RATE_OPTIONS, SYNTH_OPTIONS, nowFlag, openRun, readSettings, synthSettings } from "../run-flags";
 import { APP_FLAGS_HELP, wantsApp } from "./who";
 
 export const reportCommand: Command = {
@@ -74,8 +74,7 @@ Examples:
     const parallelism = intFlag("report", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("report", "page-size", values["page-size"], 100, 1, 500);
     const withApp = wantsApp(values, io);
-    const { connection, client } = await connect(values, io);
-    const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
+    const run = await openRun(values, io, readSettings(parallelism, pageSize));
     const report = await readAccessReport(run, withApp ? synthSettings(values, io) : undefined, now).finally(() => run.done());
     const files = {
       html: values.html === undefined ? undefined : resolve(io.cwd, values.html),

@@ -4,7 +4,7 @@
  */
 import { listRules } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
-import { connect, session } from "../run-flags";
+import { openRun, readSettings } from "../run-flags";
 import { renderTable } from "../table";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
 
@@ -39,8 +39,7 @@ Example:
     const format = formatOf("rules list", values.format, io);
     const parallelism = intFlag("rules list", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("rules list", "page-size", values["page-size"], 100, 1, 500);
-    const { connection, client } = await connect(values, io);
-    const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
+    const run = await openRun(values, io, readSettings(parallelism, pageSize));
     const rows = await listRules(run).finally(() => run.done());
     if (format === "json") {
       writeJson(io, { rules: rows });

@@ -10,7 +10,7 @@ import { UsageError } from "../../errors";
 import { findPeopleLive, readDesired, type DesiredList, type WhoMatch } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import type { Io } from "../io";
-import { SYNTH_OPTIONS, connect, session, synthSettings } from "../run-flags";
+import { SYNTH_OPTIONS, openRun, readSettings, synthSettings } from "../run-flags";
 import { renderTable } from "../table";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, writeJson } from "../service-command";
 import type { Command } from "../io";
@@ -79,9 +79,8 @@ Examples:
     const parallelism = intFlag("who", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("who", "page-size", values["page-size"], 100, 1, 500);
     const withApp = wantsApp(values, io);
-    const { connection, client } = await connect(values, io);
-    const declared: DesiredList[] | undefined = withApp ? await readDesired(synthSettings(values, io)) : undefined;
-    const run = session(client, connection, { parallelism, pageSize, batchSize: 100 }, io);
+    const run = await openRun(values, io, readSettings(parallelism, pageSize));
+    const declared: DesiredList[] | undefined = withApp ? await readDesired(synthSettings(values, io)).catch((err: unknown) => { run.done(); throw err; }) : undefined;
     const matches = await findPeopleLive(queries, run, declared).finally(() => run.done());
 
     for (const query of queries) {

@@ -3,13 +3,14 @@
  * client, and how alerts, cases and attach outcomes are turned into output.
  */
 import { AlertRuleUsersError } from "../../errors";
-import { TriageClient, observationDataJson, type AlertDetails, type AlertDetailsAggregate, type Case } from "../../api";
+import { observationDataJson } from "../../io/workflow";
+import type { TriageClient, AlertDetails, AlertDetailsAggregate, Case } from "../../api";
 import type { Io } from "../io";
-import { connect, type ConnectionFlags } from "../run-flags";
+import { openRun, readSettings, type ConnectionFlags } from "../run-flags";
 import { renderFields, renderTable } from "../table";
 
 export async function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined; readonly timeout?: string | undefined }, io: Io): Promise<TriageClient> {
-  return TriageClient.from((await connect(flags, io)).client);
+  return (await openRun(flags, io, readSettings(1, 100))).triage();
 }
 
 /** The message of an error for per-item outcomes (never a token: errors are built redacted). */

@@ -8,6 +8,9 @@
  * functions and nothing below them (a lint rule in eslint.config.mjs keeps it so).
  */
 export type { RunOptions, Session, SynthSettings } from "./session";
+export { DEFAULT_TIMEOUT_SECONDS, openSession, runDeadlineOf } from "./connect";
+export type { OpenSession, RequestContext, SessionRequest } from "./connect";
+export { MAX_RUN_DEADLINE_SECONDS } from "../../api";
 export { readDesired, readDesiredFromEnv } from "./declared";
 export { getPlan, planDocument, savePlan } from "./plan";
 export type { PlanClock } from "./plan";
@@ -38,3 +41,10 @@ export type { RuleRow, WhoMatch } from "../../core/who";
 export type { Plan } from "../../core/plan-schema";
 export type { ApplyResult } from "../../core/apply-results";
 export type { ApplyReport, ApplyReportRecorder, ApplyReportSource } from "../../core/apply-report";
+/** One rule at a time: the native provider's calls (src/provider). */
+export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, readRuleList, redactText, refusalOf, today, viewOfLiveList } from "./one-rule";
+export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
+export type { DesiredUser, ListMode } from "../../core/desired";
+export type { ListPolicy } from "../../core/policy-schema";
+/** The client's names a front door may use (src/io/workflow/door.ts). */
+export * from "./door";
