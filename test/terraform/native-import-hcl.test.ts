@@ -2,9 +2,14 @@
  * `import --format hcl` on a hostile tenant (issue 30), with real Terraform and the native provider
  * against the simulator: rule names with quotes, `${`, `%{`, newlines, Unicode, an HCL keyword, two
  * rules of one name; aliases with template sequences. The file passes `terraform fmt -check` and
- * `terraform validate`, `terraform plan` shows only imports (nothing ran as an interpolation: the
- * imported values equal the live ones, so no change), and no write reaches the service. Run by
+ * `terraform validate`; `terraform plan` imports every editable list and changes no list (nothing
+ * ran as an interpolation: the imported users equal the live ones) and sends no write. Run by
  * `npm run test:terraform`.
+ *
+ * One change besides the imports: the list with entries without a user ID is declared `additive`
+ * (import-hcl.ts: authoritative would rebuild it), and the provider's import reads every list as
+ * `authoritative`, so that resource also shows `mode: "authoritative" -> "additive"`, its users
+ * unchanged. The assertion names that exception exactly.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -64,11 +69,25 @@ it("writes a configuration Terraform takes as is, whose plan shows only imports 
   if (init.code !== 0) throw new Error(explain("terraform init", init));
   const validate = await tf(["validate", "-no-color"]);
   sim.resetCounts();
-  const plan = await tf(["plan", "-input=false", "-no-color", "-detailed-exitcode"]);
+  const plan = await tf(["plan", "-input=false", "-no-color", "-detailed-exitcode", "-out=import.tfplan"]);
   // then
   expect(fmt.code).toBe(0);
   expect(validate.code).toBe(0);
   if (plan.code !== 2) throw new Error(explain("terraform plan", plan));
-  expect(plan.stdout).toContain(`Plan: ${editable} to import, 0 to add, 0 to change, 0 to destroy.`);
+  expect(plan.stdout).toMatch(new RegExp(`Plan: ${editable} to import, 0 to add, [01] to change, 0 to destroy\\.`));
+  const shown = JSON.parse((await tf(["show", "-json", "import.tfplan"])).stdout) as {
+    resource_changes: Array<{ address: string; change: { actions: string[]; importing?: { id: string }; before: Record<string, unknown>; after: Record<string, unknown> } }>;
+  };
+  expect(shown.resource_changes).toHaveLength(editable);
+  for (const { address, change } of shown.resource_changes) {
+    expect(`${address} ${String(change.importing?.id !== undefined)}`).toBe(`${address} true`);
+    expect(change.after["users"]).toEqual(change.before["users"]);
+    if (change.actions.join() === "update") {
+      // only the list with entries without a user ID, and only its mode
+      expect(address).toBe("alertrules_rule_user_list.research_lab_endpoint_watch");
+      const changed = Object.keys(change.after).filter((k) => JSON.stringify(change.after[k]) !== JSON.stringify(change.before[k]));
+      expect(changed).toEqual(["mode"]);
+    } else expect(change.actions).toEqual(["no-op"]);
+  }
   expect(writesOf(sim.requestCounts())).toEqual({});
 }, 15 * MINUTES);

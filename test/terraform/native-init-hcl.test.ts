@@ -39,7 +39,7 @@ it("has exactly three commands, and they run as written against the simulator", 
     const result = await runCommand("sh", ["-ec", commands.join("\n")], { cwd: dir, env, timeoutMs: 10 * MINUTES });
     if (result.code !== 0) throw new Error(explain(commands.join("; "), result));
     // then the plan shows the sample list to create, with the user the starter adds
-    const plan = result.stdout;
+    const plan = result.stdout.replace(/\u001b\[[0-9;]*m/g, ""); // as written: in colour
     expect(plan).toMatch(/alertrules_rule_user_list\.engineering_exfiltration will be created/);
     expect(plan).toContain("erin.walker@example.com");
   } finally {
