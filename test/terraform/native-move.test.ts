@@ -27,10 +27,15 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 const outputs: string[] = [];
 const stackDir = () => join(dir, "cdktf.out", "stacks", STACK);
-/** The finance rule's users as seeded (read once, before anything changes them). */
-let financeUsers: Array<{ userId: string; aliases: string[] }> | undefined;
-const FINANCE_USERS = () =>
-  (financeUsers ??= sim.rule(RULES.finance)!.users.map((u) => ({ userId: u.userIdFromAuthority ?? "", aliases: u.userAliasList })));
+const SALES_NAME = "Sales endpoint exfiltration";
+/** A rule's users as seeded (read once, before anything changes them). */
+const seeded = new Map<string, Array<{ userId: string; aliases: string[] }>>();
+const usersOf = (ruleId: string) => {
+  if (!seeded.has(ruleId)) seeded.set(ruleId, sim.rule(ruleId)!.users.map((u) => ({ userId: u.userIdFromAuthority ?? "", aliases: u.userAliasList })));
+  return seeded.get(ruleId)!;
+};
+const FINANCE_USERS = () => usersOf(RULES.finance);
+const SALES_USERS = () => usersOf(RULES.sales);
 
 beforeAll(() => {
   requireProvider();
@@ -45,14 +50,18 @@ afterAll(() => {
 
 /**
  * The app's lists, carried by `terraform_data`, or moved from it to the native resource: two
- * authoritative lists declared by rule ID. (Lists declared by name, and additive lists, import with
- * more than the import today: docs/provider-migration.md says what the first plan shows for them.)
+ * authoritative lists declared by rule ID (the plain case: imported, nothing else), an additive list
+ * and a list declared by name (the provider's import reads a list by ID as authoritative, so the
+ * first plan also reshapes their state: docs/provider-migration.md); zero writes for all four.
  */
 function lists(moved: boolean): AppList[] {
-  const carrier = moved ? { resourceType: "alertrules_rule_user_list", movedFrom: { resourceType: "terraform_data" } } : { resourceType: "terraform_data", cliCommand: CLI_COMMAND };
+  const carrier = (ruleId: string) =>
+    moved ? { resourceType: "alertrules_rule_user_list", movedFrom: { resourceType: "terraform_data", ruleId } } : { resourceType: "terraform_data", cliCommand: CLI_COMMAND };
   return [
-    { id: "engineering", props: { ruleId: RULES.engineering, users: [...ENGINEERING_USERS, ERIN], ...carrier } },
-    { id: "finance", props: { ruleId: RULES.finance, users: [...FINANCE_USERS(), AUDITOR], ...carrier } },
+    { id: "engineering", props: { ruleId: RULES.engineering, users: [...ENGINEERING_USERS, ERIN], ...carrier(RULES.engineering) } },
+    { id: "finance", props: { ruleId: RULES.finance, users: [...FINANCE_USERS(), AUDITOR], ...carrier(RULES.finance) } },
+    { id: "legal", props: { ruleId: RULES.legal, mode: "additive", users: [AUDITOR], ...carrier(RULES.legal) } },
+    { id: "sales", props: { ruleName: SALES_NAME, users: SALES_USERS(), ...carrier(RULES.sales) } },
   ];
 }
 
@@ -81,34 +90,40 @@ describe("moving a terraform_data stack onto the native resource, with zero writ
     expect((await tf(["plan", "-detailed-exitcode", "-input=false"])).code).toBe(0);
   }, 15 * MINUTES);
 
-  it("after the switch and movedFrom, plans imports and forgets only; plan and apply send no write; then the plan is empty", async () => {
+  it("after the switch and movedFrom, plans imports and forgets; plan and apply send no write; then the plan is empty", async () => {
     // given the documented steps: switch, movedFrom, synthesize (alert-rule-users plan shows no changes), init
     await synth(true);
     const synthesized = JSON.parse(readFileSync(join(stackDir(), "cdk.tf.json"), "utf8")) as { removed: unknown[]; import: unknown[] };
-    expect(synthesized.removed).toHaveLength(2);
-    expect(synthesized.import).toHaveLength(2);
+    expect(synthesized.removed).toHaveLength(4);
+    expect(synthesized.import).toHaveLength(4);
     const init = await tf(["init", "-input=false"]);
     if (init.code !== 0) throw new Error(explain("terraform init", init));
     sim.resetCounts();
     // when planned
     const plan = await tf(["plan", "-input=false", "-out=move.tfplan"]);
-    // then imports and forgotten resources only, and no write
     if (plan.code !== 0) throw new Error(explain("terraform plan", plan));
-    expect(plan.stdout).toMatch(/Plan: 2 to import, 0 to add, 0 to change, 0 to destroy/);
-    expect(plan.stdout).toMatch(/terraform_data\.engineering[^\n]* will no longer be managed by Terraform/);
+    const shown = JSON.parse((await tf(["show", "-json", "move.tfplan"])).stdout) as {
+      resource_changes: Array<{ address: string; change: { actions: string[]; importing?: { id: string } } }>;
+    };
+    // then every list is imported, every old resource forgotten (never destroyed), and nothing written
+    const byAddress = (prefix: string) => shown.resource_changes.filter((c) => c.address.startsWith(prefix));
+    expect(byAddress("alertrules_rule_user_list.").map((c) => c.change.importing?.id).sort()).toEqual([RULES.engineering, RULES.finance, RULES.legal, RULES.sales].sort());
+    expect(byAddress("terraform_data.").map((c) => c.change.actions)).toEqual([["forget"], ["forget"], ["forget"], ["forget"]]);
+    for (const name of ["engineering", "finance"]) {
+      expect(byAddress(`alertrules_rule_user_list.${name}_`).map((c) => c.change.actions)).toEqual([["no-op"]]);
+    }
+    expect(plan.stdout).toMatch(/terraform_data\.engineering[^\n]* will no longer be managed by Terraform, but will not be destroyed/);
     expect(writesOf(sim.requestCounts())).toEqual({});
     // when applied
     const apply = await tf(["apply", "-input=false", "move.tfplan"]);
     if (apply.code !== 0) throw new Error(explain("terraform apply", apply));
-    expect(apply.stdout).toMatch(/2 imported, 0 added, 0 changed, 0 destroyed/);
+    expect(apply.stdout).toMatch(/4 imported/);
     expect(writesOf(sim.requestCounts())).toEqual({});
     // then
     const again = await tf(["plan", "-detailed-exitcode", "-input=false"]);
     expect(again.code).toBe(0);
     const state = await tf(["state", "list"]);
-    expect(state.stdout.trim().split("\n").sort()).toEqual([
-      expect.stringMatching(/^alertrules_rule_user_list\.engineering_resource_/),
-      expect.stringMatching(/^alertrules_rule_user_list\.finance_resource_/),
-    ]);
+    expect(state.stdout.trim().split("\n").every((address) => address.startsWith("alertrules_rule_user_list."))).toBe(true);
+    expect(writesOf(sim.requestCounts())).toEqual({});
   }, 15 * MINUTES);
 });
