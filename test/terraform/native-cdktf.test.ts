@@ -3,13 +3,14 @@
  * the native provider against the simulator: synth installs the provider into the stack directory,
  * `terraform init` there needs no network, `terraform apply` converges, and after an edit in the
  * console `alert-rule-users plan` and `terraform plan` show the same changes (in place), which
- * `terraform apply` repairs. Run by `npm run test:terraform`.
+ * `terraform apply` repairs. A RuleUserListPolicy travels to the resources' `policies`. Run by
+ * `npm run test:terraform`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { connectionEnv, listing, runCli } from "../support/cli";
+import { connectionEnv, listing, runCli, writesOf } from "../support/cli";
 import type { CliResult } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 import { MINUTES, explain, terraform } from "./support";
@@ -19,6 +20,11 @@ const TOKEN = "native-cdktf-token-3e8a51";
 const STACK = "alert-rules";
 const ERIN = { userId: "908712345678901238", aliases: ["erin.walker@example.com"] };
 const AUDITOR = { userId: "77", aliases: ["auditor@example.com"] };
+
+const LISTS = [
+  { id: "engineering", props: { ruleId: RULES.engineering, resourceType: "alertrules_rule_user_list", onDestroy: "keep", users: [...ENGINEERING_USERS, ERIN] } },
+  { id: "finance", props: { ruleName: FINANCE_NAME, mode: "additive", resourceType: "alertrules_rule_user_list", users: [AUDITOR] } },
+];
 
 interface PlanJson {
   rules: Array<{ constructPath: string; action: string; changes: { addUsers: Array<{ userId: string }>; removeUsers: Array<{ userId: string }> } }>;
@@ -35,13 +41,8 @@ describe.each(["cdktf", "cdktn"] as const)("a %s app on the native resource, wit
     requireProvider();
     dir = mkdtempSync(join(tmpdir(), `aru-native-${framework}-`));
     writeFileSync(join(dir, "cdktf.json"), JSON.stringify({ language: "typescript", app: "node app.js" }));
-    writeFileSync(
-      join(dir, "app.js"),
-      appSource(framework, STACK, [
-        { id: "engineering", props: { ruleId: RULES.engineering, resourceType: "alertrules_rule_user_list", users: [...ENGINEERING_USERS, ERIN] } },
-        { id: "finance", props: { ruleName: FINANCE_NAME, mode: "additive", resourceType: "alertrules_rule_user_list", users: [AUDITOR] } },
-      ]),
-    );
+    // the policy is carried to each resource's policies (it refuses none of these lists)
+    writeFileSync(join(dir, "app.js"), appSource(framework, STACK, LISTS, [{ id: "guardrails", props: { maxUsers: 50, exclusionListsRequireExpiry: { maxDays: 90 } } }]));
     env = nativeTerraformEnv(dir, connectionEnv(sim));
   });
   afterAll(() => {
@@ -105,5 +106,23 @@ describe.each(["cdktf", "cdktn"] as const)("a %s app on the native resource, wit
     const state = await tf(["state", "pull"]);
     expect(state.stdout).toContain("alertrules_rule_user_list");
     expect(state.stdout).not.toContain(TOKEN);
+  }, 15 * MINUTES);
+
+  it("refuses at terraform plan, as alert-rule-users plan does, a removal that a carried policy forbids; nothing is written", async () => {
+    // given a policy that needs the live list, and someone added in the console
+    writeFileSync(join(dir, "app.js"), appSource(framework, STACK, LISTS, [{ id: "no-removals", props: { forbidRemovalsFromInclusionLists: true } }]));
+    const live = sim.rule(RULES.engineering)!.users;
+    sim.setUsers(RULES.engineering, [...live, { userIdFromAuthority: "31337", userAliasList: ["mallory@example.com"] }]);
+    // when
+    const cli = await runCli(["plan", "--detailed-exitcode"], { cwd: dir, env: connectionEnv(sim), timeoutMs: 5 * MINUTES });
+    outputs.push(cli.stdout, cli.stderr);
+    sim.resetCounts();
+    const plan = await tf(["plan", "-detailed-exitcode", "-input=false"]);
+    // then both refuse, naming the policy, and nothing is written
+    expect(cli.code).toBe(1);
+    expect(cli.stdout + cli.stderr).toContain("forbidRemovalsFromInclusionLists");
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain("forbidRemovalsFromInclusionLists");
+    expect(writesOf(sim.requestCounts())).toEqual({});
   }, 15 * MINUTES);
 });

@@ -49,12 +49,13 @@ export interface AppList {
  * `app.js` of a cdktf (`alert-rule-users`) or cdktn (`alert-rule-users/cdktn`) app with one stack,
  * loading the built constructs as a user's app does.
  */
-export function appSource(framework: "cdktf" | "cdktn", stack: string, lists: readonly AppList[]): string {
+export function appSource(framework: "cdktf" | "cdktn", stack: string, lists: readonly AppList[], policies: readonly AppList[] = []): string {
   const entry = framework === "cdktf" ? join(REPO, "dist", "src", "index.js") : join(REPO, "dist", "src", "constructs", "cdktn.js");
   return `const { App, TerraformStack } = require(${JSON.stringify(require.resolve(framework, { paths: [REPO] }))});
-const { RuleUserList } = require(${JSON.stringify(entry)});
+const { RuleUserList, RuleUserListPolicy } = require(${JSON.stringify(entry)});
 const app = new App();
 const stack = new TerraformStack(app, ${JSON.stringify(stack)});
+for (const policy of ${JSON.stringify(policies)}) new RuleUserListPolicy(stack, policy.id, policy.props);
 for (const list of ${JSON.stringify(lists)}) new RuleUserList(stack, list.id, list.props);
 app.synth();
 `;
