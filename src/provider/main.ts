@@ -13,7 +13,7 @@ if (require.main === module) {
     process.stderr.write(`${line}\n`);
   };
   serve(alertRulesProvider({ env: process.env, cwd: process.cwd(), log }))
-    .then(() => process.exit(0))
+    .then(() => process.exit()) // process.exitCode: 1 where serve refused to start (no magic cookie: started by hand)
     .catch((err: unknown) => {
       log(`[ERROR] alertrules provider: ${redactText(err instanceof Error ? err.message : String(err))}`);
       process.exit(1);
