@@ -72,6 +72,6 @@ describe("alert-rule-users init --hcl", () => {
     expect(statSync(join(root, "tf", "main.tf")).size).toBe(7);
     const spec = await cli(root, "init", "--hcl", "other", "--package-spec", "^0.1.0");
     expect(spec.code).toBe(1);
-    expect(spec.stderr).toContain("--package-spec is for a cdktf app's package.json");
+    expect(spec.stderr).toContain("init: --package-spec is for a cdktf app; --hcl writes a Terraform configuration");
   });
 });

@@ -28,8 +28,10 @@ export type { ProviderInstall, ProviderInstallRequest } from "../provider-instal
 export { markChangedSince, planChangedSince, readChangedSince } from "./changed-since";
 export type { ChangedSinceRead } from "./changed-since";
 export { readAccessReport, writeAccessReport } from "./report";
+export { staleSynthOutput } from "../stale-output";
 export type { AccessReportFiles } from "./report";
-export { isDrift } from "../../core/access-report";
+export type { AccessReport } from "../../core/access-report";
+export { isDrift, isNotManaged } from "../../core/access-report";
 export type { InitRequest } from "./init";
 export { TOOL_VERSION } from "../version";
 /** What the CLI asks of a plan and of a run's outcome (pure, from src/core). */
