@@ -108,5 +108,5 @@ describe("--no-color", () => {
     expect(plain).not.toMatch(ANSI);
     expect(plain).toContain("Plan: 1 rule to update");
     expect(await planOnTerminal("-no-color", "--skip-synth")).not.toMatch(ANSI);
-  }, 120_000);
+  }, 240_000);
 });
