@@ -212,10 +212,10 @@ describe("alertrules_rule_user_list", () => {
     expect(refreshed.state!["rule_id"]).toBeNull();
     expect(refreshed.state!["id"]).toBe(RULES.finance);
     const generated = config({ rule_name: FINANCE_NAME, users: refreshed.state!["users"]!, mode: "additive", allow_mass_removal: false, on_destroy: "keep" });
-    const plan = await resource.plan({ prior: refreshed.state!, proposed: proposed(refreshed.state!, generated), config: generated, priorPrivate: refreshed.private ?? EMPTY });
+    const plan = await resource.plan({ prior: refreshed.state!, proposed: proposed(refreshed.state, generated), config: generated, priorPrivate: refreshed.private ?? EMPTY });
     expect(errors(plan.diagnostics)).toEqual([]);
     expect(plan.requiresReplace ?? []).toEqual([]);
-    expect(setwise(plan.planned)).toBe(setwise(refreshed.state!));
+    expect(setwise(plan.planned)).toBe(setwise(refreshed.state));
   });
 
   it("keeps the live list on destroy by default, and clears it with on_destroy = clear", async () => {
