@@ -15,8 +15,8 @@ export { eventIdsOf, observationDataJson } from "./triage/views";
 export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions } from "./rules/client";
 export { HttpTransport, DEFAULT_TIMEOUT_MS } from "./http/transport";
 export { readServiceError, formatIssues } from "./http/response-errors";
-export type { AcceptType, PostOptions, RunDeadline, TransportOptions } from "./http/transport";
-export { ApiError, CredentialError, ReadLimitError, ResponseShapeError } from "./http/errors";
+export type { AcceptType, GuardSlot, PostOptions, RunDeadline, TransportOptions } from "./http/transport";
+export { ApiError, CredentialError, NotSentError, ReadLimitError, ResponseShapeError } from "./http/errors";
 export type { ApiErrorKind, ApiErrorDetails, ReadLimit, ReadLimitErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./http/errors";
 export {
   DEFAULT_READ_LIMITS,

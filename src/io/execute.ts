@@ -4,7 +4,8 @@
  * rule to verify it. One rule failing
  * never stops the others; every rule's outcome is reported.
  */
-import type { RuleListClient } from "../api";
+import type { GuardSlot, RuleListClient } from "../api";
+import { ApiError, NotSentError } from "../api";
 import { AlertRuleUsersError } from "../errors";
 import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
@@ -83,9 +84,8 @@ const SENDERS: { readonly [K in PlannedCall["operation"]]: Sender<K> } = {
   "remove-user-aliases": (client, rule, call) => client.removeUserAliases(rule.ruleId ?? "", call.userList.map(toEntry)),
   "remove-users": (client, rule, call) => client.removeUsers(rule.ruleId ?? "", [...call.userIdList]),
   "remove-all-users": async (client, rule) => {
-    let attempt = 0;
     try {
-      await client.removeAllUsers(rule.ruleId ?? "", { beforeAttempt: (ticket) => checkUnchanged(client, rule, ++attempt > 1, ticket) });
+      await client.removeAllUsers(rule.ruleId ?? "", { beforeAttempt: (slot) => checkUnchanged(client, rule, slot) });
     } catch (err) {
       if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
       throw err;
@@ -111,15 +111,18 @@ class MayHaveLanded extends Error {}
 /**
  * docs/contract.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
  * plan's fingerprint. Runs before every attempt (retries included), the read sent on the rate
- * limiter's `ticket` taken together with the call's own (no wait between them); throws a
- * StalePlanError when the list changed before the first attempt, so the call is not sent and
- * users added since the plan are kept. Before a retry, an empty list means the previous attempt
- * emptied it (a lost response): the call is not sent again and the rule goes on to its next call;
- * any other list, that it may have landed (MayHaveLanded).
+ * limiter's ticket taken together with the call's own and with the call's token (nothing waits
+ * between them, src/api/http/transport.ts); throws a StalePlanError when the list changed and no
+ * earlier attempt may have landed (none yet, or each refused with 429 or 401), so the call is not
+ * sent and users added since the plan are kept. After an attempt that may have landed (a lost
+ * answer, a 5xx, a timeout), an empty list means that attempt emptied it: the call is not sent
+ * again and the rule goes on to its next call; any other list, that it may have landed
+ * (MayHaveLanded).
  */
-async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean, ticket: number | undefined): Promise<void> {
-  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket }));
+async function checkUnchanged(client: RuleListClient, rule: RulePlan, slot: GuardSlot): Promise<void> {
+  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket: slot.ticket, token: slot.token }));
   if (fingerprintList(list) === rule.fingerprint) return;
+  const retry = slot.mayHaveLanded;
   if (retry && list.entries.length === 0) throw new AlreadyEmptied();
   if (retry) {
     throw new MayHaveLanded(
@@ -133,6 +136,11 @@ async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boo
       `(someone else edited it), so users added meanwhile are kept. Run plan again to see the difference, then apply.`,
     [rule.constructPath],
   );
+}
+
+/** The call certainly changed nothing: given up before it was sent, or every attempt refused (429, 401) or never sent. */
+function notSent(err: AlertRuleUsersError): boolean {
+  return err instanceof NotSentError || (err instanceof ApiError && err.notSent);
 }
 
 function toEntry(u: { userId: string; aliases: readonly string[] }) {
@@ -159,7 +167,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
         continue;
       }
       if (!(err instanceof AlertRuleUsersError)) throw err;
-      calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });
+      calls.push({ operation: call.operation, users: callSize(call), status: notSent(err) ? "not-sent" : "failed", error: err.message });
       if (stopped()) return interruptedRule(rule, calls);
       // A failed or ambiguous write may still have landed: read back; if the list already matches, it converged.
       const read = await readList(client, facts);

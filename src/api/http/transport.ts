@@ -19,7 +19,7 @@
  */
 import axios, { isAxiosError, type AxiosInstance } from "axios";
 import type { z } from "zod";
-import { ApiError, ReadLimitError, ResponseShapeError, type ApiErrorKind } from "./errors";
+import { ApiError, NotSentError, ReadLimitError, ResponseShapeError, type ApiErrorKind } from "./errors";
 import { DEFAULT_READ_LIMITS, ENV_MAX_BODY_MIB, ENV_REQUEST_DEADLINE_SECONDS, ENV_RUN_DEADLINE_SECONDS, RUN_DEADLINE_FLAG, byteSize, seconds } from "./read-limits";
 import { RequestCounter, type RequestEvent, type RequestHook } from "./counter";
 import { redactString } from "./redact";
@@ -54,22 +54,49 @@ export interface PostOptions {
   /** The rule the operation is about; carried into errors and hook events. */
   readonly ruleId?: string | undefined;
   /**
-   * Runs right before every attempt (the first and each retry); what it throws stops the call
-   * unsent. remove-all-users re-reads its rule here (src/io/execute.ts). With a rate limiter the
-   * wait for a send comes before it, not between it and the attempt: the limiter's two tickets
-   * are taken first ({@link RateLimiter.acquirePair}), the read goes on the first (`readTicket`:
-   * pass it as the read's `ticket`), the attempt on the second, at once.
+   * The guard: runs right before every attempt (the first and each retry); what it throws stops
+   * the call unsent. remove-all-users re-reads its rule here (src/io/execute.ts). Nothing waits
+   * between the guard's read and the attempt (docs/guarantees.md): the token is taken first, then
+   * the rate limiter's two tickets ({@link RateLimiter.acquirePair}); the read goes on the first
+   * with that token (pass the slot's `ticket` and `token` to the read), the attempt on the second,
+   * at once. When the second cannot go at once (the read took so long that other sends were let
+   * out), the guard runs again on a new pair: a guard read is never followed by a wait.
    */
-  readonly beforeAttempt?: ((readTicket: number | undefined) => Promise<void>) | undefined;
+  readonly beforeAttempt?: ((slot: GuardSlot) => Promise<void>) | undefined;
   /**
-   * A rate-limiter ticket already taken for this request's first attempt (the `readTicket` of a
-   * `beforeAttempt`); its retries take their own. @default - the first attempt takes one too
+   * A rate-limiter ticket already taken for this request's first attempt (the `ticket` of a
+   * {@link GuardSlot}); its retries take their own. @default - the first attempt takes one too
    */
   readonly ticket?: number | undefined;
+  /**
+   * The token to send this request's first attempt with (the `token` of a {@link GuardSlot}): the
+   * one its guarded call will be sent with, taken before the read. @default - the token source's
+   */
+  readonly token?: string | undefined;
 }
 
-/** How many pairs a guarded attempt tries before it reads and then waits for one ticket. */
-const PAIR_TRIES = 2;
+/** What a guard (`beforeAttempt`) is given for its read. */
+export interface GuardSlot {
+  /** The rate limiter's ticket for the read (pass it as the read's `ticket`); undefined without a limiter. */
+  readonly ticket: number | undefined;
+  /** The token the guarded call goes with (pass it as the read's `token`): taken before the read, never renewed between read and call. */
+  readonly token: string;
+  /**
+   * An earlier attempt of the guarded call was sent and not clearly refused (a timeout, a lost
+   * answer, a 5xx): it may have landed. False when every earlier attempt was answered 429 or 401,
+   * or never reached the service, or there was none.
+   */
+  readonly mayHaveLanded: boolean;
+}
+
+/** How many times a guarded call's pair may lapse (other sends let out during its read) before the call is given up, not sent. */
+const MAX_GUARD_LAPSES = 5;
+/**
+ * How many 429s a guarded call takes (each on the send right after its guard read, each followed
+ * by a new read) before it is given up, not sent: a service that never admits two requests back
+ * to back (a burst below two) refuses every one.
+ */
+const MAX_GUARDED_429S = 4;
 
 export interface TransportOptions {
   /** Base URL without trailing slash (see resolveConnection). */
@@ -203,6 +230,10 @@ export class HttpTransport {
     // After a 401: the token to send again with, once (null: not renewed yet).
     let renewed: string | null = null;
     let refusedOnce = false;
+    // A guarded call: whether an earlier attempt may have landed (GuardSlot.mayHaveLanded), and
+    // whether any attempt may have reached the service and acted (for the "not sent" of errors).
+    let mayHaveLanded = false;
+    const guard = options.beforeAttempt;
     // The request's own deadline, or the run's when that comes first.
     const ownDeadlineAt = this.#now() + this.requestDeadlineMs;
     const byRun = this.runDeadline !== undefined && this.runDeadline.at <= ownDeadlineAt;
@@ -210,15 +241,30 @@ export class HttpTransport {
     for (let attempt = 1; ; attempt += 1) {
       // Rate limiter: wait for a send token (the wait counts against the deadline), then tell it
       // how the service answered.
-      const ticket = await this.#ticket(options, attempt);
-      let attemptMs: number;
+      let ticket: number;
       let token: string;
-      try {
-        // Asked after the limiter's wait, right before sending: a token that expires while the
-        // request waits its turn is renewed ahead, not refused.
+      let attemptMs: number;
+      if (guard !== undefined) {
+        // A guarded call: the token first, then the pair, the read and the call with no wait
+        // between the last two (no renewal, no ticket).
         token = renewed ?? (await this.#tokens.token());
         renewed = null;
         this.#sent.add(token);
+        ticket = await this.#guarded(operation, ruleId, guard, { token, mayHaveLanded }, deadlineAt, attempt - 1, byRun);
+      } else {
+        ticket = await this.#ticket(options, attempt);
+        try {
+          // Asked after the limiter's wait, right before sending: a token that expires while the
+          // request waits its turn is renewed ahead, not refused.
+          token = renewed ?? (attempt === 1 && options.token !== undefined ? options.token : await this.#tokens.token());
+          renewed = null;
+          this.#sent.add(token);
+        } catch (error) {
+          this.rateLimiter?.cancel(ticket);
+          throw error;
+        }
+      }
+      try {
         attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1, byRun);
       } catch (error) {
         this.rateLimiter?.cancel(ticket);
@@ -234,6 +280,7 @@ export class HttpTransport {
         result.type === "failure" ? (result.kind === "timeout" ? "timeout" : (result.code ?? result.kind)) : result.type === "too-large" ? "too-large" : undefined;
       const report = (outcome: RequestEvent["outcome"], retryInMs?: number): void =>
         this.#report({ operation, ruleId, attempt, status, outcome, durationMs, failure, retryInMs });
+      if (!refusedUnacted(result)) mayHaveLanded = true;
 
       if (result.type === "too-large") {
         report("error");
@@ -271,7 +318,13 @@ export class HttpTransport {
       const limited = result.type === "response" && result.status === 429;
       if (limited) rateLimited += 1;
       else failures += 1;
-      const decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
+      let decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
+      if (guard !== undefined && limited && decision.retry && rateLimited >= MAX_GUARDED_429S) {
+        decision = {
+          retry: false,
+          reason: `The service answered 429 to each of ${rateLimited} sends made right after the call's guard read (each time after a new read): it does not admit two requests back to back now; the call is not sent after a wait, which would let a change made after the read be wiped`,
+        };
+      }
       if (decision.retry && this.#now() + decision.delayMs >= deadlineAt) {
         report("error");
         throw this.#deadlineReached(operation, ruleId, attempt, byRun);
@@ -282,34 +335,51 @@ export class HttpTransport {
         continue;
       }
       report("error");
-      throw this.#error(operation, ruleId, result, attempt, decision.reason ?? this.#refusalNote(result, refusedOnce));
+      throw this.#error(operation, ruleId, result, attempt, decision.reason ?? this.#refusalNote(result, refusedOnce), !mayHaveLanded);
     }
   }
 
-  /**
-   * The limiter's ticket for an attempt, after the attempt's `beforeAttempt` ran. A guarded
-   * attempt takes a pair: the guard's read on the first ticket, the attempt on the second, with
-   * no wait between them. When the limiter cannot pair sends (a rate of one a second or less, a
-   * service that refused a pair's second send), or the read took so long that the pair lapsed
-   * twice, the read goes first and the attempt waits for its own ticket after it.
-   */
+  /** The limiter's ticket for an attempt of an unguarded request (0 without a limiter). */
   async #ticket(options: PostOptions, attempt: number): Promise<number> {
     const limiter = this.rateLimiter;
-    const guard = options.beforeAttempt;
-    if (guard === undefined) {
-      if (limiter === undefined) return 0;
-      return attempt === 1 && options.ticket !== undefined ? options.ticket : limiter.acquire();
-    }
+    if (limiter === undefined) return 0;
+    return attempt === 1 && options.ticket !== undefined ? options.ticket : limiter.acquire();
+  }
+
+  /**
+   * Runs the guard of an attempt and returns the attempt's ticket, to be sent at once: the guard's
+   * read goes on the first ticket of a pair, the attempt on the second, with no wait between them.
+   * When the second cannot go at once (the read took so long that other sends were let out), the
+   * pair lapses and the guard reads again on a new one (the wait comes before that read); after
+   * {@link MAX_GUARD_LAPSES} lapses, or past the deadline, the call is given up, not sent.
+   */
+  async #guarded(
+    operation: string,
+    ruleId: string | undefined,
+    guard: (slot: GuardSlot) => Promise<void>,
+    slot: { readonly token: string; readonly mayHaveLanded: boolean },
+    deadlineAt: number,
+    attemptsMade: number,
+    byRun: boolean,
+  ): Promise<number> {
+    const limiter = this.rateLimiter;
     if (limiter === undefined) {
-      await guard(undefined);
+      await guard({ ticket: undefined, ...slot });
       return 0;
     }
-    for (let tries = 0; tries < PAIR_TRIES; tries += 1) {
-      const pair = await limiter.acquirePair();
-      if (pair === undefined) break;
-      const [read, write] = pair;
+    for (let lapses = 0; ; lapses += 1) {
+      if (lapses >= MAX_GUARD_LAPSES) {
+        throw new NotSentError(
+          `${ruleId === undefined ? operation : `${operation} for rule '${ruleId}'`} was not sent: ${lapses} times its guard read took so long that other requests went out before it, ` +
+            `and it is sent only right after a read with nothing in between. Nothing was changed; run apply again (with a lower --parallelism if the service is slow).`,
+          operation,
+          ruleId,
+        );
+      }
+      if (this.#now() >= deadlineAt) throw this.#deadlineReached(operation, ruleId, attemptsMade, byRun);
+      const [read, write] = await limiter.acquirePair();
       try {
-        await guard(read);
+        await guard({ ticket: read, ...slot });
       } catch (error) {
         limiter.cancel(write);
         throw error;
@@ -319,8 +389,6 @@ export class HttpTransport {
       if (limiter.begin(write)) return write;
       limiter.cancel(write);
     }
-    await guard(undefined);
-    return limiter.acquire();
   }
 
   /**
@@ -442,7 +510,7 @@ export class HttpTransport {
     return nextRetry(this.retryPolicy, count, retryAfterMs, this.#random, budget);
   }
 
-  #error(operation: string, ruleId: string | undefined, result: Answer, attempts: number, note: string | undefined): ApiError {
+  #error(operation: string, ruleId: string | undefined, result: Answer, attempts: number, note: string | undefined, notSent: boolean): ApiError {
     if (result.type === "failure") {
       return new ApiError({
         operation,
@@ -454,6 +522,7 @@ export class HttpTransport {
         networkCode: result.kind === "network" ? result.code : undefined,
         serviceMessage: result.kind === "network" ? result.message : undefined,
         note,
+        notSent,
       });
     }
     const service = readServiceError(result.text, result.contentType);
@@ -469,6 +538,7 @@ export class HttpTransport {
       attempts,
       tokenOrigin: result.status === 401 && !(this.#tokens instanceof StaticToken) ? this.#tokens.origin : undefined,
       note: [note, redirect].filter((s) => s !== undefined).join(". ") || undefined,
+      notSent,
     });
   }
 
@@ -538,6 +608,15 @@ export class HttpTransport {
       ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs }),
     });
   }
+}
+
+/**
+ * The attempt certainly changed nothing: answered 429 (refused before acting) or 401, or it never
+ * reached the service (connection refused, host not found).
+ */
+function refusedUnacted(result: AttemptResult): boolean {
+  if (result.type === "response") return result.status === 429 || result.status === 401;
+  return result.type === "failure" && result.kind === "network" && result.code !== undefined && NOT_SENT_CODES.has(result.code);
 }
 
 function headerValue(value: unknown): string | undefined {
