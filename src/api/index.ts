@@ -45,7 +45,7 @@ export {
   CREDENTIAL_ENV_VARS,
 } from "./http/config";
 export type { ConnectionConfig, ResolveConnectionOptions, OpenTokenSourceOptions } from "./http/config";
-export { StaticToken, TokenCommand, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, DEFAULT_TOKEN_COMMAND_TIMEOUT_MS } from "./http/credentials";
+export { StaticToken, TokenCommand, ENV_TOKEN_COMMAND_ENV, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, DEFAULT_TOKEN_COMMAND_TIMEOUT_MS, tokenCommandEnvironment } from "./http/credentials";
 export type { TokenSource, TokenCommandOptions, CommandOutput, RunCommand } from "./http/credentials";
 export { filter, group, searchRequest, parseFilter, ALL_TERMS } from "./filters";
 export type { Clause, FilterOptions, SearchPageOptions, SearchRequestOptions, TermTable } from "./filters";

@@ -89,6 +89,9 @@ export interface GuardSlot {
   readonly mayHaveLanded: boolean;
 }
 
+/** Most renewals after a 401 in one request (each with a token another request fetched; one fetched for it is final). */
+const MAX_RENEWALS = 3;
+
 /** How many times a guarded call's pair may lapse (other sends let out during its read) before the call is given up, not sent. */
 const MAX_GUARD_LAPSES = 5;
 /**
@@ -227,9 +230,14 @@ export class HttpTransport {
     // 429s are counted apart from failures: each has its own budget (src/api/http/retry.ts).
     let failures = 0;
     let rateLimited = 0;
-    // After a 401: the token to send again with, once (null: not renewed yet).
-    let renewed: string | null = null;
-    let refusedOnce = false;
+    // After a 401: the refused token, renewed after the next wait, right before the send (a token
+    // renewed before a long wait may expire in it: a bare token of 5 s behind a rate limit).
+    let refused: string | null = null;
+    let renewals = 0;
+    // The last token the source fetched for this request (a renewal that ran the command for it):
+    // a 401 for that one is final ("refused twice in a row"); one fetched by another request may
+    // have gone stale while this one waited, and is renewed once more.
+    let fetchedForThis: string | null = null;
     // A guarded call: whether an earlier attempt may have landed (GuardSlot.mayHaveLanded), and
     // whether any attempt may have reached the service and acted (for the "not sent" of errors).
     let mayHaveLanded = false;
@@ -244,21 +252,34 @@ export class HttpTransport {
       let ticket: number;
       let token: string;
       let attemptMs: number;
+      // Asked after the limiter's wait, right before sending (before the guard's read for a
+      // guarded call): a token that expires while the request waits its turn is renewed ahead,
+      // not refused; after a 401, the renewal runs here.
+      const takeToken = async (): Promise<string> => {
+        let next: string;
+        if (refused !== null) {
+          const renewal = await this.#tokens.renew(refused);
+          refused = null;
+          if (renewal === null) throw new InvalidArgumentError("A token source that cannot renew was asked to.");
+          if (renewal.fetched) fetchedForThis = renewal.token;
+          next = renewal.token;
+        } else {
+          next = attempt === 1 && options.token !== undefined ? options.token : await this.#tokens.token();
+        }
+        this.#sent.add(next);
+        return next;
+      };
       if (guard !== undefined) {
-        // A guarded call: the token first, then the pair, the read and the call with no wait
-        // between the last two (no renewal, no ticket).
-        token = renewed ?? (await this.#tokens.token());
-        renewed = null;
-        this.#sent.add(token);
-        ticket = await this.#guarded(operation, ruleId, guard, { token, mayHaveLanded }, deadlineAt, attempt - 1, byRun);
+        // A guarded call: the pair, then the token, the read and the call with no wait between
+        // the last two (no renewal, no ticket).
+        const refuse = (refusedToken: string): void => {
+          refused = refusedToken;
+        };
+        ({ ticket, token } = await this.#guarded(operation, ruleId, guard, { take: takeToken, refuse }, mayHaveLanded, deadlineAt, attempt - 1, byRun));
       } else {
         ticket = await this.#ticket(options, attempt);
         try {
-          // Asked after the limiter's wait, right before sending: a token that expires while the
-          // request waits its turn is renewed ahead, not refused.
-          token = renewed ?? (attempt === 1 && options.token !== undefined ? options.token : await this.#tokens.token());
-          renewed = null;
-          this.#sent.add(token);
+          token = await takeToken();
         } catch (error) {
           this.rateLimiter?.cancel(ticket);
           throw error;
@@ -303,16 +324,20 @@ export class HttpTransport {
         return value;
       }
 
-      // A 401: a new token from the source, and the request sent again with it, once.
-      if (result.type === "response" && result.status === 401 && !refusedOnce) {
-        refusedOnce = true;
-        const next = await this.#tokens.renew(token);
-        if (next !== null) {
-          this.#sent.add(next);
-          renewed = next;
-          report("retry", 0);
-          continue;
-        }
+      // The read of a guard, on the token its call is to go with: a 401 is the guard's to handle
+      // (a new token, then a new pair and read), not this read's (a renewal and a resend here
+      // would come between the read and the call).
+      if (result.type === "response" && result.status === 401 && attempt === 1 && options.token !== undefined && !(this.#tokens instanceof StaticToken)) {
+        report("error");
+        throw new PinnedTokenRefused(options.token);
+      }
+      // A 401: a new token from the source, and the request sent again with it, once (more when
+      // the token refused was one another request had fetched, which may have gone stale).
+      if (result.type === "response" && result.status === 401 && !(this.#tokens instanceof StaticToken) && token !== fetchedForThis && renewals < MAX_RENEWALS) {
+        renewals += 1;
+        refused = token;
+        report("retry", 0);
+        continue;
       }
 
       const limited = result.type === "response" && result.status === 429;
@@ -335,7 +360,7 @@ export class HttpTransport {
         continue;
       }
       report("error");
-      throw this.#error(operation, ruleId, result, attempt, decision.reason ?? this.#refusalNote(result, refusedOnce), !mayHaveLanded);
+      throw this.#error(operation, ruleId, result, attempt, decision.reason ?? this.#refusalNote(result, renewals > 0), !mayHaveLanded);
     }
   }
 
@@ -357,15 +382,25 @@ export class HttpTransport {
     operation: string,
     ruleId: string | undefined,
     guard: (slot: GuardSlot) => Promise<void>,
-    slot: { readonly token: string; readonly mayHaveLanded: boolean },
+    tokens: { readonly take: () => Promise<string>; readonly refuse: (token: string) => void },
+    mayHaveLanded: boolean,
     deadlineAt: number,
     attemptsMade: number,
     byRun: boolean,
-  ): Promise<number> {
+  ): Promise<{ ticket: number; token: string }> {
     const limiter = this.rateLimiter;
+    let refusals = 0;
     if (limiter === undefined) {
-      await guard({ ticket: undefined, ...slot });
-      return 0;
+      for (;;) {
+        const token = await tokens.take();
+        try {
+          await guard({ ticket: undefined, token, mayHaveLanded });
+          return { ticket: 0, token };
+        } catch (error) {
+          if (!(error instanceof PinnedTokenRefused) || ++refusals > MAX_RENEWALS) throw unpinned(error);
+          tokens.refuse(error.token);
+        }
+      }
     }
     for (let lapses = 0; ; lapses += 1) {
       if (lapses >= MAX_GUARD_LAPSES) {
@@ -378,15 +413,24 @@ export class HttpTransport {
       }
       if (this.#now() >= deadlineAt) throw this.#deadlineReached(operation, ruleId, attemptsMade, byRun);
       const [read, write] = await limiter.acquirePair();
+      let token: string;
       try {
-        await guard({ ticket: read, ...slot });
+        // The token before the read (a renewal here may make the pair lapse: then a new pair, the
+        // token cached by then), never between the read and the call.
+        token = await tokens.take();
+        await guard({ ticket: read, token, mayHaveLanded });
       } catch (error) {
         limiter.cancel(write);
-        throw error;
-      } finally {
         limiter.cancel(read);
+        // The read's token was refused (it expired in the wait for the pair): a new one after the
+        // next pair's wait, then the read again; not counted as a lapse.
+        if (!(error instanceof PinnedTokenRefused) || ++refusals > MAX_RENEWALS) throw unpinned(error);
+        tokens.refuse(error.token);
+        lapses -= 1;
+        continue;
       }
-      if (limiter.begin(write)) return write;
+      limiter.cancel(read);
+      if (limiter.begin(write)) return { ticket: write, token };
       limiter.cancel(write);
     }
   }
@@ -608,6 +652,29 @@ export class HttpTransport {
       ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs }),
     });
   }
+}
+
+/**
+ * A guard's read refused (401) with the token its call was to go with: handled by the guarded
+ * call (a new token, a new pair, the read again), never shown as such.
+ */
+class PinnedTokenRefused extends Error {
+  readonly #token: string;
+
+  constructor(token: string) {
+    super("the token of a guard's read was refused (401)");
+    this.#token = token;
+  }
+
+  get token(): string {
+    return this.#token;
+  }
+}
+
+/** What a guard threw, as the guarded call throws it: a refused read's token as the 401 error it is. */
+function unpinned(error: unknown): unknown {
+  if (!(error instanceof PinnedTokenRefused)) return error;
+  return new ApiError({ operation: "query-users", kind: "http", status: 401, retryable: false, attempts: 1, note: "The token was refused again right after it was fetched" });
 }
 
 /**
