@@ -106,7 +106,7 @@ async function execute(plan: Plan, session: Session, options: RunOptions): Promi
   return applyPlan(plan, session.client, {
     parallelism: session.parallelism,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.requireTip === undefined ? {} : { beforeFirstWrite: () => checkRequiredTip(options) }),
+    ...(options.requireTip === undefined ? {} : { beforeEachWrite: () => checkRequiredTip(options) }),
     onProgress: (done, total) => session.onProgress?.("apply", done, total),
   });
 }
