@@ -8,6 +8,7 @@ import { buildAccessReport } from "../../core/access-report";
 import type { DesiredList } from "../../core/desired";
 import { renderReportCsv } from "../../core/render/report-csv";
 import { renderReportHtml } from "../../core/render/report-html";
+import { redactString } from "../../api/http/redact";
 import { writeFileAtomic } from "../../shared/atomic-write";
 import { TOOL_VERSION } from "../version";
 import { readDesired } from "./declared";
@@ -29,8 +30,12 @@ export interface AccessReportFiles {
   readonly csv?: string | undefined;
 }
 
-/** Writes the files asked for; `generatedAt` is shown on the page. */
-export async function writeAccessReport(report: AccessReport, files: AccessReportFiles, generatedAt: string): Promise<void> {
-  if (files.html !== undefined) await writeFileAtomic(files.html, renderReportHtml(report, { generatedAt, toolVersion: TOOL_VERSION }));
-  if (files.csv !== undefined) await writeFileAtomic(files.csv, renderReportCsv(report));
+/**
+ * Writes the files asked for; `generatedAt` is shown on the page. Redacted like every other output
+ * (src/api/http/redact.ts, every form of the token, the plan key and `secrets`): what the service
+ * answered (rule names, aliases) may echo a secret, and the files are kept as artifacts.
+ */
+export async function writeAccessReport(report: AccessReport, files: AccessReportFiles, generatedAt: string, secrets: readonly string[] = []): Promise<void> {
+  if (files.html !== undefined) await writeFileAtomic(files.html, redactString(renderReportHtml(report, { generatedAt, toolVersion: TOOL_VERSION }), secrets));
+  if (files.csv !== undefined) await writeFileAtomic(files.csv, redactString(renderReportCsv(report), secrets));
 }
