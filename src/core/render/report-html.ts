@@ -234,7 +234,8 @@ button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid 
 /**
  * The page's behaviour: indexes the <noscript> table (raw text when scripting is on: the same
  * escaped markup entryRow writes) without parsing it, searches that text (the query escaped the
- * same way, matches kept when they fall in a row's user ID or aliases), filters on each row's
+ * same way, matches kept when they fall in a row's user ID or aliases and begin in a cell's text,
+ * never in a tag or an entity around it), filters on each row's
  * data-k, and parses only the rows it shows (or all, to sort). Values are decoded from the five
  * entities escapeHtml writes and shown with textContent only.
  */
@@ -290,9 +291,22 @@ const SCRIPT = `
       lo = 0; hi = N - 1;
       if (N === 0 || starts[0] > m.index) continue;
       while (lo < hi) { mid = (lo + hi + 1) >> 1; if (starts[mid] <= m.index) lo = mid; else hi = mid - 1; }
-      if (!hit[lo] && m.index + m[0].length <= stateCell(lo)) hit[lo] = 1;
+      if (!hit[lo] && m.index + m[0].length <= stateCell(lo) && inText(m.index)) hit[lo] = 1;
     }
     return hit;
+  }
+  /**
+   * True when a match at \`at\` begins in the text of a cell, not inside the markup around it: a
+   * tag (\`<td>\`, \`<br>\`) or an entity (\`&amp;\`): "td", "br" or "amp" match no row by it.
+   */
+  function inText(at) {
+    if (src.lastIndexOf("<", at) > src.lastIndexOf(">", at - 1)) return false;
+    var amp = src.lastIndexOf("&", at - 1);
+    if (amp >= 0 && at - amp <= 5) {
+      var semi = src.indexOf(";", amp);
+      if (semi >= at && ENT[src.slice(amp, semi + 1)] !== undefined) return false;
+    }
+    return true;
   }
 
   var q = $("q"), fRule = $("f-rule"), fType = $("f-type"), fDrift = $("f-drift"), fSoon = $("f-soon"), fExpired = $("f-expired");
