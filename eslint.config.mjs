@@ -1,5 +1,5 @@
 import tseslint from "typescript-eslint";
-import { cliImports } from "./eslint-rules/cli-imports.mjs";
+import { doorImports } from "./eslint-rules/door-imports.mjs";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "eslint-rules/**", "**/cdktf.out/**", "coverage/**", "*.js", "*.mjs"] },
@@ -63,10 +63,10 @@ export default tseslint.config(
     },
   },
   {
-    // One composition point: the CLI parses, asks and prints; the workflow strings the steps together.
-    files: ["src/cli/**"],
-    plugins: { layers: { rules: { "cli-imports": cliImports } } },
-    rules: { "layers/cli-imports": "error" },
+    // One composition point: the doors (CLI, provider) turn input into workflow calls; the workflow strings the steps together.
+    files: ["src/cli/**", "src/provider/**"],
+    plugins: { layers: { rules: { "door-imports": doorImports } } },
+    rules: { "layers/door-imports": "error" },
   },
   {
     files: ["test/**"],

@@ -10,8 +10,8 @@
  * - the simulator.
  * Nothing here sends a write without the checks: the executor below the workflow is not exported.
  */
-export { RuleUserList, RuleUserListPolicy } from "./constructs";
-export type { RuleUserListPolicyProps, RuleUserListProps, RuleUserListUser } from "./constructs";
+export { AlertRulesProvider, RuleUserList, RuleUserListPolicy } from "./constructs";
+export type { AlertRulesProviderProps, RuleUserListMove, RuleUserListPolicyProps, RuleUserListProps, RuleUserListResourceType, RuleUserListUser } from "./constructs";
 export * from "./errors";
 export * as api from "./api";
 export { RuleListClient, TriageClient, RateLimiter, resolveConnection } from "./api";

@@ -1,4 +1,4 @@
-import { redactString } from "../api";
+import { redactString } from "../io/workflow";
 
 /** What a command may touch: its streams, environment and working directory (injectable in tests). */
 export interface OutputStream {

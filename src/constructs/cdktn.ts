@@ -17,20 +17,26 @@
  * });
  * app.synth();
  */
-import { Aspects, TerraformResource, TerraformStack, Token, anyToHclTerraform, anyToTerraform, hashMapper, hashMapperHcl } from "cdktn";
+import { Aspects, TerraformProvider, TerraformResource, TerraformStack, Token, anyToHclTerraform, anyToTerraform, hashMapper, hashMapperHcl } from "cdktn";
+import type { IAspect } from "cdktn";
 import { addCustomSynthesis } from "cdktn/lib/synthesize/synthesizer";
 import { ValidateTerraformVersion } from "cdktn/lib/validations/validate-terraform-version";
-import type { Construct } from "constructs";
+import type { Construct, IConstruct } from "constructs";
 import { RESOURCE_CHILD_ID } from "../core/declaration";
 import type { TriggerAttribute, Triggers } from "../core/declaration";
 import { RuleUserListBase } from "./rule-user-list-base";
-import type { LocalExec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
+import type { LocalExec, NativeSpec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
 import { compatibleScope } from "./compat";
 import type { Framework } from "./compat";
+import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE } from "../core/native-provider";
+import { HCL_OUTPUT_UNSUPPORTED, PROVIDER_CHILD_ID, providerAttributes, removedBlock } from "./native";
+import type { AlertRulesProviderProps } from "./native";
+import { TOOL_VERSION } from "../io/version";
 
 export { RuleUserListPolicy } from "./rule-user-list-policy";
 export type { RuleUserListPolicyProps } from "./rule-user-list-policy";
-export type { RuleUserListProps, RuleUserListResourceType, RuleUserListUser } from "./rule-user-list-base";
+export type { ProvisionerResourceType, RuleUserListMove, RuleUserListProps, RuleUserListResourceType, RuleUserListUser } from "./rule-user-list-base";
+export type { AlertRulesProviderProps } from "./native";
 
 /**
  * cdktn as this entry loads it, for the check that the app shares its copies (compat.ts): the
@@ -85,12 +91,85 @@ class ListResource extends TerraformResource {
   }
 }
 
+/**
+ * The native provider (source `alert-rule-users/alertrules`, version = this package's), for a CDK
+ * Terrain stack: as the main entry's AlertRulesProvider.
+ */
+export class AlertRulesProvider extends TerraformProvider {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: AlertRulesProviderProps = {},
+  ) {
+    super(scope, id, {
+      terraformResourceType: PROVIDER_LOCAL_NAME,
+      terraformGeneratorMetadata: { providerName: PROVIDER_LOCAL_NAME, providerVersion: TOOL_VERSION },
+      terraformProviderSource: PROVIDER_SOURCE,
+    });
+  }
+
+  protected override synthesizeAttributes(): Record<string, unknown> {
+    return providerAttributes(this.props);
+  }
+
+  protected override synthesizeHclAttributes(): Record<string, unknown> {
+    throw new Error(HCL_OUTPUT_UNSUPPORTED);
+  }
+}
+
+const isAlertRulesProvider = (c: IConstruct): boolean => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === PROVIDER_LOCAL_NAME;
+
+/** Removes the provider a list added when the stack has its own. */
+class AlertRulesProviderDedupe implements IAspect {
+  constructor(private readonly stack: TerraformStack) {}
+
+  visit(node: IConstruct): void {
+    if (node !== this.stack) return;
+    const ours = this.stack.node.tryFindChild(PROVIDER_CHILD_ID);
+    if (ours !== undefined && this.stack.node.findAll().some((c) => c !== ours && isAlertRulesProvider(c))) this.stack.node.tryRemoveChild(PROVIDER_CHILD_ID);
+  }
+}
+
+const WITH_PROVIDER = new WeakSet<TerraformStack>();
+
+/** The `alertrules_rule_user_list` of a list (see the main entry's). */
+class NativeListResource extends TerraformResource {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly spec: NativeSpec,
+  ) {
+    super(scope, id, { terraformResourceType: NATIVE_RESOURCE_TYPE, terraformGeneratorMetadata: { providerName: PROVIDER_LOCAL_NAME, providerVersion: TOOL_VERSION } });
+    if (spec.importId !== undefined) this.importFrom(spec.importId);
+    const stack = TerraformStack.of(this);
+    if (!WITH_PROVIDER.has(stack)) {
+      WITH_PROVIDER.add(stack);
+      new AlertRulesProvider(stack, PROVIDER_CHILD_ID);
+      Aspects.of(stack).add(new AlertRulesProviderDedupe(stack));
+    }
+  }
+
+  protected override synthesizeAttributes(): Record<string, unknown> {
+    return { ...this.spec.attributes() };
+  }
+
+  protected override synthesizeHclAttributes(): Record<string, unknown> {
+    throw new Error(HCL_OUTPUT_UNSUPPORTED);
+  }
+
+  override toTerraform(): Record<string, unknown> {
+    const tf = super.toTerraform() as Record<string, unknown>;
+    return this.spec.movedFrom === undefined ? tf : { ...tf, removed: [removedBlock(this.spec.movedFrom, this.friendlyUniqueId)] };
+  }
+}
+
 const CDKTN_KIT: TerraformKit = {
   stackOf: (construct) => TerraformStack.of(construct),
   isUnresolved: (value) => Token.isUnresolved(value),
   addAspect: (scope, aspect) => Aspects.of(scope).add(aspect),
   nullResource: (scope, id, triggers, provisioner) => new ListResource(scope, id, "triggers", triggers, provisioner),
   dataResource: (scope, id, triggers, provisioner) => new ListResource(scope, id, "triggers_replace", triggers, provisioner),
+  nativeResource: (scope, id, spec) => new NativeListResource(scope, id, spec),
   addCustomSynthesis: (construct, onSynthesize) => addCustomSynthesis(construct, { onSynthesize: (session) => onSynthesize(session) }),
 };
 

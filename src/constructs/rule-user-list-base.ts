@@ -28,6 +28,11 @@ import { canonicalUsers } from "../core/canonical";
 import { POLICIES_KEY } from "../core/policy-schema";
 import { policiesFor } from "./rule-user-list-policy";
 import type { DesiredUser, ListMode } from "../core/desired";
+import { declarationPolicyFailures, encodeNativeAttributes } from "../core/declaration/native";
+import type { NativeAttributes } from "../core/declaration/native";
+import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES } from "../core/native-provider";
+import type { OnDestroy } from "../core/native-provider";
+import { installProvider } from "../io/provider-install";
 
 /** One user of a RuleUserList. */
 export interface RuleUserListUser {
@@ -50,11 +55,36 @@ export interface RuleUserListUser {
   readonly expiresAt?: string;
 }
 
-/** The Terraform resource that carries a list: `null_resource` (hashicorp/null) or the built-in `terraform_data`. */
-export type RuleUserListResourceType = "null_resource" | "terraform_data";
+/**
+ * The Terraform resource that carries a list: `null_resource` (hashicorp/null) or the built-in
+ * `terraform_data` (each with a provisioner that runs the CLI), or the native provider's
+ * `alertrules_rule_user_list` (docs/provider.md).
+ */
+export type RuleUserListResourceType = "null_resource" | "terraform_data" | "alertrules_rule_user_list";
 
 /** The resource types a RuleUserList can synthesize. */
-export const RESOURCE_TYPES: readonly RuleUserListResourceType[] = ["null_resource", "terraform_data"];
+export const RESOURCE_TYPES: readonly RuleUserListResourceType[] = ["null_resource", "terraform_data", NATIVE_RESOURCE_TYPE];
+
+/** The provisioner resource types a native list can be moved from. */
+export type ProvisionerResourceType = "null_resource" | "terraform_data";
+
+/**
+ * Moving a list that Terraform applied as a provisioner resource onto the native resource, with no
+ * write to the service: the stack gets a `removed` block (`lifecycle { destroy = false }`) for the
+ * old resource (same construct, same logical ID) and an `import` block, by the rule's ID, for the
+ * new one (docs/provider-migration.md).
+ */
+export interface RuleUserListMove {
+  /** The resource type the list had until now. */
+  readonly resourceType: ProvisionerResourceType;
+  /**
+   * The rule's observerRuleId, for the `import` block of a list declared by `ruleName`
+   * (`alert-rule-users rules list` shows it).
+   *
+   * @default - the list's `ruleId`
+   */
+  readonly ruleId?: string;
+}
 
 /** Properties of a RuleUserList. Set exactly one of `ruleId` and `ruleName`. */
 export interface RuleUserListProps {
@@ -106,9 +136,41 @@ export interface RuleUserListProps {
    * the triggers go into its `triggers`. Both run the same provisioner, and plan/apply read both.
    * Changing it replaces the resource, so the next `terraform apply` runs the rule's apply once.
    *
+   *
+   * `"alertrules_rule_user_list"` is the native resource of this package's own provider
+   * (source `alert-rule-users/alertrules`, docs/provider.md): no provisioner, `terraform plan`
+   * shows the live list and changes in place; synth adds the provider to the stack and installs it
+   * into the stack directory, so `terraform init` there needs no network. `cliCommand` is unused.
+   *
    * @default "null_resource" - from `alert-rule-users`; `"terraform_data"` from `alert-rule-users/cdktn`
    */
   readonly resourceType?: RuleUserListResourceType;
+  /**
+   * What `terraform destroy` (or removing the list from the app) does to the live list, for
+   * `resourceType: "alertrules_rule_user_list"` only: `"keep"` leaves it as it is, `"clear"`
+   * removes what the list manages.
+   *
+   * @default - the provider's default, "keep"
+   */
+  readonly onDestroy?: OnDestroy;
+  /**
+   * For `resourceType: "alertrules_rule_user_list"`: the list was applied as a `null_resource` or
+   * `terraform_data` until now; the stack moves it over with zero writes (see {@link RuleUserListMove}).
+   * Keep it until the move is applied everywhere; it does nothing after that.
+   *
+   * @default - no move
+   */
+  readonly movedFrom?: RuleUserListMove;
+}
+
+/** What a framework needs to build the native resource of a list. */
+export interface NativeSpec {
+  /** The attributes, read at synth (the policies that apply are known only then). */
+  readonly attributes: () => NativeAttributes;
+  /** The provisioner resource the list had, for the `removed` block. */
+  readonly movedFrom?: ProvisionerResourceType;
+  /** The rule ID of the `import` block. */
+  readonly importId?: string;
 }
 
 /** The `local-exec` provisioner of a list, in the shape both frameworks take. */
@@ -145,6 +207,11 @@ export interface TerraformKit {
    * version is checked once per stack.
    */
   readonly dataResource: (scope: Construct, id: string, triggers: Triggers, provisioner: LocalExec) => OverridableResource;
+  /**
+   * The native `alertrules_rule_user_list` resource, with the provider (its `required_providers`
+   * entry and a provider block, unless the stack has its own) in its stack.
+   */
+  readonly nativeResource: (scope: Construct, id: string, spec: NativeSpec) => OverridableResource;
   /** Calls `onSynthesize` when the stack of `construct` is written (the framework's custom synthesis). */
   readonly addCustomSynthesis: (construct: IConstruct, onSynthesize: (session: SynthesisSession) => void) => void;
 }
@@ -173,7 +240,32 @@ function tokenFailures(props: RuleUserListProps, isUnresolved: (value: unknown) 
 function resourceTypeFailures(resourceType: unknown): string[] {
   return resourceType === undefined || (RESOURCE_TYPES as readonly unknown[]).includes(resourceType)
     ? []
-    : [`resourceType: ${typeof resourceType === "string" ? JSON.stringify(resourceType) : `a ${typeof resourceType}`} is not a resource type; use "terraform_data" (built into Terraform 1.4+, no provider) or "null_resource" (hashicorp/null)`];
+    : [
+        `resourceType: ${typeof resourceType === "string" ? JSON.stringify(resourceType) : `a ${typeof resourceType}`} is not a resource type; use "terraform_data" (built into Terraform 1.4+, no provider), "null_resource" (hashicorp/null) or "${NATIVE_RESOURCE_TYPE}" (this package's provider)`,
+      ];
+}
+
+/** Failures of the props only the native resource takes. */
+function nativeFailures(props: RuleUserListProps, native: boolean): string[] {
+  const failures: string[] = [];
+  const onDestroy: unknown = props.onDestroy;
+  if (onDestroy !== undefined) {
+    if (!native) failures.push(`onDestroy: applies to resourceType "${NATIVE_RESOURCE_TYPE}" only; remove it or use that resource type`);
+    else if (!(ON_DESTROY_VALUES as readonly unknown[]).includes(onDestroy)) failures.push(`onDestroy: must be "keep" or "clear", got ${JSON.stringify(onDestroy) ?? typeof onDestroy}`);
+  }
+  const move: unknown = props.movedFrom;
+  if (move !== undefined) {
+    const from = typeof move === "object" && move !== null ? (move as { resourceType?: unknown; ruleId?: unknown }) : {};
+    if (!native) failures.push(`movedFrom: applies to resourceType "${NATIVE_RESOURCE_TYPE}" only (the resource the list moves to)`);
+    if (from.resourceType !== "null_resource" && from.resourceType !== "terraform_data") {
+      failures.push(`movedFrom.resourceType: must be "null_resource" or "terraform_data" (the resource type the list had), got ${JSON.stringify(from.resourceType) ?? typeof from.resourceType}`);
+    }
+    if (from.ruleId !== undefined && (typeof from.ruleId !== "string" || from.ruleId.trim() === "")) failures.push("movedFrom.ruleId: must be the rule's observerRuleId");
+    if (from.ruleId === undefined && typeof props.ruleId !== "string") {
+      failures.push("movedFrom.ruleId: a list declared by ruleName needs the rule's ID for its import block; give it here (alert-rule-users rules list shows it)");
+    }
+  }
+  return failures;
 }
 
 /** The users in a shape canonical form can take, whatever was passed (failures are reported apart). */
@@ -247,6 +339,23 @@ function writeDeclaredRulesOnce(stack: IConstruct, app: AppDeclarations, kit: Te
   });
 }
 
+/** The stacks whose directory gets the provider at synth. */
+const STACKS_WITH_PROVIDER = new WeakSet<IConstruct>();
+
+/**
+ * Installs, once per stack, the native provider into the stack's working directory at synth (its
+ * implied local mirror, src/io/provider-install.ts), so `terraform init` there finds the provider
+ * of this very package with no network.
+ */
+function installProviderOnce(stack: IConstruct, kit: TerraformKit): void {
+  if (STACKS_WITH_PROVIDER.has(stack)) return;
+  STACKS_WITH_PROVIDER.add(stack);
+  const holder = new Construct(stack, "alert-rule-users-provider-mirror");
+  kit.addCustomSynthesis(holder, (session) => {
+    installProvider({ dir: join(session.outdir, session.manifest.forStack(stack as never).workingDirectory) });
+  });
+}
+
 /**
  * Writes the RuleUserListPolicy checks that apply to a list, at synth when the whole tree is built,
  * into its resource's `"//"` block (which Terraform ignores; `plan` reads it) and into its
@@ -295,14 +404,16 @@ export abstract class RuleUserListBase extends Construct {
     this.allowMassRemoval = props.allowMassRemoval ?? false;
     this.users = canonicalUsers(usableUsers(props.users));
     const requested: unknown = props.resourceType;
-    this.resourceType = requested === "null_resource" || requested === "terraform_data" ? requested : defaultResourceType;
+    this.resourceType = (RESOURCE_TYPES as readonly unknown[]).includes(requested) ? (requested as RuleUserListResourceType) : defaultResourceType;
+    const native = this.resourceType === NATIVE_RESOURCE_TYPE;
 
     const json = usersJson(this.users);
     const failures = [
       ...validateDeclaration(props),
       ...tokenFailures(props, kit.isUnresolved),
       ...resourceTypeFailures(requested),
-      ...usersSizeFailures(json, this.users.length),
+      ...(native ? [] : usersSizeFailures(json, this.users.length)),
+      ...nativeFailures(props, native),
     ];
     const app = declarationsOf(this.node.root);
     const key = failures.length === 0 ? duplicateKey(referenceOf(this)) : null;
@@ -312,9 +423,29 @@ export abstract class RuleUserListBase extends Construct {
       if (same === undefined) app.byRule.set(key, [this]);
       else same.push(this);
     }
-    this.node.addValidation({ validate: () => [...failures, ...duplicateFailures(this, app, key)] });
+    // a native list fails synth for the policy checks its declaration alone decides (the others need the live list: the provider's plan)
+    const policyFailures = (): string[] => (native && failures.length === 0 ? declarationPolicyFailures(this, policiesFor(this), new Date().toISOString().slice(0, 10)) : []);
+    this.node.addValidation({ validate: () => [...failures, ...duplicateFailures(this, app, key), ...policyFailures()] });
 
     const stack = kit.stackOf(this);
+    if (native) {
+      const ruleId = typeof props.ruleId === "string" ? props.ruleId : undefined;
+      const ruleName = typeof props.ruleName === "string" ? props.ruleName : undefined;
+      const onDestroy = props.onDestroy === "keep" || props.onDestroy === "clear" ? props.onDestroy : undefined;
+      const move = props.movedFrom;
+      const importId = move === undefined ? undefined : (move.ruleId ?? ruleId);
+      this.resource = kit.nativeResource(this, RESOURCE_CHILD_ID, {
+        attributes: () =>
+          encodeNativeAttributes(
+            { ruleId, ruleName: ruleId === undefined ? ruleName : undefined, mode: String(this.mode), allowMassRemoval: this.allowMassRemoval === true, users: this.users, onDestroy },
+            policiesFor(this),
+          ),
+        ...(move?.resourceType === "null_resource" || move?.resourceType === "terraform_data" ? { movedFrom: move.resourceType } : {}),
+        ...(typeof importId === "string" && importId !== "" ? { importId } : {}),
+      });
+      installProviderOnce(stack, kit);
+      return;
+    }
     writeDeclaredRulesOnce(stack, app, kit);
     const triggers = encodeTriggerFields({
       ruleId: typeof props.ruleId === "string" ? props.ruleId : "",

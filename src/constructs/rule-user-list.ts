@@ -13,11 +13,16 @@ import { Resource } from "@cdktf/provider-null/lib/resource";
 import { RESOURCE_CHILD_ID } from "../core/declaration";
 import type { Triggers } from "../core/declaration";
 import { RuleUserListBase } from "./rule-user-list-base";
-import type { LocalExec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
+import type { LocalExec, NativeSpec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
 import { PEER_RANGES, compatibleScope } from "./compat";
 import type { Framework } from "./compat";
+import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE } from "../core/native-provider";
+import { HCL_OUTPUT_UNSUPPORTED, PROVIDER_CHILD_ID, providerAttributes, removedBlock } from "./native";
+import type { AlertRulesProviderProps } from "./native";
+import { TOOL_VERSION } from "../io/version";
 
-export type { RuleUserListProps, RuleUserListResourceType, RuleUserListUser } from "./rule-user-list-base";
+export type { ProvisionerResourceType, RuleUserListMove, RuleUserListProps, RuleUserListResourceType, RuleUserListUser } from "./rule-user-list-base";
+export type { AlertRulesProviderProps } from "./native";
 
 /** cdktf as this entry loads it, for the check that the app shares its copies (compat.ts). */
 const CDKTF: Framework = { packageName: "cdktf", range: PEER_RANGES.cdktf, stackClass: TerraformStack, isStack: (x) => TerraformStack.isStack(x) };
@@ -94,6 +99,80 @@ class TerraformDataResource extends TerraformResource {
   }
 }
 
+/**
+ * The native provider (source `alert-rule-users/alertrules`, version = this package's): its
+ * `required_providers` entry and provider block. A stack with native lists gets one by itself;
+ * declare your own to set its arguments (every one falls back to its environment variable).
+ */
+export class AlertRulesProvider extends TerraformProvider {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: AlertRulesProviderProps = {},
+  ) {
+    super(scope, id, {
+      terraformResourceType: PROVIDER_LOCAL_NAME,
+      terraformGeneratorMetadata: { providerName: PROVIDER_LOCAL_NAME, providerVersion: TOOL_VERSION },
+      terraformProviderSource: PROVIDER_SOURCE,
+    });
+  }
+
+  protected override synthesizeAttributes(): Record<string, unknown> {
+    return providerAttributes(this.props);
+  }
+
+  protected override synthesizeHclAttributes(): Record<string, unknown> {
+    throw new Error(HCL_OUTPUT_UNSUPPORTED);
+  }
+}
+
+const isAlertRulesProvider = (c: IConstruct): boolean => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === PROVIDER_LOCAL_NAME;
+
+/** Removes the provider a list added when the stack has its own (declared before or after the lists). */
+class AlertRulesProviderDedupe implements IAspect {
+  constructor(private readonly stack: TerraformStack) {}
+
+  visit(node: IConstruct): void {
+    if (node !== this.stack) return;
+    const ours = this.stack.node.tryFindChild(PROVIDER_CHILD_ID);
+    if (ours !== undefined && this.stack.node.findAll().some((c) => c !== ours && isAlertRulesProvider(c))) this.stack.node.tryRemoveChild(PROVIDER_CHILD_ID);
+  }
+}
+
+const WITH_PROVIDER = new WeakSet<TerraformStack>();
+
+/** The `alertrules_rule_user_list` of a list: its attributes read at synth, and the move's blocks. */
+class NativeListResource extends TerraformResource {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly spec: NativeSpec,
+  ) {
+    super(scope, id, { terraformResourceType: NATIVE_RESOURCE_TYPE, terraformGeneratorMetadata: { providerName: PROVIDER_LOCAL_NAME, providerVersion: TOOL_VERSION } });
+    if (spec.importId !== undefined) this.importFrom(spec.importId);
+    const stack = TerraformStack.of(this);
+    if (!WITH_PROVIDER.has(stack)) {
+      WITH_PROVIDER.add(stack);
+      new AlertRulesProvider(stack, PROVIDER_CHILD_ID);
+      Aspects.of(stack).add(new AlertRulesProviderDedupe(stack));
+    }
+    if (spec.movedFrom === "null_resource") ensureNullProvider(stack); // the state's null_resource needs its provider to be forgotten
+  }
+
+  protected override synthesizeAttributes(): Record<string, unknown> {
+    return { ...this.spec.attributes() };
+  }
+
+  protected override synthesizeHclAttributes(): Record<string, unknown> {
+    throw new Error(HCL_OUTPUT_UNSUPPORTED);
+  }
+
+  override toTerraform(): Record<string, unknown> {
+    const tf = super.toTerraform() as Record<string, unknown>;
+    return this.spec.movedFrom === undefined ? tf : { ...tf, removed: [removedBlock(this.spec.movedFrom, this.friendlyUniqueId)] };
+  }
+}
+
 const CDKTF_KIT: TerraformKit = {
   stackOf: (construct) => TerraformStack.of(construct),
   isUnresolved: (value) => Token.isUnresolved(value),
@@ -103,6 +182,7 @@ const CDKTF_KIT: TerraformKit = {
     return new Resource(scope, id, { triggers: { ...triggers }, provisioners: [provisioner] });
   },
   dataResource: (scope, id, triggers, provisioner) => new TerraformDataResource(scope, id, triggers, provisioner),
+  nativeResource: (scope, id, spec) => new NativeListResource(scope, id, spec),
   addCustomSynthesis: (construct, onSynthesize) => addCustomSynthesis(construct, { onSynthesize: (session) => onSynthesize(session) }),
 };
 
@@ -122,7 +202,7 @@ export class RuleUserList extends RuleUserListBase {
   /** The id of the resource child. */
   static readonly RESOURCE_ID = RESOURCE_CHILD_ID;
 
-  /** The `null_resource` or `terraform_data` resource that carries the declaration. */
+  /** The `null_resource`, `terraform_data` or `alertrules_rule_user_list` resource that carries the declaration. */
   declare readonly resource: TerraformResource;
 
   constructor(scope: Construct, id: string, props: RuleUserListProps) {

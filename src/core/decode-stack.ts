@@ -1,13 +1,17 @@
 /**
  * decodeStack: one synthesized Terraform JSON stack (`cdk.tf.json`, already parsed) → the rule
  * lists it declares. Pure: no files, no cdktf. Every `null_resource` (its `triggers`) and every
- * `terraform_data` (its `triggers_replace`) carrying alert-rule-users triggers is decoded; all invalid declarations are reported at once, each with its construct path.
+ * `terraform_data` (its `triggers_replace`) carrying alert-rule-users triggers is decoded, and every
+ * native `alertrules_rule_user_list` (its attributes, declaration/native.ts); all invalid
+ * declarations are reported at once, each with its construct path.
  */
 import { z } from "zod";
 import { ConfigError, DeclarationError } from "../errors";
 import type { DeclarationFailure } from "../errors";
 import { compareStrings } from "./canonical";
 import { RESOURCE_CHILD_ID, decodeTriggers, isRuleUserListTriggers } from "./declaration/triggers";
+import { decodeNativeAttributes } from "./declaration/native";
+import { NATIVE_RESOURCE_TYPE } from "./native-provider";
 import type { DesiredList } from "./desired";
 import { POLICIES_KEY, decodePolicies } from "./policy-schema";
 
@@ -24,6 +28,7 @@ const stackSchema = z.looseObject({
     .looseObject({
       null_resource: z.record(z.string(), resourceSchema).optional(),
       terraform_data: z.record(z.string(), resourceSchema).optional(),
+      [NATIVE_RESOURCE_TYPE]: z.record(z.string(), resourceSchema).optional(),
     })
     .optional(),
 });
@@ -68,6 +73,17 @@ export function decodeStack(stack: string, json: unknown, where = `stack "${stac
         if (!(error instanceof DeclarationError)) throw error;
         for (const failure of error.failures) failures.push(failure); // never spread: a list may hold very many
       }
+    }
+  }
+  for (const [resourceName, resource] of Object.entries(parsed.data.resource?.[NATIVE_RESOURCE_TYPE] ?? {})) {
+    const address = `${NATIVE_RESOURCE_TYPE}.${resourceName}`;
+    const constructPath = constructPathOf(resource["//"]?.metadata?.path, stack, address);
+    try {
+      const { declaration, policies } = decodeNativeAttributes(resource, `${constructPath} (stack ${stack}, ${address})`);
+      lists.push({ constructPath, stack, ...declaration, ...(policies.length > 0 ? { policies } : {}) });
+    } catch (error) {
+      if (!(error instanceof DeclarationError)) throw error;
+      for (const failure of error.failures) failures.push(failure);
     }
   }
   if (failures.length > 0) throw new DeclarationError(failures, `Invalid rule list declarations in ${where}`);

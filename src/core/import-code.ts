@@ -117,7 +117,8 @@ export function uniqueIds(bases: readonly string[]): string[] {
   });
 }
 
-function listKind(type: UsersToAlertOn): string {
+/** The list type in words, for comments. */
+export function listKind(type: UsersToAlertOn): string {
   switch (type) {
     case "SPECIFIED_USERS":
       return "inclusion list: alerts only on these users";
@@ -133,13 +134,15 @@ function entryComment(entry: ObservedEntry): string {
   return `//   - no user ID: ${commentText(aliases)}`;
 }
 
-interface Planned {
+/** What import makes of one live rule, whatever the output format. */
+export interface Planned {
   readonly item: ImportedRule;
   readonly disposition: ImportDisposition;
   readonly reason: string | null;
 }
 
-function classify(item: ImportedRule): Planned {
+/** What a live rule becomes (declared, declared additive, not manageable, invalid), and why. */
+export function classify(item: ImportedRule): Planned {
   const { rule, list } = item;
   if (isSystemRule(rule)) {
     return {

@@ -48,13 +48,25 @@ export async function observe(
 
 type FoundWithoutList = { kind: "found"; rule: RuleFacts; list: null };
 
-function ruleGroup(d: DesiredList) {
+/** A rule as a declaration names it: by ID or by exact name. */
+export type RuleReference = Pick<DesiredList, "ruleId" | "ruleName">;
+
+/**
+ * Resolves rule references with one metadata search (one OR-ed group per distinct reference, every
+ * page read): each is found (its list not read yet), not found, or ambiguous, in the given order.
+ */
+export async function lookupRules(client: RuleListClient, references: readonly RuleReference[], pageSize: number): Promise<RuleObservation[]> {
+  const metadata = await searchDeclaredRules(client, references, pageSize);
+  return references.map((r) => resolve(r, metadata));
+}
+
+function ruleGroup(d: RuleReference) {
   return d.ruleId !== null ? group([filter("ObserverRuleId", "Is", d.ruleId)]) : group([filter("Name", "Is", d.ruleName ?? "")]);
 }
 
 async function searchDeclaredRules(
   client: RuleListClient,
-  declarations: readonly DesiredList[],
+  declarations: readonly RuleReference[],
   pageSize: number,
 ): Promise<RuleMetadata[]> {
   if (declarations.length === 0) return [];
@@ -74,7 +86,7 @@ function facts(m: RuleMetadata): RuleFacts {
   return { observerRuleId: m.observerRuleId, name: m.name, isSystem: m.isSystem, ruleSource: m.ruleSource };
 }
 
-function resolve(d: DesiredList, metadata: readonly RuleMetadata[]): RuleObservation | FoundWithoutList {
+function resolve(d: RuleReference, metadata: readonly RuleMetadata[]): RuleObservation | FoundWithoutList {
   const matches =
     d.ruleId !== null ? metadata.filter((m) => m.observerRuleId === d.ruleId) : metadata.filter((m) => m.name === d.ruleName);
   const distinct = [...new Map(matches.map((m) => [m.observerRuleId, m])).values()];

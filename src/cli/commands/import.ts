@@ -5,8 +5,8 @@
 import { resolve } from "node:path";
 import { UsageError } from "../../errors";
 import { shellQuote } from "../../shared/text";
-import { importAppCommand, importRules, writeImportModule } from "../../io/workflow";
-import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
+import { importAppCommand, importRules, importRulesHcl, writeImportModule } from "../../io/workflow";
+import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 
 /** Names the generated module declares or imports: not available for the function. */
@@ -16,11 +16,18 @@ import { checkOutputPath } from "../output-path";
 
 export const importCommand: Command = {
   name: "import",
-  summary: "Write RuleUserList declarations (TypeScript) of the live rule lists, to start managing them",
-  help: `Usage: alert-rule-users import (--rule ID... | --all) [flags]
+  summary: "Write the live rule lists as RuleUserList declarations (TypeScript) or Terraform HCL, to start managing them",
+  help: `Usage: alert-rule-users import (--rule ID... | --all) [--format ts|hcl] [flags]
 Reads the live user lists of the given rules (or of every rule of the tenant) and writes a
 TypeScript module with one exported function, declareRuleUserLists(scope), that declares a
 RuleUserList per rule; 'alert-rule-users plan' then shows no changes. Sends no write call.
+
+With --format hcl it writes a Terraform configuration for the native provider instead: the
+provider's required_providers entry and provider block (connection from the environment), and
+per rule an alertrules_rule_user_list with an import block by its rule ID; after
+'npx --no alert-rule-users provider install' and 'terraform init', 'terraform plan' shows only
+imports. Resource names come from the rule names (valid HCL identifiers, unique, the same on every
+run); values are escaped, so nothing in a rule name or alias runs as an interpolation.
 
 Use the module either way:
   - as an app by itself (one stack, "alert-rules"): it synthesizes when run as the program,
@@ -37,8 +44,9 @@ Use the module either way:
 Flags:
   --rule ID              a rule's observerRuleId (repeatable)
   --all                  every rule of the tenant (all pages of the rule-metadata search)
-  --out FILE             write the module to FILE (atomically) instead of stdout
-  --function-name NAME   name of the generated function (default: declareRuleUserLists)
+  --format ts|hcl        TypeScript for a cdktf app (default), or HCL for the native provider
+  --out FILE             write the module (or configuration) to FILE (atomically) instead of stdout
+  --function-name NAME   name of the generated function (default: declareRuleUserLists; ts only)
   --parallelism N        rule lists read at once (default 4)
   --page-size N          rule-metadata search page size (default 100)
 ${RATE_HELP}
@@ -51,6 +59,7 @@ Exit codes: 0 written, 1 error (a --rule that does not exist, a list that cannot
 
 Examples:
   alert-rule-users import --all --out rule-user-lists.ts
+  alert-rule-users import --all --format hcl --out rule-user-lists.tf
   alert-rule-users import --rule a33e7c21-5cb0-4cf5-a266-852063111751 > engineering.ts
 `,
   async run(argv: string[], io: Io): Promise<number> {
@@ -60,6 +69,7 @@ Examples:
       rule: { type: "string", multiple: true },
       all: { type: "boolean" },
       out: { type: "string" },
+      format: { type: "string" },
       "function-name": { type: "string" },
       parallelism: { type: "string" },
       "page-size": { type: "string" },
@@ -76,6 +86,10 @@ Examples:
       throw new UsageError("import: give either --all or one or more --rule ID. Run 'alert-rule-users import --help' for usage.");
     }
     checkOutputPath("import", "out", values.out, io.cwd);
+    const format = oneOf("import", "format", values.format, ["ts", "hcl"] as const, "ts");
+    if (format === "hcl" && values["function-name"] !== undefined) {
+      throw new UsageError("import: --function-name names the function of a TypeScript module; --format hcl writes none. Drop one of them.");
+    }
     const functionName = values["function-name"] ?? "declareRuleUserLists";
     if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(functionName) || RESERVED_NAMES.includes(functionName)) {
       throw new UsageError(
@@ -85,12 +99,18 @@ Examples:
     const parallelism = intFlag("import", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("import", "page-size", values["page-size"], 100, 1, 500);
     const run = await openRun(values, io, readSettings(parallelism, pageSize));
-    const code = await importRules(run, all ? null : ruleIds, functionName, values.out).finally(() => run.done());
+    const code = await (format === "hcl" ? importRulesHcl(run, all ? null : ruleIds) : importRules(run, all ? null : ruleIds, functionName, values.out)).finally(() => run.done());
 
     for (const warning of code.warnings) io.stderr.write(`${warning}\n`);
     const declared = code.rules.filter((r) => r.constructId !== null).length;
     const summary = `Imported ${code.rules.length} ${code.rules.length === 1 ? "rule" : "rules"}: ${declared} declared, ${code.rules.length - declared} as comments.`;
-    if (values.out !== undefined) {
+    if (values.out !== undefined && format === "hcl") {
+      await writeImportModule(resolve(io.cwd, values.out), code.source, run.secrets);
+      io.stderr.write(
+        `${summary} Wrote ${values.out}.\n` +
+          "Next, in its directory: npx --no alert-rule-users provider install, terraform init, then terraform plan (it shows the imports and no change).\n",
+      );
+    } else if (values.out !== undefined) {
       // Aliases and names come from the service, which may echo the token: the file is redacted as stdout is.
       await writeImportModule(resolve(io.cwd, values.out), code.source, run.secrets);
       io.stderr.write(

@@ -3,7 +3,9 @@ import { applyCommand } from "./apply";
 import { importCommand } from "./import";
 import { initCommand } from "./init";
 import { planCommand } from "./plan";
+import { providerCommand } from "./provider";
 import { simulatorCommand } from "./simulator";
+import { synthCommand } from "./synth";
 import { alertsCommand } from "../triage/alerts";
 import { casesCommand } from "../triage/cases";
 import { fileEventsCommand } from "../triage/file-events";
@@ -11,4 +13,4 @@ import { reportCommand } from "./report";
 import { rulesCommand } from "./rules";
 import { whoCommand } from "./who";
 
-export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, synthCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, providerCommand];

@@ -3,7 +3,8 @@
  * client, and how alerts, cases and attach outcomes are turned into output.
  */
 import { AlertRuleUsersError } from "../../errors";
-import { observationDataJson, type TriageClient, type AlertDetails, type AlertDetailsAggregate, type Case } from "../../api";
+import { observationDataJson } from "../../io/workflow";
+import type { TriageClient, AlertDetails, AlertDetailsAggregate, Case } from "../../api";
 import type { Io } from "../io";
 import { openRun, readSettings, type ConnectionFlags } from "../run-flags";
 import { renderFields, renderTable } from "../table";

@@ -4,6 +4,8 @@
  */
 import type { ImportCode } from "../../core/import-code";
 import { generateImportCode } from "../../core/import-code";
+import type { ImportedRule } from "../../core/import-code";
+import { generateImportHcl } from "../../core/import-hcl";
 import { byNameThenId } from "../../core/canonical";
 import type { DesiredList } from "../../core/desired";
 import type { LiveRule, RuleRow, WhoMatch } from "../../core/who";
@@ -19,6 +21,19 @@ import type { Session } from "./session";
  * `fileName` (the module's file, as the user named it) goes into the header's command that runs it.
  */
 export async function importRules(session: Session, ruleIds: readonly string[] | null, functionName: string, fileName?: string): Promise<ImportCode> {
+  return generateImportCode(await readImported(session, ruleIds), { functionName, toolVersion: TOOL_VERSION, ...(fileName === undefined ? {} : { fileName }) });
+}
+
+/**
+ * `import --format hcl`: the same live read, written as an HCL configuration of the native
+ * provider (resources with their import blocks, the provider's blocks).
+ */
+export async function importRulesHcl(session: Session, ruleIds: readonly string[] | null): Promise<ImportCode> {
+  return generateImportHcl(await readImported(session, ruleIds), { providerVersion: TOOL_VERSION, toolVersion: TOOL_VERSION });
+}
+
+/** The requested rules (all with null) by name, each with its live list; an ImportError when one is missing or unreadable. */
+async function readImported(session: Session, ruleIds: readonly string[] | null): Promise<ImportedRule[]> {
   const metadata = await searchRules(session.client, ruleIds, session.connection.tenantId, session.pageSize);
   if (ruleIds !== null) {
     const found = new Set(metadata.map((m) => m.observerRuleId));
@@ -40,10 +55,7 @@ export async function importRules(session: Session, ruleIds: readonly string[] |
         "\nRun import again (the service may have been unavailable).",
     );
   }
-  return generateImportCode(
-    read.map(({ rule, list }) => ({ rule, list })),
-    { functionName, toolVersion: TOOL_VERSION, ...(fileName === undefined ? {} : { fileName }) },
-  );
+  return read.map(({ rule, list }) => ({ rule, list }));
 }
 
 /**

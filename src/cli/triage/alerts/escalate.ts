@@ -1,5 +1,5 @@
 /** `alerts escalate`: a case for an alert, with every file event the alert names. */
-import { ApiError, eventIdsOf } from "../../../api";
+import { ApiError, eventIdsOf } from "../../../io/workflow";
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";

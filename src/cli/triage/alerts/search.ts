@@ -1,5 +1,5 @@
 /** `alerts search`: alert notifications matching flags and filters, one page or all. */
-import { alertCriteriaGroups, checkDate, parseAlertFilter } from "../../../api";
+import { alertCriteriaGroups, checkDate, parseAlertFilter } from "../../../io/workflow";
 import { titleCase } from "../../../shared/text";
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";

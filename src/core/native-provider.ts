@@ -1,0 +1,40 @@
+/**
+ * The names of the native provider (docs/contract.md §11.1) that the synthesizer, the HCL
+ * generators and the installer share. Fixed by the contract: an address Terraform resolves, a
+ * resource type, and where the implied local mirror keeps an unpacked provider.
+ */
+
+/** The provider's local name in `required_providers` and its provider block. */
+export const PROVIDER_LOCAL_NAME = "alertrules";
+
+/** The provider's source address (on the default registry host). */
+export const PROVIDER_SOURCE = "alert-rule-users/alertrules";
+
+/** The registry host Terraform gives a source address without one. */
+export const PROVIDER_HOST = "registry.terraform.io";
+
+/** The resource type of one rule's list. */
+export const NATIVE_RESOURCE_TYPE = "alertrules_rule_user_list";
+
+/** The data source of every rule. */
+export const RULES_DATA_SOURCE = "alertrules_rules";
+
+/** The two `on_destroy` behaviours of the native resource. */
+export const ON_DESTROY_VALUES = ["keep", "clear"] as const;
+export type OnDestroy = (typeof ON_DESTROY_VALUES)[number];
+
+/**
+ * The path, relative to the directory `terraform init` runs in, of the provider executable in the
+ * implied local mirror (unpacked layout): `terraform.d/plugins/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION`.
+ */
+export function mirrorPath(version: string, target: string): string {
+  const [namespace, type] = PROVIDER_SOURCE.split("/");
+  return `terraform.d/plugins/${PROVIDER_HOST}/${namespace ?? ""}/${type ?? ""}/${version}/${target}/terraform-provider-${type ?? ""}_v${version}`;
+}
+
+/** Terraform's `OS_ARCH` for a Node.js platform and architecture; null where there is none. */
+export function terraformTarget(platform: string, arch: string): string | null {
+  const os = ({ linux: "linux", darwin: "darwin", freebsd: "freebsd", openbsd: "openbsd", netbsd: "netbsd", sunos: "solaris", win32: "windows" } as Record<string, string>)[platform];
+  const cpu = ({ x64: "amd64", arm64: "arm64", ia32: "386", arm: "arm" } as Record<string, string>)[arch];
+  return os === undefined || cpu === undefined ? null : `${os}_${cpu}`;
+}

@@ -1,0 +1,84 @@
+/**
+ * The provider block → the one session of this provider process (src/io/workflow/connect.ts): one
+ * rate limiter and one token source for every resource Terraform asks about, however many at once.
+ */
+import type { OpenSession, SessionRequest } from "../io/workflow";
+import { RuleLookup, openSession } from "../io/workflow";
+import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
+
+/** The environment variables the provider block's arguments stand for (docs/contract.md §11.1). */
+const ARGUMENT_VARIABLES = {
+  url: "ALERTS_API_URL",
+  tenant_id: "ALERTS_TENANT_ID",
+  token: "ALERTS_API_TOKEN",
+  token_command: "ALERTS_API_TOKEN_COMMAND",
+} as const;
+
+/** The session of a configured provider, and the stop of Terraform's Ctrl-C. */
+export interface ProviderRun {
+  readonly session: OpenSession;
+  readonly lookup: RuleLookup;
+  readonly signal: AbortSignal;
+  /** Rule ID → the declarations planned for it in this process (two resources for one rule are refused). */
+  readonly planned: Map<string, Set<string>>;
+}
+
+/** Messages of the connection settings, in the provider block's words. */
+function inProviderWords(message: string): string {
+  return message
+    .replace(/, or pass --base-url URL/g, ", or set url in the provider block")
+    .replace(/, or pass --tenant-id ID/g, ", or set tenant_id in the provider block")
+    .replace(/, or pass --token-file FILE, or give a command that prints one \(ALERTS_API_TOKEN_COMMAND or --token-command CMD\)/g, ", or set token_command (ALERTS_API_TOKEN_COMMAND) to a command that prints one")
+    .replace(/--base-url/g, "url")
+    .replace(/--token-command/g, "token_command");
+}
+
+/**
+ * The session request of a provider block: each argument set overrides its environment variable;
+ * a token set in the block drops a token command of the environment and the other way round, so
+ * that the block decides (two sources in the environment alone are still refused, as in the CLI).
+ */
+export function sessionRequest(config: ObjectValue, env: NodeJS.ProcessEnv, cwd: string, onWarning: (m: string) => void, log: (line: string) => void): SessionRequest | Diagnostic[] {
+  const unknown = Object.keys(ARGUMENT_VARIABLES).concat("max_rps").filter((name) => config[name] === UNKNOWN);
+  if (unknown.length > 0) {
+    return unknown.map((name) => ({ severity: "error", summary: "Provider argument not known yet", detail: `${name} depends on a value known only after apply; the provider needs it to read the lists at plan time. Set it from a variable or the environment.`, attribute: [name] }));
+  }
+  const overlay: Record<string, string | undefined> = { ...env };
+  for (const [argument, variable] of Object.entries(ARGUMENT_VARIABLES)) {
+    const value = config[argument];
+    if (typeof value === "string" && value.trim() !== "") overlay[variable] = value;
+  }
+  if (typeof config["token"] === "string" && config["token"] !== "") delete overlay[ARGUMENT_VARIABLES.token_command];
+  if (typeof config["token_command"] === "string" && config["token_command"] !== "") delete overlay[ARGUMENT_VARIABLES.token];
+  const maxRps = config["max_rps"];
+  if (maxRps !== null && maxRps !== undefined && !(typeof maxRps === "number" && Number.isFinite(maxRps) && maxRps > 0 && maxRps <= 100_000)) {
+    return [{ severity: "error", summary: "Invalid max_rps", detail: `max_rps takes a number of requests a second above 0 (at most 100000), e.g. 2 or 0.5; got ${JSON.stringify(maxRps)}.`, attribute: ["max_rps"] }];
+  }
+  return {
+    env: overlay,
+    cwd,
+    ...(typeof maxRps === "number" ? { maxRps: { rps: maxRps, given: `max_rps = ${maxRps}` } } : {}),
+    timeoutGiven: "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS",
+    engine: { parallelism: 4, pageSize: 100, batchSize: 100 },
+    onWarning,
+    requestHook: ({ rateLimiter }) => (event) => {
+      if (event.outcome !== "retry") return;
+      const rps = event.status === 429 ? ` (sending at most ${(rateLimiter.state().rps ?? 0).toFixed(2)} requests/s from now on)` : "";
+      log(`[WARN] ${event.operation}: ${event.status === undefined ? (event.failure ?? "no response") : `HTTP ${event.status}`}; retrying (attempt ${event.attempt + 1})${rps}`);
+    },
+  };
+}
+
+/** Opens the session of a provider block, or says (in the block's words) what is missing. */
+export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, cwd: string, signal: AbortSignal, log: (line: string) => void): Promise<{ run: ProviderRun | null; diagnostics: Diagnostic[] }> {
+  const warnings: Diagnostic[] = [];
+  const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: inProviderWords(message) }), log);
+  if (Array.isArray(request)) return { run: null, diagnostics: request };
+  try {
+    const session = await openSession(request);
+    return { run: { session, lookup: new RuleLookup(session), signal, planned: new Map() }, diagnostics: warnings };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * Terraform's `DynamicValue`: cty values as msgpack (or JSON), read and written by schema type.
+ *
+ * msgpack, as cty writes it: strings as str, bools as bool, whole numbers as ints, other numbers as
+ * float64 (a number too big for both arrives as a decimal string), lists and sets as arrays, maps and
+ * objects as maps with sorted keys, null as nil, and an unknown value as extension type 0 (`d4 00 00`).
+ * A refined unknown (extension type 12, with a payload of refinements) is read as plain unknown.
+ * JSON, as Terraform stores state: the same shapes, no unknowns.
+ */
+import { Decoder, Encoder, ExtensionCodec } from "@msgpack/msgpack";
+import type { Attribute, CtyType, Schema, Value } from "./types";
+import { UNKNOWN } from "./types";
+
+/** The type of a value as the codec walks it: a schema's attributes become an object type. */
+export type Shape =
+  | { readonly kind: "string" | "number" | "bool" }
+  | { readonly kind: "list" | "set" | "map"; readonly element: Shape }
+  | { readonly kind: "object"; readonly attributes: ReadonlyMap<string, Shape> };
+
+/** A value that does not fit the schema, or bytes that are not a value of it. */
+export class CodecError extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = "CodecError";
+  }
+}
+
+const UNKNOWN_EXTENSION = 0;
+const REFINED_UNKNOWN_EXTENSION = 12;
+
+/** The object type of a schema's attributes. */
+export function schemaShape(schema: Pick<Schema, "attributes">): Shape {
+  return attributesShape(schema.attributes);
+}
+
+function attributesShape(attributes: readonly Attribute[]): Shape {
+  const shapes = new Map<string, Shape>();
+  for (const attribute of attributes) shapes.set(attribute.name, attributeShape(attribute));
+  return { kind: "object", attributes: shapes };
+}
+
+function attributeShape(attribute: Attribute): Shape {
+  if (attribute.nested !== undefined && attribute.type === undefined) {
+    const object = attributesShape(attribute.nested.attributes);
+    return attribute.nested.nesting === "single" ? object : { kind: attribute.nested.nesting, element: object };
+  }
+  if (attribute.type !== undefined && attribute.nested === undefined) return typeShape(attribute.type);
+  throw new Error(`Schema attribute "${attribute.name}" must have exactly one of type and nested.`);
+}
+
+/** The shape of a cty type. */
+export function typeShape(type: CtyType): Shape {
+  if (typeof type === "string") return { kind: type };
+  const [kind, inner] = type;
+  if (kind === "object") {
+    const shapes = new Map<string, Shape>();
+    for (const [name, attributeType] of Object.entries(inner)) shapes.set(name, typeShape(attributeType));
+    return { kind: "object", attributes: shapes };
+  }
+  return { kind, element: typeShape(inner) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// msgpack
+
+const extensions = new ExtensionCodec();
+extensions.register({
+  type: UNKNOWN_EXTENSION,
+  encode: (input: unknown) => (input === UNKNOWN ? new Uint8Array([0]) : null),
+  decode: () => UNKNOWN,
+});
+extensions.register({ type: REFINED_UNKNOWN_EXTENSION, encode: () => null, decode: () => UNKNOWN });
+
+const encoder = new Encoder({ extensionCodec: extensions, sortKeys: true, ignoreUndefined: false });
+const decoder = new Decoder({ extensionCodec: extensions });
+
+/** Writes `value` as msgpack of type `shape`. Throws a CodecError naming the path where it does not fit. */
+export function encodeMsgpack(shape: Shape, value: Value): Buffer {
+  const wire = toWire(shape, value, "", true);
+  const bytes = encoder.encode(wire);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Reads msgpack bytes as a value of type `shape`; every attribute of an object is present. */
+export function decodeMsgpack(shape: Shape, bytes: Uint8Array): Value {
+  let raw: unknown;
+  try {
+    raw = decoder.decode(bytes);
+  } catch (error) {
+    throw new CodecError(`The value is not valid msgpack: ${(error as Error).message}.`, "");
+  }
+  return fromWire(shape, raw, "", { allowUnknown: true, onExtraAttribute: refuseExtra });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// JSON
+
+/** Writes `value` (known throughout) as Terraform's JSON of type `shape`, keys sorted. */
+export function encodeJson(shape: Shape, value: Value): Buffer {
+  return Buffer.from(JSON.stringify(toWire(shape, value, "", false)), "utf8");
+}
+
+export interface JsonDecodeOptions {
+  /**
+   * Called for an object attribute the schema does not have; the attribute is dropped.
+   * @default - such an attribute is refused with a CodecError
+   */
+  onExtraAttribute?: (path: string) => void;
+}
+
+/** Reads Terraform's JSON (state, never unknown) as a value of type `shape`. */
+export function decodeJson(shape: Shape, bytes: Uint8Array | string, options: JsonDecodeOptions = {}): Value {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("utf8"));
+  } catch (error) {
+    throw new CodecError(`The value is not valid JSON: ${(error as Error).message}.`, "");
+  }
+  return fromWire(shape, raw, "", { allowUnknown: false, onExtraAttribute: options.onExtraAttribute ?? refuseExtra });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// the walk, shared by both encodings
+
+interface ReadOptions {
+  allowUnknown: boolean;
+  onExtraAttribute: (path: string) => void;
+}
+
+function refuseExtra(path: string): never {
+  throw new CodecError(`${describe(path)} is not an attribute of the schema.`, path);
+}
+
+function describe(path: string): string {
+  return path === "" ? "The value" : `The attribute ${path}`;
+}
+
+function typeName(shape: Shape): string {
+  switch (shape.kind) {
+    case "string":
+    case "number":
+    case "bool":
+      return shape.kind;
+    case "object":
+      return "object";
+    default:
+      return `${shape.kind} of ${typeName(shape.element)}`;
+  }
+}
+
+function mismatch(shape: Shape, value: unknown, path: string): CodecError {
+  const got = value === UNKNOWN ? "unknown" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
+  return new CodecError(`${describe(path)} must be a ${typeName(shape)}, not ${got}.`, path);
+}
+
+function attributePath(path: string, name: string): string {
+  return path === "" ? name : `${path}.${name}`;
+}
+
+function keyPath(path: string, key: string | number): string {
+  return `${path}[${JSON.stringify(key)}]`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
+}
+
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Value → what the msgpack encoder or JSON.stringify writes. */
+function toWire(shape: Shape, value: Value | undefined, path: string, allowUnknown: boolean): unknown {
+  if (value === null || value === undefined) return null;
+  if (value === UNKNOWN) {
+    if (allowUnknown) return UNKNOWN;
+    throw new CodecError(`${describe(path)} is unknown, and JSON cannot hold an unknown value.`, path);
+  }
+  switch (shape.kind) {
+    case "string":
+      if (typeof value !== "string") throw mismatch(shape, value, path);
+      return value;
+    case "bool":
+      if (typeof value !== "boolean") throw mismatch(shape, value, path);
+      return value;
+    case "number":
+      if (typeof value !== "number") throw mismatch(shape, value, path);
+      if (!Number.isFinite(value)) throw new CodecError(`${describe(path)} must be a finite number, not ${value}.`, path);
+      return value;
+    case "list":
+    case "set": {
+      if (!Array.isArray(value)) throw mismatch(shape, value, path);
+      return value.map((element, index) => toWire(shape.element, element, keyPath(path, index), allowUnknown));
+    }
+    case "map": {
+      if (!isPlainObject(value)) throw mismatch(shape, value, path);
+      const out: Record<string, unknown> = {};
+      for (const [key, element] of Object.entries(value)) setOwn(out, key, toWire(shape.element, element, keyPath(path, key), allowUnknown));
+      return out;
+    }
+    case "object": {
+      if (!isPlainObject(value)) throw mismatch(shape, value, path);
+      for (const name of Object.keys(value)) {
+        if (!shape.attributes.has(name)) refuseExtra(attributePath(path, name));
+      }
+      const out: Record<string, unknown> = {};
+      for (const [name, attributeShape] of shape.attributes) {
+        setOwn(out, name, toWire(attributeShape, value[name], attributePath(path, name), allowUnknown));
+      }
+      return out;
+    }
+  }
+}
+
+/** What the msgpack decoder or JSON.parse read → Value. */
+function fromWire(shape: Shape, raw: unknown, path: string, options: ReadOptions): Value {
+  if (raw === null || raw === undefined) return null;
+  if (raw === UNKNOWN) {
+    if (options.allowUnknown) return UNKNOWN;
+    throw new CodecError(`${describe(path)} is unknown where a known value is required.`, path);
+  }
+  switch (shape.kind) {
+    case "string":
+      if (typeof raw !== "string") throw mismatch(shape, raw, path);
+      return raw;
+    case "bool":
+      if (typeof raw !== "boolean") throw mismatch(shape, raw, path);
+      return raw;
+    case "number":
+      return readNumber(raw, path);
+    case "list":
+    case "set":
+      if (!Array.isArray(raw)) throw mismatch(shape, raw, path);
+      return raw.map((element: unknown, index) => fromWire(shape.element, element, keyPath(path, index), options));
+    case "map": {
+      if (!isPlainObject(raw)) throw mismatch(shape, raw, path);
+      const out: Record<string, Value> = {};
+      for (const [key, element] of Object.entries(raw)) setOwn(out, key, fromWire(shape.element, element, keyPath(path, key), options));
+      return out;
+    }
+    case "object": {
+      if (!isPlainObject(raw)) throw mismatch(shape, raw, path);
+      for (const name of Object.keys(raw)) {
+        if (!shape.attributes.has(name)) options.onExtraAttribute(attributePath(path, name));
+      }
+      const out: Record<string, Value> = {};
+      for (const [name, attributeShape] of shape.attributes) {
+        setOwn(out, name, Object.prototype.hasOwnProperty.call(raw, name) ? fromWire(attributeShape, raw[name], attributePath(path, name), options) : null);
+      }
+      return out;
+    }
+  }
+}
+
+function readNumber(raw: unknown, path: string): number {
+  if (typeof raw === "number") return raw;
+  if (typeof raw === "bigint") return Number(raw);
+  // cty writes a number that fits neither int64 nor float64 exactly as its decimal text
+  if (typeof raw === "string" && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) return Number(raw);
+  throw mismatch({ kind: "number" }, raw, path);
+}

@@ -1,0 +1,302 @@
+/**
+ * The `tfplugin6.Provider` service: each RPC decoded at the door (DynamicValue → plain values by the
+ * schema), routed to the ProviderDefinition, and its answer encoded back. A thrown error becomes an
+ * error diagnostic carrying its message only. Calls run concurrently: nothing here serializes them.
+ */
+import { status } from "@grpc/grpc-js";
+import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
+import type { Shape } from "./codec";
+import { decodeJson, decodeMsgpack, encodeMsgpack, schemaShape } from "./codec";
+import { toProtoSchema } from "./schema";
+import type { ProtoSchema } from "./schema";
+import type { Diagnostic, ObjectValue, PathStep, ProviderDefinition, Schema, Value } from "./types";
+import { UNKNOWN } from "./types";
+
+// ---------------------------------------------------------------------------------------------------
+// the messages, as @grpc/proto-loader gives and takes them (only the fields this service reads)
+
+interface DynamicValue {
+  msgpack: Buffer;
+  json: Buffer;
+}
+interface ProtoDiagnostic {
+  severity: "ERROR" | "WARNING";
+  summary: string;
+  detail: string;
+  attribute: ProtoPath | null;
+}
+interface ProtoPath {
+  steps: ({ attribute_name: string } | { element_key_string: string } | { element_key_int: number })[];
+}
+interface TypedRequest {
+  type_name: string;
+}
+interface ConfigRequest extends TypedRequest {
+  config: DynamicValue | null;
+}
+
+type Handler = (request: never) => object | Promise<object>;
+
+/** Answers "…is not supported by the <name> provider" for a feature this protocol room does not offer. */
+function notSupported(what: string, providerName: string): ProtoDiagnostic {
+  return error(`${what} is not supported by the ${providerName} provider.`);
+}
+
+function error(summary: string, detail = ""): ProtoDiagnostic {
+  return { severity: "ERROR", summary, detail, attribute: null };
+}
+
+/** An error's message only: never its stack, never its properties. */
+function errorDiagnostic(thrown: unknown): ProtoDiagnostic {
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return error(message === "" ? "The provider failed without a message." : message);
+}
+
+export function toProtoPath(path: readonly PathStep[]): ProtoPath {
+  return {
+    steps: path.map((step) =>
+      typeof step === "string" ? { attribute_name: step } : "key" in step ? { element_key_string: step.key } : { element_key_int: step.index },
+    ),
+  };
+}
+
+export function toProtoDiagnostic(diagnostic: Diagnostic): ProtoDiagnostic {
+  return {
+    severity: diagnostic.severity === "error" ? "ERROR" : "WARNING",
+    summary: diagnostic.summary,
+    detail: diagnostic.detail ?? "",
+    attribute: diagnostic.attribute === undefined || diagnostic.attribute.length === 0 ? null : toProtoPath(diagnostic.attribute),
+  };
+}
+
+function decodeValue(shape: Shape, value: DynamicValue | null | undefined): Value {
+  if (value === null || value === undefined || (value.msgpack.length === 0 && value.json.length === 0)) return null;
+  return value.msgpack.length > 0 ? decodeMsgpack(shape, value.msgpack) : decodeJson(shape, value.json);
+}
+
+function decode(shape: Shape, value: DynamicValue | null | undefined, what: string): ObjectValue | null {
+  const decoded = decodeValue(shape, value);
+  if (decoded === UNKNOWN) throw new Error(`The ${what} is wholly unknown; the provider needs it known.`);
+  return decoded as ObjectValue | null;
+}
+
+function decodeKnown(shape: Shape, value: DynamicValue | null | undefined, what: string): ObjectValue {
+  const decoded = decode(shape, value, what);
+  if (decoded === null) throw new Error(`The ${what} is missing from Terraform's request.`);
+  return decoded;
+}
+
+/** Validation of a configuration not known yet (wholly unknown) says nothing: Terraform validates it again once known. */
+async function validateConfig(
+  shape: Shape,
+  value: DynamicValue | null | undefined,
+  validate: ((config: ObjectValue) => Diagnostic[] | Promise<Diagnostic[]>) | undefined,
+): Promise<{ diagnostics: ProtoDiagnostic[] }> {
+  const decoded = decodeValue(shape, value);
+  if (decoded === UNKNOWN || decoded === null || validate === undefined) return { diagnostics: [] };
+  return { diagnostics: noDiagnostics(await validate(decoded as ObjectValue)) };
+}
+
+function encode(shape: Shape, value: ObjectValue | null): DynamicValue {
+  return { msgpack: encodeMsgpack(shape, value), json: Buffer.alloc(0) };
+}
+
+const noDiagnostics = (list: readonly Diagnostic[] | undefined): ProtoDiagnostic[] => (list ?? []).map(toProtoDiagnostic);
+
+interface Kind<T extends { schema: Schema }> {
+  definition: T;
+  shape: Shape;
+  proto: ProtoSchema;
+}
+
+function index<T extends { schema: Schema }>(types: { [name: string]: T }): Map<string, Kind<T>> {
+  const out = new Map<string, Kind<T>>();
+  for (const [name, definition] of Object.entries(types)) {
+    out.set(name, { definition, shape: schemaShape(definition.schema), proto: toProtoSchema(definition.schema) });
+  }
+  return out;
+}
+
+/**
+ * The handlers of `tfplugin6.Provider` for a definition. The schemas are built (and checked) here,
+ * once: a schema Terraform would refuse throws now rather than at the first call.
+ */
+export function providerService(provider: ProviderDefinition, providerName: string): UntypedServiceImplementation {
+  const providerShape = schemaShape(provider.schema);
+  const providerSchema = toProtoSchema(provider.schema);
+  const resources = index(provider.resources);
+  const dataSources = index(provider.dataSources);
+  const capabilities = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: false };
+
+  const resource = (typeName: string) => {
+    const kind = resources.get(typeName);
+    if (kind === undefined) throw new Error(`The resource type "${typeName}" is not supported by the ${providerName} provider.`);
+    return kind;
+  };
+  const dataSource = (typeName: string) => {
+    const kind = dataSources.get(typeName);
+    if (kind === undefined) throw new Error(`The data source "${typeName}" is not supported by the ${providerName} provider.`);
+    return kind;
+  };
+
+  const handlers: Record<string, Handler> = {
+    GetMetadata: () => ({
+      server_capabilities: capabilities,
+      diagnostics: [],
+      data_sources: [...dataSources.keys()].map((type_name) => ({ type_name })),
+      resources: [...resources.keys()].map((type_name) => ({ type_name })),
+      functions: [],
+      ephemeral_resources: [],
+    }),
+
+    GetProviderSchema: () => ({
+      provider: providerSchema,
+      resource_schemas: Object.fromEntries([...resources].map(([name, kind]) => [name, kind.proto])),
+      data_source_schemas: Object.fromEntries([...dataSources].map(([name, kind]) => [name, kind.proto])),
+      functions: {},
+      ephemeral_resource_schemas: {},
+      diagnostics: [],
+      server_capabilities: capabilities,
+    }),
+
+    ValidateProviderConfig: (request: { config: DynamicValue | null }) => validateConfig(providerShape, request.config, provider.validate?.bind(provider)),
+
+    ValidateResourceConfig: (request: ConfigRequest) => {
+      const kind = resource(request.type_name);
+      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
+    },
+
+    ValidateDataResourceConfig: (request: ConfigRequest) => {
+      const kind = dataSource(request.type_name);
+      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
+    },
+
+    UpgradeResourceState: (request: TypedRequest & { version: number; raw_state: { json: Buffer; flatmap: Record<string, string> } | null }) => {
+      const kind = resource(request.type_name);
+      const json = request.raw_state?.json ?? Buffer.alloc(0);
+      if (json.length === 0) {
+        const flat = Object.keys(request.raw_state?.flatmap ?? {}).length > 0;
+        throw new Error(flat ? `The stored state of ${request.type_name} is in the legacy flatmap format, which this provider cannot read.` : `The stored state of ${request.type_name} is empty.`);
+      }
+      const warnings: ProtoDiagnostic[] = [];
+      const stored = decodeJson(kind.shape, json, {
+        onExtraAttribute: (path) =>
+          warnings.push({
+            severity: "WARNING",
+            summary: `The stored state of ${request.type_name} has an attribute "${path}" that its schema no longer has; it was dropped.`,
+            detail: "",
+            attribute: null,
+          }),
+      }) as ObjectValue | null;
+      if (stored === null) throw new Error(`The stored state of ${request.type_name} is null.`);
+      const upgraded = kind.definition.upgrade === undefined ? stored : kind.definition.upgrade(request.version, stored);
+      return { upgraded_state: encode(kind.shape, upgraded), diagnostics: warnings };
+    },
+
+    ConfigureProvider: async (request: { terraform_version: string; config: DynamicValue | null }) => {
+      const config = decodeKnown(providerShape, request.config, "provider configuration");
+      return { diagnostics: noDiagnostics(await provider.configure(config, { terraformVersion: request.terraform_version })) };
+    },
+
+    ReadResource: async (request: TypedRequest & { current_state: DynamicValue | null; private: Buffer }) => {
+      const kind = resource(request.type_name);
+      const state = decodeKnown(kind.shape, request.current_state, "current state");
+      const answer = await kind.definition.read({ state, private: request.private });
+      return { new_state: encode(kind.shape, answer.state), private: answer.private ?? request.private, diagnostics: noDiagnostics(answer.diagnostics) };
+    },
+
+    PlanResourceChange: async (
+      request: TypedRequest & { prior_state: DynamicValue | null; proposed_new_state: DynamicValue | null; config: DynamicValue | null; prior_private: Buffer },
+    ) => {
+      const kind = resource(request.type_name);
+      const answer = await kind.definition.plan({
+        prior: decode(kind.shape, request.prior_state, "prior state"),
+        proposed: decode(kind.shape, request.proposed_new_state, "proposed new state"),
+        config: decode(kind.shape, request.config, "configuration"),
+        priorPrivate: request.prior_private,
+      });
+      return {
+        planned_state: encode(kind.shape, answer.planned),
+        requires_replace: (answer.requiresReplace ?? []).map(toProtoPath),
+        planned_private: answer.plannedPrivate ?? Buffer.alloc(0),
+        diagnostics: noDiagnostics(answer.diagnostics),
+      };
+    },
+
+    ApplyResourceChange: async (
+      request: TypedRequest & { prior_state: DynamicValue | null; planned_state: DynamicValue | null; config: DynamicValue | null; planned_private: Buffer },
+    ) => {
+      const kind = resource(request.type_name);
+      const answer = await kind.definition.apply({
+        prior: decode(kind.shape, request.prior_state, "prior state"),
+        planned: decode(kind.shape, request.planned_state, "planned state"),
+        config: decode(kind.shape, request.config, "configuration"),
+        plannedPrivate: request.planned_private,
+      });
+      return { new_state: encode(kind.shape, answer.state), private: answer.private ?? request.planned_private, diagnostics: noDiagnostics(answer.diagnostics) };
+    },
+
+    ImportResourceState: async (request: TypedRequest & { id: string }) => {
+      const kind = resource(request.type_name);
+      const answer = await kind.definition.importState(request.id);
+      const failed = (answer.diagnostics ?? []).some((diagnostic) => diagnostic.severity === "error");
+      return {
+        imported_resources: failed ? [] : [{ type_name: request.type_name, state: encode(kind.shape, answer.state), private: answer.private ?? Buffer.alloc(0) }],
+        diagnostics: noDiagnostics(answer.diagnostics),
+      };
+    },
+
+    MoveResourceState: (request: { target_type_name: string }) => ({
+      diagnostics: [notSupported(`Moving state into ${request.target_type_name} (a "moved" block from another resource type)`, providerName)],
+    }),
+
+    ReadDataSource: async (request: ConfigRequest) => {
+      const kind = dataSource(request.type_name);
+      const config = decodeKnown(kind.shape, request.config, "data source configuration");
+      const answer = await kind.definition.read(config);
+      return { state: encode(kind.shape, answer.state), diagnostics: noDiagnostics(answer.diagnostics) };
+    },
+
+    ValidateEphemeralResourceConfig: (request: TypedRequest) => ({ diagnostics: [notSupported(`The ephemeral resource "${request.type_name}"`, providerName)] }),
+    OpenEphemeralResource: (request: TypedRequest) => ({ diagnostics: [notSupported(`The ephemeral resource "${request.type_name}"`, providerName)] }),
+    RenewEphemeralResource: (request: TypedRequest) => ({ diagnostics: [notSupported(`The ephemeral resource "${request.type_name}"`, providerName)] }),
+    CloseEphemeralResource: (request: TypedRequest) => ({ diagnostics: [notSupported(`The ephemeral resource "${request.type_name}"`, providerName)] }),
+
+    // no functions: an empty list is the true answer (GetProviderSchema says the same)
+    GetFunctions: () => ({ functions: {}, diagnostics: [] }),
+    CallFunction: (request: { name: string }) => {
+      throw new Unsupported(`The function "${request.name}" is not supported by the ${providerName} provider.`);
+    },
+
+    StopProvider: async () => {
+      try {
+        await provider.stop();
+        return { Error: "" };
+      } catch (thrown) {
+        return { Error: thrown instanceof Error ? thrown.message : String(thrown) };
+      }
+    },
+  };
+
+  const implementation: UntypedServiceImplementation = {};
+  for (const [name, handler] of Object.entries(handlers)) implementation[name] = unary(name, handler);
+  return implementation;
+}
+
+/** A call this provider does not offer, on an RPC whose response has no diagnostics: gRPC UNIMPLEMENTED. */
+class Unsupported extends Error {}
+
+/** RPCs whose responses have no diagnostics: a failure there is a gRPC status. */
+const WITHOUT_DIAGNOSTICS = new Set(["StopProvider", "CallFunction"]);
+
+function unary(name: string, handler: Handler) {
+  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
+    const answer = (thrown: unknown): void => {
+      if (!WITHOUT_DIAGNOSTICS.has(name)) return callback(null, { diagnostics: [errorDiagnostic(thrown)] });
+      callback({ code: thrown instanceof Unsupported ? status.UNIMPLEMENTED : status.INTERNAL, details: errorDiagnostic(thrown).summary });
+    };
+    Promise.resolve()
+      .then(() => handler(call.request as never))
+      .then((response) => callback(null, response), answer);
+  };
+}

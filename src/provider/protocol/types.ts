@@ -1,0 +1,98 @@
+/**
+ * The protocol room's public types: what a provider definition gives `serve` and what it receives.
+ * Nothing here knows of msgpack, gRPC or of rules; values are plain JavaScript data.
+ */
+
+/** A value Terraform does not know yet (it will after an apply). */
+export const UNKNOWN: unique symbol = Symbol("unknown");
+
+export type Value = string | number | boolean | null | typeof UNKNOWN | Value[] | { [key: string]: Value };
+export type ObjectValue = { [key: string]: Value };
+
+/** One step of an attribute path: an attribute name, a map key, or a list index. */
+export type PathStep = string | { key: string } | { index: number };
+
+export interface Diagnostic {
+  severity: "error" | "warning";
+  summary: string;
+  detail?: string;
+  attribute?: readonly PathStep[];
+}
+
+/** A cty type, written as Terraform writes it in a schema. */
+export type CtyType =
+  | "string"
+  | "number"
+  | "bool"
+  | readonly ["list" | "set" | "map", CtyType]
+  | readonly ["object", { readonly [name: string]: CtyType }];
+
+export interface Attribute {
+  name: string;
+  description: string;
+  /** exactly one of `type` and `nested` */
+  type?: CtyType;
+  nested?: { nesting: "single" | "list" | "set" | "map"; attributes: readonly Attribute[] };
+  required?: boolean;
+  optional?: boolean;
+  computed?: boolean;
+  sensitive?: boolean;
+}
+
+export interface Schema {
+  version: number;
+  description: string;
+  attributes: readonly Attribute[];
+}
+
+export interface ResourceType {
+  schema: Schema;
+  validate?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
+  /** state as stored (JSON) at `version` → state of the current schema */
+  upgrade?(version: number, state: ObjectValue): ObjectValue;
+  read(req: { state: ObjectValue; private: Buffer }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }>;
+  plan(req: {
+    prior: ObjectValue | null;
+    proposed: ObjectValue | null;
+    config: ObjectValue | null;
+    priorPrivate: Buffer;
+  }): Promise<{ planned: ObjectValue | null; requiresReplace?: (readonly PathStep[])[]; plannedPrivate?: Buffer; diagnostics?: Diagnostic[] }>;
+  apply(req: {
+    prior: ObjectValue | null;
+    planned: ObjectValue | null;
+    config: ObjectValue | null;
+    plannedPrivate: Buffer;
+  }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }>;
+  importState(id: string): Promise<{ state: ObjectValue; private?: Buffer; diagnostics?: Diagnostic[] }>;
+}
+
+export interface DataSourceType {
+  schema: Schema;
+  validate?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
+  read(config: ObjectValue): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }>;
+}
+
+export interface ProviderDefinition {
+  /**
+   * The provider's local name (`alertrules` in `terraform-provider-alertrules`), used in messages.
+   * @default - "alertrules"
+   */
+  name?: string;
+  /** the provider block */
+  schema: Schema;
+  validate?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
+  configure(config: ObjectValue, info: { terraformVersion: string }): Promise<Diagnostic[]>;
+  resources: { [typeName: string]: ResourceType };
+  dataSources: { [typeName: string]: DataSourceType };
+  /** StopProvider (Ctrl-C): start no new call, let calls in flight finish */
+  stop(): void | Promise<void>;
+}
+
+export interface ServeOptions {
+  /** @default - process.env */
+  env?: NodeJS.ProcessEnv;
+  /** where the handshake line goes; @default - process.stdout */
+  stdout?: NodeJS.WritableStream;
+  /** where refusals and failures are explained; @default - process.stderr */
+  stderr?: NodeJS.WritableStream;
+}

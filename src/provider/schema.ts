@@ -1,0 +1,81 @@
+/**
+ * The schemas of the provider block, the `alertrules_rule_user_list` resource and the
+ * `alertrules_rules` data source (docs/contract.md §11.1, docs/provider.md). Plain data for the
+ * protocol room; the names are part of the contract.
+ */
+import type { Attribute, Schema } from "./protocol";
+
+export const RULE_USER_LIST = "alertrules_rule_user_list";
+export const RULES_DATA_SOURCE = "alertrules_rules";
+
+export const providerSchema: Schema = {
+  version: 0,
+  description: "Alert rule user lists (alert-rule-users). Every argument falls back to its environment variable.",
+  attributes: [
+    { name: "url", type: "string", optional: true, description: "The service's base URL (ALERTS_API_URL)." },
+    { name: "tenant_id", type: "string", optional: true, description: "The tenant ID (ALERTS_TENANT_ID)." },
+    { name: "token", type: "string", optional: true, sensitive: true, description: "The bearer token (ALERTS_API_TOKEN). Prefer the environment or token_command: a value here is kept in no state or plan, but it sits in your configuration." },
+    { name: "token_command", type: "string", optional: true, description: "A command that prints a token, bare or as JSON {token, expiresAt} (ALERTS_API_TOKEN_COMMAND)." },
+    { name: "max_rps", type: "number", optional: true, description: "Never send more than this many requests a second, over every resource of the run (as --max-rps)." },
+  ],
+};
+
+const policyAttributes: readonly Attribute[] = [
+  { name: "name", type: "string", optional: true, description: "Where the policy is declared (shown in violations)." },
+  { name: "max_users", type: "number", optional: true, description: "At most this many users on the list." },
+  { name: "allowed_alias_domains", type: ["set", "string"], optional: true, description: "Every alias ends in @ one of these domains (case-insensitive)." },
+  { name: "exclusion_lists_require_expiry_max_days", type: "number", optional: true, description: "On an exclusion list every user has expires_at within this many days." },
+  { name: "forbid_removals_from_inclusion_lists", type: "bool", optional: true, description: "The plan may not remove anyone from an inclusion list." },
+];
+
+export const ruleUserListSchema: Schema = {
+  version: 0,
+  description: "The user list of one alert rule: an inclusion list (SPECIFIED_USERS) or an exclusion list (ALL_USERS_NOT_SPECIFIED).",
+  attributes: [
+    { name: "id", type: "string", computed: true, description: "The rule's observerRuleId." },
+    { name: "rule_id", type: "string", optional: true, computed: true, description: "The rule's observerRuleId; exactly one of rule_id and rule_name. Changing it replaces the resource." },
+    { name: "rule_name", type: "string", optional: true, computed: true, description: "The rule's exact name; exactly one of rule_id and rule_name. Changing it replaces the resource." },
+    { name: "mode", type: "string", optional: true, computed: true, description: '"authoritative" (default): the list becomes exactly `users`; "additive": only adds, never shows or touches undeclared entries.' },
+    {
+      name: "users",
+      required: true,
+      description: "The declared users, keyed by user ID (userIdFromAuthority).",
+      nested: {
+        nesting: "map",
+        attributes: [
+          { name: "aliases", type: ["set", "string"], required: true, description: "The aliases to alert on; compared case-insensitively." },
+          { name: "expires_at", type: "string", optional: true, description: "yyyy-MM-dd (UTC): from that day on the user is no longer desired." },
+        ],
+      },
+    },
+    { name: "allow_mass_removal", type: "bool", optional: true, computed: true, description: "Let a plan remove every entry, or more than half of a list of 10 or more (default false)." },
+    { name: "on_destroy", type: "string", optional: true, computed: true, description: '"keep" (default): destroy leaves the live list as it is; "clear": destroy removes what this resource manages.' },
+    { name: "policies", optional: true, description: "RuleUserListPolicy checks evaluated against the live list at plan time.", nested: { nesting: "list", attributes: policyAttributes } },
+    { name: "list_type", type: "string", computed: true, description: "The rule's usersToAlertOn: SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED or ALL_USERS." },
+    { name: "expired_user_ids", type: ["set", "string"], computed: true, description: "Declared users whose expires_at has passed and who are still on the live list: the next apply removes them." },
+    { name: "entries_without_user_id", type: ["set", "string"], computed: true, description: "Aliases of live entries without a user ID: an authoritative list is rebuilt to remove them." },
+  ],
+};
+
+export const rulesDataSourceSchema: Schema = {
+  version: 0,
+  description: "Every rule of the tenant (one metadata search).",
+  attributes: [
+    {
+      name: "rules",
+      computed: true,
+      description: "The rules, by name then ID.",
+      nested: {
+        nesting: "list",
+        attributes: [
+          { name: "rule_id", type: "string", computed: true, description: "observerRuleId" },
+          { name: "name", type: "string", computed: true, description: "The rule's name." },
+          { name: "list_type", type: "string", computed: true, description: "usersToAlertOn" },
+          { name: "is_system", type: "bool", computed: true, description: "A system rule (never edited)." },
+          { name: "rule_source", type: "string", computed: true, description: "Alerting, Departing Employee or High Risk Employee." },
+          { name: "is_enabled", type: "bool", computed: true, description: "Whether the rule is enabled." },
+        ],
+      },
+    },
+  ],
+};

@@ -1,0 +1,234 @@
+/**
+ * Values at the edge: the resource's configuration and state (plain values decoded by the protocol
+ * room) to and from the engine's declarations and views. Checked here, so nothing deeper sees a
+ * Terraform value or an unknown.
+ */
+import { z } from "zod";
+import type { DesiredList, DesiredUser, ListMode, ListPolicy, ListView, ObservedList, RuleFacts } from "../io/workflow";
+import { declarationProblems, policyOf } from "../io/workflow";
+import { UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type Value } from "./protocol";
+
+export const DEFAULT_MODE: ListMode = "authoritative";
+export const ON_DESTROY = ["keep", "clear"] as const;
+export type OnDestroy = (typeof ON_DESTROY)[number];
+
+/** True when the value, or anything inside it, is not known yet. */
+export function hasUnknown(value: Value): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(hasUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(hasUnknown);
+  return false;
+}
+
+const str = (v: Value | undefined): string | null => (typeof v === "string" ? v : null);
+
+/** How the resource is named in messages: by the rule it declares. */
+export function resourceLabel(config: ObjectValue): string {
+  const id = str(config["rule_id"]);
+  const name = str(config["rule_name"]);
+  return id !== null ? `alertrules_rule_user_list for rule ${id}` : `alertrules_rule_user_list for rule "${name ?? "?"}"`;
+}
+
+/** The declared users of a configuration or state (`users` map), sorted by user ID. */
+export function usersOf(value: Value | undefined): DesiredUser[] | null {
+  if (value === null || value === undefined || value === UNKNOWN || typeof value !== "object" || Array.isArray(value)) return null;
+  return Object.entries(value)
+    .map(([userId, user]): DesiredUser => {
+      const u = (user ?? {}) as ObjectValue;
+      const aliases = Array.isArray(u["aliases"]) ? u["aliases"].filter((a): a is string => typeof a === "string") : [];
+      const expiresAt = str(u["expires_at"]);
+      return expiresAt === null ? { userId, aliases } : { userId, aliases, expiresAt };
+    })
+    .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+}
+
+/** The `users` map of state from users. */
+export function usersValue(users: readonly DesiredUser[]): ObjectValue {
+  const out: ObjectValue = {};
+  for (const u of users) out[u.userId] = { aliases: [...u.aliases], expires_at: u.expiresAt ?? null };
+  return out;
+}
+
+const POLICY_FIELDS = {
+  max_users: "maxUsers",
+  allowed_alias_domains: "allowedAliasDomains",
+  exclusion_lists_require_expiry_max_days: "exclusionListsRequireExpiry.maxDays",
+  forbid_removals_from_inclusion_lists: "forbidRemovalsFromInclusionLists",
+} as const;
+
+/** The policies of a configuration, or the problems of their fields (each with its path). */
+function policiesOf(value: Value | undefined): { policies: ListPolicy[]; problems: Diagnostic[] } {
+  if (!Array.isArray(value)) return { policies: [], problems: [] };
+  const policies: ListPolicy[] = [];
+  const problems: Diagnostic[] = [];
+  value.forEach((raw, index) => {
+    const p = (raw ?? {}) as ObjectValue;
+    const days = p["exclusion_lists_require_expiry_max_days"];
+    const props = {
+      ...(p["max_users"] === null ? {} : { maxUsers: p["max_users"] }),
+      ...(p["allowed_alias_domains"] === null ? {} : { allowedAliasDomains: p["allowed_alias_domains"] }),
+      ...(days === null ? {} : { exclusionListsRequireExpiry: { maxDays: days } }),
+      ...(p["forbid_removals_from_inclusion_lists"] === null ? {} : { forbidRemovalsFromInclusionLists: p["forbid_removals_from_inclusion_lists"] }),
+    };
+    const checked = policyOf(str(p["name"]) ?? `policies[${index}]`, props);
+    if (checked.ok) policies.push(checked.policy);
+    else {
+      for (const problem of checked.problems) {
+        const field = Object.entries(POLICY_FIELDS).find(([, prop]) => problem.startsWith(`${prop}`))?.[0];
+        problems.push({
+          severity: "error",
+          summary: "Invalid policy",
+          detail: `policies[${index}]: ${renameFields(problem)}`,
+          attribute: ["policies", { index }, ...(field === undefined ? [] : [field])],
+        });
+      }
+    }
+  });
+  return { policies, problems };
+}
+
+/** The construct's prop names in a message, as the resource's attributes. */
+function renameFields(message: string): string {
+  return message
+    .replace(/ruleId\/ruleName/g, "rule_id/rule_name")
+    .replace(/allowMassRemoval/g, "allow_mass_removal")
+    .replace(/\.expiresAt/g, ".expires_at")
+    .replace(/exclusionListsRequireExpiry\.maxDays/g, "exclusion_lists_require_expiry_max_days")
+    .replace(/maxUsers/g, "max_users")
+    .replace(/allowedAliasDomains/g, "allowed_alias_domains")
+    .replace(/forbidRemovalsFromInclusionLists/g, "forbid_removals_from_inclusion_lists");
+}
+
+/** A declaration failure's attribute path: `users[2].aliases[0]: …` names users["<id>"].aliases. */
+function pathOf(message: string, users: readonly DesiredUser[]): readonly PathStep[] | undefined {
+  const user = /^users\[(\d+)\](?:\.(aliases|expiresAt|userId))?/.exec(message);
+  if (user !== null) {
+    const id = users[Number(user[1])]?.userId;
+    if (id === undefined) return ["users"];
+    const field = user[2] === "expiresAt" ? "expires_at" : user[2] === "aliases" ? "aliases" : undefined;
+    return ["users", { key: id }, ...(field === undefined ? [] : [field])];
+  }
+  if (message.startsWith("ruleId/ruleName")) return [];
+  if (message.startsWith("mode")) return ["mode"];
+  if (message.startsWith("allowMassRemoval")) return ["allow_mass_removal"];
+  if (message.startsWith("users")) return ["users"];
+  return undefined;
+}
+
+/** `users[2]` in a message as `users["<id>"]`. */
+function nameUsers(message: string, users: readonly DesiredUser[]): string {
+  return message.replace(/users\[(\d+)\]/g, (whole, i: string) => {
+    const id = users[Number(i)]?.userId;
+    return id === undefined ? whole : `users[${JSON.stringify(id)}]`;
+  });
+}
+
+export type Declared = { readonly kind: "declared"; readonly list: DesiredList; readonly onDestroy: OnDestroy } | { readonly kind: "unknown" } | { readonly kind: "invalid"; readonly diagnostics: Diagnostic[] };
+
+/**
+ * The declaration of a resource's configuration, with every failure at once (the construct's
+ * rules, named by attribute), or `unknown` while a value is not known yet (Terraform validates
+ * again once it is).
+ */
+export function declarationOf(config: ObjectValue): Declared {
+  if (hasUnknown(config["rule_id"] ?? null) || hasUnknown(config["rule_name"] ?? null) || hasUnknown(config["users"] ?? null) || hasUnknown(config["mode"] ?? null) || hasUnknown(config["policies"] ?? null) || hasUnknown(config["allow_mass_removal"] ?? null) || hasUnknown(config["on_destroy"] ?? null)) {
+    return { kind: "unknown" };
+  }
+  const users = usersOf(config["users"]) ?? [];
+  const mode = str(config["mode"]) ?? DEFAULT_MODE;
+  const onDestroy = str(config["on_destroy"]) ?? "keep";
+  const ruleId = str(config["rule_id"]);
+  const ruleName = str(config["rule_name"]);
+  const diagnostics: Diagnostic[] = [];
+  const problems = declarationProblems({
+    ...(ruleId === null ? {} : { ruleId }),
+    ...(ruleName === null ? {} : { ruleName }),
+    mode,
+    allowMassRemoval: config["allow_mass_removal"] ?? false,
+    users: users.map((u) => ({ userId: u.userId, aliases: [...u.aliases], ...(u.expiresAt === undefined ? {} : { expiresAt: u.expiresAt }) })),
+  });
+  for (const problem of problems) {
+    const attribute = pathOf(problem, users);
+    diagnostics.push({
+      severity: "error",
+      summary: "Invalid rule user list",
+      detail: `${nameUsers(renameFields(problem), users)}.`,
+      ...(attribute === undefined || attribute.length === 0 ? {} : { attribute }),
+    });
+  }
+  if (!(ON_DESTROY as readonly string[]).includes(onDestroy)) {
+    diagnostics.push({ severity: "error", summary: "Invalid on_destroy", detail: `on_destroy: ${JSON.stringify(onDestroy)} is not one of "keep" (leave the live list as it is) or "clear" (remove what this resource manages).`, attribute: ["on_destroy"] });
+  }
+  const { policies, problems: policyProblems } = policiesOf(config["policies"]);
+  diagnostics.push(...policyProblems);
+  if (diagnostics.length > 0) return { kind: "invalid", diagnostics };
+  const label = resourceLabel(config);
+  return {
+    kind: "declared",
+    onDestroy: onDestroy as OnDestroy,
+    list: {
+      constructPath: label,
+      stack: "terraform",
+      ruleId,
+      ruleName,
+      mode: mode as ListMode,
+      allowMassRemoval: config["allow_mass_removal"] === true,
+      users,
+      ...(policies.length > 0 ? { policies } : {}),
+    },
+  };
+}
+
+/** What the provider keeps beside a resource's state (Terraform's private data): the rule's facts and the list as last read. */
+const privateSchema = z.object({
+  v: z.literal(1),
+  rule: z.object({ observerRuleId: z.string(), name: z.string(), isSystem: z.boolean(), ruleSource: z.string() }),
+  list: z
+    .object({
+      usersToAlertOn: z.enum(["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_USERS"]),
+      entries: z.array(z.object({ userId: z.string().nullable(), aliases: z.array(z.string()) })),
+    })
+    .nullable(),
+});
+export interface PrivateData {
+  readonly v: 1;
+  readonly rule: RuleFacts;
+  readonly list: ObservedList | null;
+}
+
+export function encodePrivate(data: PrivateData): Buffer {
+  return Buffer.from(JSON.stringify(data), "utf8");
+}
+
+/** The private data, or null when there is none or it is not ours (an older version: read again). */
+export function decodePrivate(bytes: Buffer): PrivateData | null {
+  if (bytes.length === 0) return null;
+  try {
+    const parsed = privateSchema.safeParse(JSON.parse(bytes.toString("utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function factsOf(data: PrivateData): RuleFacts {
+  return data.rule;
+}
+
+/** The state of a resource: the declaration's settings, the view of the live list, and the rule's facts. */
+export function stateOf(input: {
+  readonly base: ObjectValue;
+  readonly rule: RuleFacts;
+  readonly listType: string | null;
+  readonly view: Pick<ListView, "users" | "expiredOnList" | "aliasesWithoutUserId">;
+}): ObjectValue {
+  const { base, rule, view } = input;
+  return {
+    ...base,
+    id: rule.observerRuleId,
+    users: usersValue(view.users),
+    list_type: input.listType,
+    expired_user_ids: [...view.expiredOnList],
+    entries_without_user_id: [...view.aliasesWithoutUserId],
+  };
+}

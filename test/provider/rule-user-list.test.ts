@@ -1,0 +1,234 @@
+/**
+ * The alertrules_rule_user_list resource as Terraform drives it (refresh → plan → apply), called
+ * directly against the simulator: the semantics of docs/contract.md §11.1 without the wire
+ * (test/provider/protocol covers the wire, test/terraform/provider-*.test.ts real Terraform).
+ */
+import { alertRulesProvider } from "../../src/provider/provider";
+import { RULE_USER_LIST, ruleUserListSchema } from "../../src/provider/schema";
+import { UNKNOWN, type Diagnostic, type ObjectValue, type ResourceType, type Value } from "../../src/provider/protocol";
+import { useSimulator } from "../support/simulator";
+import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
+
+const sim = useSimulator({}, { perTest: true });
+
+const EMPTY = Buffer.alloc(0);
+const ATTRIBUTES = ruleUserListSchema.attributes.map((a) => a.name);
+const COMPUTED = new Set(ruleUserListSchema.attributes.filter((a) => a.computed === true).map((a) => a.name));
+
+/** A configuration: every attribute of the schema, null unless given (as Terraform decodes one). */
+function config(values: Record<string, Value>): ObjectValue {
+  const out: ObjectValue = {};
+  for (const name of ATTRIBUTES) out[name] = values[name] ?? null;
+  return out;
+}
+
+/** Terraform's proposed new state: the configuration, with computed attributes it leaves null taken from the prior state. */
+function proposed(prior: ObjectValue | null, cfg: ObjectValue): ObjectValue {
+  const out: ObjectValue = {};
+  for (const name of ATTRIBUTES) out[name] = cfg[name] !== null ? cfg[name]! : COMPUTED.has(name) && prior !== null ? (prior[name] ?? null) : null;
+  return out;
+}
+
+function users(list: ReadonlyArray<{ userId: string; aliases: readonly string[]; expiresAt?: string }>): ObjectValue {
+  return Object.fromEntries(list.map((u) => [u.userId, { aliases: [...u.aliases], expires_at: u.expiresAt ?? null }]));
+}
+
+async function configured(extra: Record<string, string> = {}): Promise<{ resource: ResourceType; stop: () => void | Promise<void> }> {
+  const provider = alertRulesProvider({
+    env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, ...extra },
+    cwd: process.cwd(),
+    log: () => undefined,
+  });
+  const diagnostics = await provider.configure({ url: null, tenant_id: null, token: null, token_command: null, max_rps: null }, { terraformVersion: "1.11.4" });
+  expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return { resource: provider.resources[RULE_USER_LIST]!, stop: () => provider.stop() };
+}
+
+interface Stored {
+  state: ObjectValue;
+  private: Buffer;
+}
+
+/**
+ * `terraform apply` of a new resource: plan, then apply. Each Terraform command starts a provider
+ * process of its own, so each helper below configures a fresh provider (a resource planned twice
+ * with two declarations in one process would read as two resources for one rule).
+ */
+async function create(_: ResourceType, cfg: ObjectValue): Promise<Stored> {
+  const { resource } = await configured();
+  const plan = await resource.plan({ prior: null, proposed: proposed(null, cfg), config: cfg, priorPrivate: EMPTY });
+  expect(errors(plan.diagnostics)).toEqual([]);
+  const applied = await resource.apply({ prior: null, planned: plan.planned, config: cfg, plannedPrivate: plan.plannedPrivate ?? EMPTY });
+  expect(errors(applied.diagnostics)).toEqual([]);
+  return { state: applied.state!, private: applied.private ?? EMPTY };
+}
+
+/** `terraform plan`: refresh, then plan. `changed` is what Terraform would show: planned differs from the refreshed state. */
+async function planAgain(_: ResourceType, stored: Stored, cfg: ObjectValue) {
+  const { resource } = await configured();
+  const refreshed = await resource.read({ state: stored.state, private: stored.private });
+  expect(errors(refreshed.diagnostics)).toEqual([]);
+  const prior = refreshed.state!;
+  const plan = await resource.plan({ prior, proposed: proposed(prior, cfg), config: cfg, priorPrivate: refreshed.private ?? EMPTY });
+  expect(errors(plan.diagnostics)).toEqual([]);
+  return { prior, refreshedPrivate: refreshed.private ?? EMPTY, plan, changed: plan.planned !== null && setwise(plan.planned) !== setwise(prior) };
+}
+
+/** A value as Terraform compares it: every array of this schema but `policies` is a set, so order does not count. */
+function setwise(value: Value): string {
+  const walk = (v: Value): Value => {
+    if (Array.isArray(v)) return v.map(walk).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, walk(x)]));
+    return v === UNKNOWN ? "<unknown>" : v;
+  };
+  return JSON.stringify(walk(value));
+}
+
+const errors = (diagnostics: readonly Diagnostic[] | undefined): string[] => (diagnostics ?? []).filter((d) => d.severity === "error").map((d) => `${d.summary}: ${d.detail ?? ""}`);
+const warnings = (diagnostics: readonly Diagnostic[] | undefined): string[] => (diagnostics ?? []).filter((d) => d.severity === "warning").map((d) => `${d.summary}: ${d.detail ?? ""}`);
+const writes = (): number => sim.requestLog().filter((e) => /^(add-users|remove-users|remove-user-aliases|remove-all-users)$/.test(e.operation)).length;
+const liveIds = (ruleId: string): string[] => sim.rule(ruleId)!.users.map((u) => u.userIdFromAuthority ?? "-").sort();
+
+describe("alertrules_rule_user_list", () => {
+  it("applies a declaration, and the next plan is empty: aliases differing only in case, additive extras and a system rule show no change", async () => {
+    // given the engineering rule declared with one alias in other letter case
+    const { resource } = await configured();
+    const declared = ENGINEERING_USERS.map((u, i) => (i === 0 ? { ...u, aliases: u.aliases.map((a) => a.toUpperCase()) } : u));
+    const cfg = config({ rule_id: RULES.engineering, users: users(declared) });
+    // when it is applied and planned again
+    const stored = await create(resource, cfg);
+    const again = await planAgain(resource, stored, cfg);
+    // then nothing was written (the live list already matches case-insensitively) and the plan is empty
+    expect(writes()).toBe(0);
+    expect(again.changed).toBe(false);
+    expect(stored.state["list_type"]).toBe("SPECIFIED_USERS");
+    expect(stored.state["id"]).toBe(RULES.engineering);
+  });
+
+  it("shows a user added in the console as an in-place change of users, and the apply removes exactly that user", async () => {
+    const { resource } = await configured();
+    const cfg = config({ rule_id: RULES.engineering, users: users(ENGINEERING_USERS) });
+    const stored = await create(resource, cfg);
+    // given someone adds a user in the console
+    const live = sim.rule(RULES.engineering)!.users;
+    sim.setUsers(RULES.engineering, [...live, { userIdFromAuthority: "777", userAliasList: ["mallory@example.com"] }]);
+    // when terraform plans
+    const again = await planAgain(resource, stored, cfg);
+    // then the refreshed state names the user and the plan changes users in place (no replace)
+    expect(Object.keys(again.prior["users"] as ObjectValue)).toContain("777");
+    expect(again.changed).toBe(true);
+    expect(again.plan.requiresReplace ?? []).toEqual([]);
+    sim.resetCounts();
+    const applied = await resource.apply({ prior: again.prior, planned: again.plan.planned, config: cfg, plannedPrivate: again.plan.plannedPrivate ?? EMPTY });
+    expect(errors(applied.diagnostics)).toEqual([]);
+    expect(liveIds(RULES.engineering)).toEqual(ENGINEERING_USERS.map((u) => u.userId).sort());
+    // one re-read and one metadata search before writing, one remove-users, one read-back (§4's bound)
+    expect(sim.requestCounts()).toEqual({ "query-rule-metadata": 1, "query-users": 2, "remove-users": 1 });
+  });
+
+  it("refreshes a resource in state with one query-users and no metadata search", async () => {
+    const { resource } = await configured();
+    const cfg = config({ rule_id: RULES.finance, users: users(sim.rule(RULES.finance)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }))) });
+    const stored = await create(resource, cfg);
+    sim.resetCounts();
+    await planAgain(resource, stored, cfg);
+    expect(sim.requestCounts()).toEqual({ "query-users": 1 });
+  });
+
+  it("additive lists never show or touch undeclared entries", async () => {
+    const { resource } = await configured();
+    const cfg = config({ rule_id: RULES.engineering, mode: "additive", users: users([{ userId: "555", aliases: ["new.person@example.com"] }]) });
+    const stored = await create(resource, cfg);
+    expect(liveIds(RULES.engineering)).toEqual([...ENGINEERING_USERS.map((u) => u.userId), "555"].sort());
+    const again = await planAgain(resource, stored, cfg);
+    expect(Object.keys(again.prior["users"] as ObjectValue)).toEqual(["555"]);
+    expect(again.changed).toBe(false);
+  });
+
+  it("plans an expired user away once, then shows no change", async () => {
+    const { resource } = await configured();
+    const first = ENGINEERING_USERS[0]!;
+    const cfg = config({ rule_id: RULES.engineering, users: users(ENGINEERING_USERS) });
+    const stored = await create(resource, cfg);
+    // when the first user's exception is declared to have ended yesterday
+    const expired = config({ rule_id: RULES.engineering, users: users(ENGINEERING_USERS.map((u) => (u === first ? { ...u, expiresAt: "2020-01-01" } : u))) });
+    const once = await planAgain(resource, { state: stored.state, private: stored.private }, expired);
+    expect(once.changed).toBe(true);
+    const applied = await resource.apply({ prior: once.prior, planned: once.plan.planned, config: expired, plannedPrivate: once.plan.plannedPrivate ?? EMPTY });
+    expect(errors(applied.diagnostics)).toEqual([]);
+    expect(liveIds(RULES.engineering)).not.toContain(first.userId);
+    // then the next plan keeps the satisfied declaration: no perpetual diff
+    const after = await planAgain(resource, { state: applied.state!, private: applied.private ?? EMPTY }, expired);
+    expect(after.changed).toBe(false);
+  });
+
+  it("warns on a system rule and never writes to it", async () => {
+    const { resource } = await configured();
+    const cfg = config({ rule_id: RULES.departing, users: users([{ userId: "1", aliases: ["x@example.com"] }]) });
+    const plan = await resource.plan({ prior: null, proposed: proposed(null, cfg), config: cfg, priorPrivate: EMPTY });
+    expect(warnings(plan.diagnostics).join("\n")).toMatch(/system rule/);
+    const applied = await resource.apply({ prior: null, planned: plan.planned, config: cfg, plannedPrivate: plan.plannedPrivate ?? EMPTY });
+    expect(errors(applied.diagnostics)).toEqual([]);
+    expect(writes()).toBe(0);
+  });
+
+  it("refuses at plan time: an unknown rule, a mass removal without allow_mass_removal, two resources for one rule", async () => {
+    const { resource } = await configured();
+    const unknown = config({ rule_name: "No such rule", users: {} });
+    const missing = await resource.plan({ prior: null, proposed: proposed(null, unknown), config: unknown, priorPrivate: EMPTY });
+    expect(errors(missing.diagnostics).join("\n")).toMatch(/No such rule/);
+    expect(missing.diagnostics?.[0]?.attribute).toEqual(["rule_name"]);
+
+    const empty = config({ rule_id: RULES.engineering, users: {} });
+    const mass = await resource.plan({ prior: null, proposed: proposed(null, empty), config: empty, priorPrivate: EMPTY });
+    expect(errors(mass.diagnostics).join("\n")).toMatch(/mass-removal guard/);
+
+    const byId = config({ rule_id: RULES.finance, users: {}, allow_mass_removal: true });
+    const byName = config({ rule_name: FINANCE_NAME, users: {}, allow_mass_removal: true });
+    const plans = [await resource.plan({ prior: null, proposed: proposed(null, byId), config: byId, priorPrivate: EMPTY }), await resource.plan({ prior: null, proposed: proposed(null, byName), config: byName, priorPrivate: EMPTY })];
+    expect(plans.flatMap((p) => errors(p.diagnostics)).join("\n")).toMatch(/more than one alertrules_rule_user_list/);
+    expect(writes()).toBe(0);
+  });
+
+  it("imports a list by rule ID: the refreshed state is the live list", async () => {
+    const { resource } = await configured();
+    const imported = await resource.importState(RULES.finance);
+    const refreshed = await resource.read({ state: { ...config({}), ...imported.state }, private: EMPTY });
+    const live = sim.rule(RULES.finance)!.users;
+    expect(Object.keys(refreshed.state!["users"] as ObjectValue).sort()).toEqual(live.map((u) => u.userIdFromAuthority!).sort());
+    expect(refreshed.state!["mode"]).toBe("authoritative");
+    // the configuration Terraform generates from it plans no change
+    const generated = config({ rule_id: RULES.finance, users: refreshed.state!["users"]!, mode: "authoritative", allow_mass_removal: false, on_destroy: "keep" });
+    const plan = await resource.plan({ prior: refreshed.state!, proposed: proposed(refreshed.state, generated), config: generated, priorPrivate: refreshed.private ?? EMPTY });
+    expect(errors(plan.diagnostics)).toEqual([]);
+    expect(setwise(plan.planned)).toBe(setwise(refreshed.state));
+  });
+
+  it("keeps the live list on destroy by default, and clears it with on_destroy = clear", async () => {
+    const { resource } = await configured();
+    const keep = await create(resource, config({ rule_id: RULES.finance, users: users(sim.rule(RULES.finance)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }))) }));
+    const kept = await resource.apply({ prior: keep.state, planned: null, config: null, plannedPrivate: EMPTY });
+    expect(kept.state).toBeNull();
+    expect(warnings(kept.diagnostics).join("\n")).toMatch(/left as it is/);
+    expect(liveIds(RULES.finance).length).toBeGreaterThan(0);
+
+    const clear = await create(resource, config({ rule_id: RULES.legal, on_destroy: "clear", users: users(sim.rule(RULES.legal)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }))) }));
+    const cleared = await resource.apply({ prior: clear.state, planned: null, config: null, plannedPrivate: EMPTY });
+    expect(errors(cleared.diagnostics)).toEqual([]);
+    expect(liveIds(RULES.legal)).toEqual([]);
+  });
+
+  it("marks what it cannot know yet as unknown, and validates the configuration with attribute paths", async () => {
+    const { resource } = await configured();
+    const later = config({ rule_id: RULES.finance, users: UNKNOWN });
+    const plan = await resource.plan({ prior: null, proposed: proposed(null, later), config: later, priorPrivate: EMPTY });
+    expect(plan.planned?.["id"]).toBe(UNKNOWN);
+    const bad = config({ rule_id: RULES.finance, rule_name: FINANCE_NAME, mode: "sometimes", users: users([{ userId: "1", aliases: ["a@example.com", "A@example.com"] }]) });
+    const diagnostics = await resource.validate!(bad);
+    const text = errors(diagnostics).join("\n");
+    expect(text).toMatch(/rule_id\/rule_name: both are set/);
+    expect(text).toMatch(/mode: "sometimes" is not a list mode/);
+    expect(text).toMatch(/users\["1"\]\.aliases/);
+    expect(diagnostics.find((d) => /aliases/.test(d.detail ?? ""))?.attribute).toEqual(["users", { key: "1" }, "aliases"]);
+  });
+});
