@@ -14,13 +14,14 @@
  * A renewal ahead of expiry that fails while the cached token is still valid is not fatal: the
  * cached token goes on serving (a warning, once), and the command is tried again later. The
  * command runs in its own process group with an environment built from an allow-list
- * ({@link tokenCommandEnvironment}); at its time limit, or at the run's deadline when that comes
+ * ({@link tokenCommandEnvironment}, on src/shared/child-env.ts); at its time limit, or at the run's deadline when that comes
  * first, the whole group is killed and the run ends, even when a child it left behind (in a
  * session of its own) still holds its output open.
  */
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import { CredentialError } from "./errors";
+import { BASE_ALLOW_LIST, childEnvironment, type AllowedVariable } from "../../shared/child-env";
 import { REDACTED, redactString, registerSecret } from "./redact";
 
 /** A source of the bearer token, shared by every request of a run. */
@@ -242,40 +243,41 @@ export class TokenCommand implements TokenSource {
 /** Names the token command may add to its allow-list (comma- or space-separated). */
 export const ENV_TOKEN_COMMAND_ENV = "ALERT_RULE_USERS_TOKEN_COMMAND_ENV";
 
-/** What any command needs to run: a shell, a locale, a home, a temporary directory, proxies and CA bundles (both cases). */
-const TOKEN_COMMAND_ALLOWED = new Set(
-  [
-    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TMP", "TEMP", "HOSTNAME",
-    "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
-    "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY",
-    "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR",
-    "SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "APPDATA", "LOCALAPPDATA", "USERPROFILE",
-  ],
-);
 /**
- * Families of variables token commands are documented to read: the tool's own connection
- * settings (`ALERTS_CLIENT_ID`, `ALERTS_CLIENT_SECRET`, `ALERTS_TOKEN_URL`, ...), the locale, and
- * the usual secret stores and cloud CLIs (Vault, AWS, Azure, Google Cloud, a GitHub Actions OIDC
- * request).
+ * What a token command gets besides the base every child gets (src/shared/child-env.ts): proxies
+ * and CA bundles (both cases), and the families token commands are documented to read: the tool's
+ * own connection settings (`ALERTS_CLIENT_ID`, `ALERTS_TOKEN_URL`, ...), the usual secret stores
+ * and cloud CLIs (Vault, AWS, Azure, Google Cloud), a GitHub Actions OIDC request.
  */
-const TOKEN_COMMAND_ALLOWED_PREFIXES = ["ALERTS_", "LC_", "VAULT_", "AWS_", "AZURE_", "GOOGLE_", "CLOUDSDK_", "ACTIONS_ID_TOKEN_REQUEST_"];
-/** Never given to the token command, whatever the allow-list: the static token, the command itself, the plan key, and what makes Node print environments. */
-const TOKEN_COMMAND_WITHHELD = new Set(["ALERTS_API_TOKEN", "ALERTS_API_TOKEN_COMMAND", "ALERT_RULE_USERS_PLAN_KEY", "NODE_OPTIONS", "NODE_DEBUG"]);
+const TOKEN_COMMAND_ALLOW_LIST: readonly AllowedVariable[] = [
+  ...BASE_ALLOW_LIST,
+  "SHELL", "HOSTNAME", "XDG_RUNTIME_DIR",
+  "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
+  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY",
+  "ALERTS_*", "VAULT_*", "AWS_*", "AZURE_*", "GOOGLE_*", "CLOUDSDK_*", "ACTIONS_ID_TOKEN_REQUEST_*",
+];
+/**
+ * The one secret the tool knows of that the token command is documented to read (the README's
+ * OAuth client-credentials example): the shared helper withholds every known secret, so it is put
+ * back here, by name.
+ */
+const TOKEN_COMMAND_SECRET = "ALERTS_CLIENT_SECRET";
+/** Never given to the token command: what makes Node print environments (the helper withholds the token, the command and the plan key). */
+const TOKEN_COMMAND_WITHHELD = new Set(["NODE_OPTIONS", "NODE_DEBUG"]);
 
 /**
- * The token command's environment, from an allow-list (issue 31 item 3): what any command needs
- * to run, the variables token commands are documented to read (see the prefixes above), and the
- * names listed in ALERT_RULE_USERS_TOKEN_COMMAND_ENV; never the static token, the plan key or the
- * command line itself. Names compare without case (Windows).
+ * The token command's environment (issue 31 item 3), from the shared allow-list helper
+ * (src/shared/child-env.ts `childEnvironment`): the base every child gets, the variables token
+ * commands are documented to read (above), `ALERTS_CLIENT_SECRET`, and the names listed in
+ * ALERT_RULE_USERS_TOKEN_COMMAND_ENV; never the static token, the plan key or the command line
+ * itself. Names compare without case (Windows).
  */
-export function tokenCommandEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
-  const extra = new Set((env[ENV_TOKEN_COMMAND_ENV] ?? "").split(/[\s,]+/).filter(Boolean).map((n) => n.toUpperCase()));
-  const allowed = (name: string): boolean => {
-    const upper = name.toUpperCase();
-    if (TOKEN_COMMAND_WITHHELD.has(upper)) return false;
-    return TOKEN_COMMAND_ALLOWED.has(upper) || extra.has(upper) || TOKEN_COMMAND_ALLOWED_PREFIXES.some((prefix) => upper.startsWith(prefix));
-  };
-  return Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && allowed(name)));
+export function tokenCommandEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const extra = (env[ENV_TOKEN_COMMAND_ENV] ?? "").split(/[\s,]+/).filter((name) => name !== "" && !TOKEN_COMMAND_WITHHELD.has(name.toUpperCase()));
+  const base = childEnvironment([...TOKEN_COMMAND_ALLOW_LIST, ...extra], {}, env);
+  for (const name of Object.keys(base)) if (TOKEN_COMMAND_WITHHELD.has(name.toUpperCase())) delete base[name];
+  const secret = env[TOKEN_COMMAND_SECRET];
+  return secret === undefined ? base : { ...base, [TOKEN_COMMAND_SECRET]: secret };
 }
 
 /** The timeout of the token command from the environment (ALERT_RULE_USERS_TOKEN_COMMAND_TIMEOUT_SECONDS), or 30 s. */
