@@ -36,6 +36,11 @@ export interface TokenSource {
    * source has no other (a static token).
    */
   renew(refused: string): Promise<{ readonly token: string; readonly fetched: boolean } | null>;
+  /**
+   * `refused` was answered 401 and the request that sent it renews after its wait: until then,
+   * {@link token} hands it to no one (it fetches a new one). @default - nothing to do
+   */
+  markRefused?(refused: string): void;
 }
 
 /** A token that stays the same for the whole run. */
@@ -150,6 +155,8 @@ export class TokenCommand implements TokenSource {
   /** After a failed renewal: no new run before this time (ms since the epoch). */
   #retryAt = -Infinity;
   #warned = false;
+  /** Tokens answered 401: never handed out again. */
+  readonly #refused = new Set<string>();
 
   constructor(options: TokenCommandOptions) {
     this.#command = options.command;
@@ -168,10 +175,15 @@ export class TokenCommand implements TokenSource {
     return this.#runs;
   }
 
+  markRefused(refused: string): void {
+    this.#refused.add(refused);
+  }
+
   async token(): Promise<string> {
     const current = this.#current;
     // Due, but a renewal failed a moment ago and the cached token is still valid: use it.
-    if (current !== null && this.#inflight === null && (!this.#due(current) || this.#now() < this.#retryAt)) return current.token;
+    const usable = current !== null && !this.#refused.has(current.token);
+    if (usable && this.#inflight === null && (!this.#due(current) || this.#now() < this.#retryAt)) return current.token;
     try {
       // A run under way means the cached token is due or was refused: wait for the new one.
       return (await (this.#inflight ?? this.#fetch())).token;
@@ -184,7 +196,7 @@ export class TokenCommand implements TokenSource {
     if (this.#inflight !== null) return { token: (await this.#inflight).token, fetched: true };
     const current = this.#current;
     // Another request already fetched a newer token: send with that one.
-    if (current !== null && current.token !== refused && !this.#due(current)) return { token: current.token, fetched: false };
+    if (current !== null && current.token !== refused && !this.#refused.has(current.token) && !this.#due(current)) return { token: current.token, fetched: false };
     return { token: (await this.#fetch()).token, fetched: true };
   }
 
@@ -205,7 +217,7 @@ export class TokenCommand implements TokenSource {
    */
   #fallBack(cached: CachedToken | null, error: unknown): string {
     const now = this.#now();
-    if (cached === null || cached.expiresAt === undefined || now >= cached.expiresAt || !(error instanceof CredentialError)) throw error;
+    if (cached === null || cached.expiresAt === undefined || now >= cached.expiresAt || this.#refused.has(cached.token) || !(error instanceof CredentialError)) throw error;
     this.#retryAt = now + Math.min(RENEWAL_RETRY_MS, (cached.expiresAt - now) / 2);
     if (!this.#warned) {
       this.#warned = true;

@@ -274,6 +274,7 @@ export class HttpTransport {
         // the last two (no renewal, no ticket).
         const refuse = (refusedToken: string): void => {
           refused = refusedToken;
+          this.#tokens.markRefused?.(refusedToken);
         };
         ({ ticket, token } = await this.#guarded(operation, ruleId, guard, { take: takeToken, refuse }, mayHaveLanded, deadlineAt, attempt - 1, byRun));
       } else {
@@ -336,6 +337,8 @@ export class HttpTransport {
       if (result.type === "response" && result.status === 401 && !(this.#tokens instanceof StaticToken) && token !== fetchedForThis && renewals < MAX_RENEWALS) {
         renewals += 1;
         refused = token;
+        // No other request is handed the refused token meanwhile (each fetches a new one, one run for all).
+        this.#tokens.markRefused?.(token);
         report("retry", 0);
         continue;
       }
