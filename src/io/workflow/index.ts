@@ -12,6 +12,12 @@ export { DEFAULT_TIMEOUT_SECONDS, openSession, runDeadlineOf } from "./connect";
 export type { OpenSession, RequestContext, SessionRequest } from "./connect";
 export { MAX_RUN_DEADLINE_SECONDS } from "../../api";
 export { readDesired, readDesiredFromEnv } from "./declared";
+export { synthesizeApp } from "./synth-app";
+export { runDoctor } from "./doctor";
+export type { DoctorRequest } from "./doctor";
+export { doctorPassed } from "../../core/doctor";
+export type { DoctorCheck } from "../../core/doctor";
+export type { SynthesizedStack } from "./synth-app";
 export { checkCoveredDeclarations, planDeclared } from "./covered";
 export { getPlan, planDocument, savePlan } from "./plan";
 export type { PlanClock } from "./plan";
@@ -27,8 +33,10 @@ export type { ProviderInstall, ProviderInstallRequest } from "../provider-instal
 export { markChangedSince, planChangedSince, readChangedSince } from "./changed-since";
 export type { ChangedSinceRead } from "./changed-since";
 export { readAccessReport, writeAccessReport } from "./report";
+export { staleSynthOutput } from "../stale-output";
 export type { AccessReportFiles } from "./report";
-export { isDrift } from "../../core/access-report";
+export type { AccessReport } from "../../core/access-report";
+export { isDrift, isNotManaged } from "../../core/access-report";
 export type { InitRequest } from "./init";
 export { TOOL_VERSION } from "../version";
 /** What the CLI asks of a plan and of a run's outcome (pure, from src/core). */

@@ -3,6 +3,7 @@
  * query-users per editable rule, no write), the app's declarations when asked, and writes the
  * HTML page and the CSV that the pure core renders. Each file is written atomically.
  */
+import { dirname, relative } from "node:path";
 import type { AccessReport } from "../../core/access-report";
 import { buildAccessReport } from "../../core/access-report";
 import type { DesiredList } from "../../core/desired";
@@ -31,11 +32,17 @@ export interface AccessReportFiles {
 }
 
 /**
- * Writes the files asked for; `generatedAt` is shown on the page. Redacted like every other output
- * (src/api/http/redact.ts, every form of the token, the plan key and `secrets`): what the service
- * answered (rule names, aliases) may echo a secret, and the files are kept as artifacts.
+ * Writes the files asked for; `generatedAt` is shown on the page when it is not the report's `now`.
+ * With both files, the page names the CSV (by its path from the page's directory). Redacted like
+ * every other output (src/api/http/redact.ts, every form of the token, the plan key and `secrets`):
+ * what the service answered (rule names, aliases) may echo a secret, and the files are kept as
+ * artifacts.
  */
 export async function writeAccessReport(report: AccessReport, files: AccessReportFiles, generatedAt: string, secrets: readonly string[] = []): Promise<void> {
-  if (files.html !== undefined) await writeFileAtomic(files.html, redactString(renderReportHtml(report, { generatedAt, toolVersion: TOOL_VERSION }), secrets));
+  const csvFile = files.html === undefined || files.csv === undefined ? undefined : relative(dirname(files.html), files.csv);
+  if (files.html !== undefined) {
+    const html = renderReportHtml(report, { generatedAt, toolVersion: TOOL_VERSION, ...(csvFile === undefined ? {} : { csvFile }) });
+    await writeFileAtomic(files.html, redactString(html, secrets));
+  }
   if (files.csv !== undefined) await writeFileAtomic(files.csv, redactString(renderReportCsv(report), secrets));
 }
