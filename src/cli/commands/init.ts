@@ -1,12 +1,12 @@
 /**
  * `alert-rule-users init [DIR]` (docs/contract.md §9.2): writes a ready cdktf app with one RuleUserList
  * (the files are src/core/init-files.ts), refusing to overwrite any file; `--cdktn` writes a CDK
- * Terrain app instead.
+ * Terrain app instead, `--hcl` a Terraform configuration for the native provider (src/core/init-hcl.ts).
  */
 import { relative, resolve } from "node:path";
 import { UsageError } from "../../errors";
 import { shellQuote } from "../../shared/text";
-import { ENV_TOKEN, TOOL_VERSION, initApp } from "../../io/workflow";
+import { ENV_TOKEN, TOOL_VERSION, initApp, initHcl } from "../../io/workflow";
 import { DEFAULT_SIMULATOR_TOKEN } from "../../simulator";
 import { parse } from "../args";
 import { CLI_IN_APP } from "../hints";
@@ -29,6 +29,7 @@ function simulatorExports(env: NodeJS.ProcessEnv, indent: string): string {
 
 function helpText(env: NodeJS.ProcessEnv): string {
   return `Usage: alert-rule-users init [DIR] [flags]
+       alert-rule-users init --hcl DIR [--workflows]
 
 Writes a ready TypeScript cdktf app into DIR (default: the current directory; created if missing):
 
@@ -44,11 +45,19 @@ Writes a ready TypeScript cdktf app into DIR (default: the current directory; cr
 
 Refuses to overwrite: when any of these files exists, it names them and writes nothing.
 
+With --hcl, writes a Terraform (HCL) configuration for the native provider instead: main.tf
+(required_providers, a provider block that reads the environment, one alertrules_rule_user_list
+for the sample tenant's rule) and .gitignore, and installs the provider into DIR, so that
+'terraform init' in DIR needs no network (see 'alert-rule-users provider install'; run
+terraform in DIR: with -chdir, Terraform does not look in DIR's terraform.d).
+
 Flags:
+  --hcl                  a Terraform (HCL) configuration instead of a cdktf app
   --cdktn                a CDK Terrain (cdktn) app instead: main.ts imports alert-rule-users/cdktn,
                          package.json depends on cdktn and constructs (no cdktf, no null provider)
   --workflows            also write the GitHub workflows (plan on pull requests, apply on merge,
                          drift on a schedule) as .github/workflows/alert-rule-users-{plan,apply,drift}.yml
+                         (with --hcl: alert-rule-users-terraform-{plan,apply,drift}.yml, running terraform)
   --package-spec SPEC    what package.json depends on for alert-rule-users (default: ^<this version>,
                          which installs from the npm registry only once the package is published):
                          a version range, a tarball (file:../alert-rule-users-0.1.0.tgz), a git URL
@@ -65,6 +74,7 @@ Examples:
   ${CLI_IN_APP} init alert-rules --workflows
   ${CLI_IN_APP} init . --package-spec file:../alert-rule-users-0.1.0.tgz
   ${CLI_IN_APP} init alert-rules --cdktn
+  ${CLI_IN_APP} init --hcl alert-rules
 `;
 }
 
@@ -79,6 +89,7 @@ export const initCommand: Command = {
       {
         workflows: { type: "boolean" },
         cdktn: { type: "boolean" },
+        hcl: { type: "boolean" },
         "package-spec": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -96,6 +107,22 @@ export const initCommand: Command = {
 
     const dir = resolve(io.cwd, positionals[0] ?? ".");
     const shown = relative(io.cwd, dir) || ".";
+    if (values.hcl === true) {
+      if (packageSpec !== undefined || values.cdktn === true) {
+        throw new UsageError(`init: ${values.cdktn === true ? "--cdktn" : "--package-spec"} is for a cdktf app; --hcl writes a Terraform configuration. Drop one of them.`);
+      }
+      const { files, provider } = await initHcl({ dir, shown, workflows: values.workflows === true });
+      // terraform looks for terraform.d/plugins in the directory it starts in (not the one of -chdir)
+      const cd = shown === "." ? "" : `cd ${shellQuote(shown)} && `;
+      io.stdout.write(
+        `Wrote a Terraform configuration in ${shown}: ${files.map((f) => f.path).join(", ")}.\n` +
+          `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (it runs this Node.js: ${provider.nodePath}).\n\n` +
+          `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
+          `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +
+          simulatorExports(io.env, "  "),
+      );
+      return 0;
+    }
     const framework = values.cdktn === true ? "cdktn" : "cdktf";
     const files = await initApp({ dir, shown, workflows: values.workflows === true, framework, ...(packageSpec === undefined ? {} : { packageSpec }) });
     // The default range resolves on the npm registry only: say so before `npm install` fails on it.

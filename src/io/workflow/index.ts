@@ -29,6 +29,7 @@ export type { ReportFiles } from "./reports";
 export { findPeopleLive, importRules, importRulesHcl, listRules, readLiveRules } from "./live";
 export { initApp } from "./init";
 export { REINSTALL_COMMAND, installProvider } from "../provider-install";
+export { initHcl } from "../init-hcl";
 export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
 export { markChangedSince, planChangedSince, readChangedSince } from "./changed-since";
 export type { ChangedSinceRead } from "./changed-since";
