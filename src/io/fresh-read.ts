@@ -4,7 +4,7 @@
  * src/io/workflow/apply.ts) and right before each attempt of remove-all-users (`checkUnchanged`,
  * sent by src/io/execute.ts).
  */
-import type { RuleListClient } from "../api";
+import type { GuardSlot, RuleListClient } from "../api";
 import { StalePlanError } from "../errors";
 import { fingerprintList } from "../core/fingerprint";
 import { checkFresh } from "../core/guards";
@@ -44,15 +44,18 @@ export class MayHaveLanded extends Error {}
 /**
  * docs/contract.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
  * plan's fingerprint. Runs before every attempt (retries included), the read sent on the rate
- * limiter's `ticket` taken together with the call's own (no wait between them); throws a
- * StalePlanError when the list changed before the first attempt, so the call is not sent and
- * users added since the plan are kept. Before a retry, an empty list means the previous attempt
- * emptied it (a lost response): the call is not sent again and the rule goes on to its next call;
- * any other list, that it may have landed (MayHaveLanded).
+ * limiter's ticket taken together with the call's own and with the call's token (nothing waits
+ * between them, src/api/http/transport.ts); throws a StalePlanError when the list changed and no
+ * earlier attempt may have landed (none yet, or each refused with 429 or 401), so the call is not
+ * sent and users added since the plan are kept. After an attempt that may have landed (a lost
+ * answer, a 5xx, a timeout), an empty list means that attempt emptied it: the call is not sent
+ * again and the rule goes on to its next call; any other list, that it may have landed
+ * (MayHaveLanded).
  */
-export async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean, ticket: number | undefined): Promise<void> {
-  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket }));
+export async function checkUnchanged(client: RuleListClient, rule: RulePlan, slot: GuardSlot): Promise<void> {
+  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket: slot.ticket, token: slot.token }));
   if (fingerprintList(list) === rule.fingerprint) return;
+  const retry = slot.mayHaveLanded;
   if (retry && list.entries.length === 0) throw new AlreadyEmptied();
   if (retry) {
     throw new MayHaveLanded(
