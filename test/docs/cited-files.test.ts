@@ -45,13 +45,7 @@ const IGNORED = new Set(
     .map((line) => line.trim().replace(/^\//, "")),
 );
 
-/**
- * A document written on a branch not merged yet (the provider's migration guide), which main
- * already cites. Empty this list once it is merged.
- */
-const ON_OTHER_BRANCHES = new Set(["docs/provider-migration.md"]);
-
-const exists = (path: string): boolean => IGNORED.has(path) || ON_OTHER_BRANCHES.has(path) || existsSync(join(REPO, path));
+const exists = (path: string): boolean => IGNORED.has(path) || existsSync(join(REPO, path));
 
 const DOCUMENTS = ["README.md", ...readdirSync(join(REPO, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))];
 const SOURCES = sourceFiles("src");
