@@ -169,6 +169,27 @@ function interruptedMessage(signal: InterruptSignal, result: ApplyResult | null,
   return `Apply interrupted by ${signal}: ${done}; no call was started after the interrupt. ${next}`;
 }
 
+/** What the flags of one apply ask for, checked before anything is read or sent. */
+interface ApplyRequest {
+  readonly planFile: string | undefined;
+  readonly settings: ReturnType<typeof engineSettings>;
+  readonly now: string;
+  readonly autoApprove: boolean;
+  readonly maxAge: { readonly ms: number; readonly text: string };
+  readonly requireDeclarations: boolean;
+  readonly options: RunOptions;
+  readonly color: boolean;
+}
+
+/** The run's context: where it prints and reports, the secrets it redacts, its interrupt and outcome. */
+interface ApplyContext {
+  readonly io: Io;
+  readonly recorder: ApplyReportRecorder;
+  readonly secrets: Set<string>;
+  readonly signal: AbortSignal;
+  readonly ran: RunState;
+}
+
 async function runApply(
   values: ApplyValues,
   positionals: readonly string[],
@@ -178,6 +199,14 @@ async function runApply(
   signal: AbortSignal,
   ran: RunState,
 ): Promise<number> {
+  const request = applyRequest(values, positionals, io, signal);
+  checkRequiredTip(request.options); // before the synth and any request: the workflow checks again before the first write
+  const context: ApplyContext = { io, recorder, secrets, signal, ran };
+  return request.planFile !== undefined ? applySaved(values, request.planFile, request, context) : applyDeclared(values, request, context);
+}
+
+/** The flags of an apply, checked together (a usage error names the flag and how to fix it). */
+function applyRequest(values: ApplyValues, positionals: readonly string[], io: Io, signal: AbortSignal): ApplyRequest {
   if (positionals.length > 1) throw new UsageError(`apply takes at most one PLANFILE, got ${positionals.length}: ${positionals.join(" ")}.`);
   const planFile = positionals[0];
   if (planFile !== undefined && values["from-env"] === true) throw new UsageError("apply: give either PLANFILE or --from-env, not both.");
@@ -210,48 +239,51 @@ async function runApply(
     signal,
     ...(requireTip === undefined ? {} : { requireTip: { ref: requireTip, cwd: io.cwd } }),
   };
-  checkRequiredTip(options); // before the synth and any request: the workflow checks again before the first write
-  const color = useColor(io.stdout, io.env);
+  return { planFile, settings, now, autoApprove, maxAge: { ms: maxPlanAgeMs, text: maxPlanAge }, requireDeclarations, options, color: useColor(io.stdout, io.env) };
+}
 
-  if (planFile !== undefined) {
-    const planKey = readPlanKey(io.env);
-    if (planKey !== undefined) secrets.add(planKey);
-    let run: Awaited<ReturnType<typeof openRun>> | undefined;
-    const file = { path: resolve(io.cwd, planFile), name: planFile, maxAge: { ms: maxPlanAgeMs, text: maxPlanAge } };
-    let saved: Plan | undefined;
-    const result = await applySavedPlan(file, planKey, options, {
-      planReady: (plan) => {
-        saved = plan;
-        recorder.planReady(plan);
-      },
-      warn: (message) => io.stderr.write(`Warning: ${message}\n`),
-      connect: async () => {
-        // After the signature: the record compared is the reviewed one; before any connection.
-        if (requireDeclarations && saved !== undefined) await checkCoveredDeclarations(saved, planFile, synthSettings(values, io));
-        run = await openRun(values, io, settings);
-        for (const secret of run.secrets) secrets.add(secret);
-        recorder.connected(run.connection);
-        return run;
-      },
-    }).finally(() => run?.done());
-    ran.result = result;
-    return finish(result, io, color, recorder);
-  }
+/** `apply PLANFILE`: the saved plan, through the workflow's admission (it connects only once the file passed). */
+async function applySaved(values: ApplyValues, planFile: string, request: ApplyRequest, { io, recorder, secrets, ran }: ApplyContext): Promise<number> {
+  const planKey = readPlanKey(io.env);
+  if (planKey !== undefined) secrets.add(planKey);
+  let run: Awaited<ReturnType<typeof openRun>> | undefined;
+  const file = { path: resolve(io.cwd, planFile), name: planFile, maxAge: request.maxAge };
+  let saved: Plan | undefined;
+  const result = await applySavedPlan(file, planKey, request.options, {
+    planReady: (plan) => {
+      saved = plan;
+      recorder.planReady(plan);
+    },
+    warn: (message) => io.stderr.write(`Warning: ${message}\n`),
+    connect: async () => {
+      // After the signature: the record compared is the reviewed one; before any connection.
+      if (request.requireDeclarations && saved !== undefined) await checkCoveredDeclarations(saved, planFile, synthSettings(values, io));
+      run = await openRun(values, io, request.settings);
+      for (const secret of run.secrets) secrets.add(secret);
+      recorder.connected(run.connection);
+      return run;
+    },
+  }).finally(() => run?.done());
+  ran.result = result;
+  return finish(result, io, request.color, recorder);
+}
 
+/** `apply` without a file: plans the declaration (the app, or --from-env), shows it, asks, and applies. */
+async function applyDeclared(values: ApplyValues, request: ApplyRequest, { io, recorder, secrets, signal, ran }: ApplyContext): Promise<number> {
   // Validate the declaration before any request: --from-env reads it from the environment.
   const fromEnv = values["from-env"] === true ? readDesiredFromEnv(io.env, io.cwd) : null;
-  const run = await openRun(values, io, settings);
+  const run = await openRun(values, io, request.settings);
   for (const secret of run.secrets) secrets.add(secret);
   recorder.connected(run.connection);
   const desired = fromEnv ?? (await readDesired(synthSettings(values, io)));
-  const outcome = await applyFresh(desired, run, options, { createdAt: new Date(), now, secrets: [...secrets] }, {
+  const outcome = await applyFresh(desired, run, request.options, { createdAt: new Date(), now: request.now, secrets: [...secrets] }, {
     planReady: (plan) => {
       run.done();
       recorder.planReady(plan);
-      io.stdout.write(renderPlanText(plan, { color }));
+      io.stdout.write(renderPlanText(plan, { color: request.color }));
     },
-    confirm: async () => autoApprove || (await confirm(io, signal)),
-    recheckAfterConfirm: !autoApprove,
+    confirm: async () => request.autoApprove || (await confirm(io, signal)),
+    recheckAfterConfirm: !request.autoApprove,
   }).finally(() => run.done());
   if (outcome.kind === "interrupted") {
     recorder.planReady(outcome.plan);
@@ -264,7 +296,7 @@ async function runApply(
     return 1;
   }
   ran.result = outcome.result;
-  return finish(outcome.result, io, color, recorder);
+  return finish(outcome.result, io, request.color, recorder);
 }
 
 /**
