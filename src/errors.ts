@@ -31,7 +31,8 @@ export type ErrorCode =
   | "PLAN_TOO_OLD"
   | "EXPIRED_USERS"
   | "TIP_MISMATCH"
-  | "CHANGED_SINCE";
+  | "CHANGED_SINCE"
+  | "UNREVIEWED_DECLARATIONS";
 
 export class AlertRuleUsersError extends Error {
   readonly code: ErrorCode;
@@ -196,6 +197,16 @@ export class ExpiredUsersError extends AlertRuleUsersError {
 export class TipMismatchError extends AlertRuleUsersError {
   constructor(message: string) {
     super("TIP_MISMATCH", message);
+  }
+}
+
+/**
+ * `apply PLANFILE --require-declarations`: the declarations synthesized now are not those the plan
+ * covered (a change no reviewed plan showed), or the plan records none: nothing was sent.
+ */
+export class UnreviewedDeclarationsError extends AlertRuleUsersError {
+  constructor(message: string) {
+    super("UNREVIEWED_DECLARATIONS", message);
   }
 }
 

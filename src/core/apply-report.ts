@@ -62,6 +62,7 @@ const REFUSALS: ReadonlySet<ErrorCode> = new Set([
   "PLAN_TOO_OLD",
   "EXPIRED_USERS",
   "TIP_MISMATCH",
+  "UNREVIEWED_DECLARATIONS",
 ]);
 
 /** Rule results of a plan that was not applied (no changes, cancelled, refused after planning). */

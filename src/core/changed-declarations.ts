@@ -25,8 +25,11 @@ import { canonicalUsers } from "./canonical";
 import type { DesiredList, DesiredUser } from "./desired";
 import type { ListPolicy } from "./policy-schema";
 
-/** Why a declaration counts as changed, in the order they are reported. */
-export const DECLARATION_CHANGES = ["added", "duplicate", "mode", "allowMassRemoval", "users", "aliases", "expiry", "policy"] as const;
+/**
+ * Why a declaration counts as changed, in the order they are reported. `unverified`: REF could not
+ * be compared safely (changed-since.ts says why), so every declaration is read.
+ */
+export const DECLARATION_CHANGES = ["added", "duplicate", "unverified", "mode", "allowMassRemoval", "users", "aliases", "expiry", "policy"] as const;
 export type DeclarationChange = (typeof DECLARATION_CHANGES)[number];
 
 /** A declaration now whose rule must be read and planned, with what changed since REF. */
@@ -104,7 +107,7 @@ function userDifferences(before: readonly DesiredUser[], now: readonly DesiredUs
 }
 
 /** The checks of the policies, without where they are declared, in a stable order. */
-function policyKey(policies: readonly ListPolicy[] | undefined): string {
+export function policyKey(policies: readonly ListPolicy[] | undefined): string {
   const checks = (policies ?? []).map(({ path: _path, ...rest }) => canonicalJson(rest));
   return JSON.stringify([...new Set(checks)].sort());
 }

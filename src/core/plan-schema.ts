@@ -160,6 +160,29 @@ const changedSince = z.object({
   unread: z.object({ count, reason: z.string() }),
   /** Rules declared at `ref` and no longer: never read, never written. */
   noLongerManaged: z.array(z.object({ ruleId: z.string().nullable(), ruleName: z.string().nullable(), constructPath: z.string(), stack: z.string() })),
+  /**
+   * How REF's app found its dependencies (src/io/workflow/changed-since.ts): `reused` this checkout's
+   * node_modules (nothing it resolves differs), or `installed` REF's own (npm ci in REF's worktree), and why.
+   * Absent when REF was not synthesized (no app there, or `fallback`).
+   */
+  refDependencies: z.object({ how: z.enum(["reused", "installed"]), reason: z.string() }).optional(),
+  /** Present when REF could not be compared safely: every declared rule was read, and this says why. */
+  fallback: z.object({ reason: z.string() }).optional(),
+});
+
+/**
+ * A declaration the plan was made from (src/core/declaration-digest.ts): `apply PLANFILE
+ * --require-declarations` refuses when the declarations then are not exactly these.
+ */
+const coveredDeclaration = z.object({
+  constructPath: z.string(),
+  stack: z.string(),
+  /** `id:<ruleId>` or `name:<ruleName>`. */
+  reference: z.string(),
+  /** sha256 of what a write of it follows from. */
+  digest: z.string(),
+  /** Its rule was read and planned (false: left unread by `--changed-since`, unchanged since REF). */
+  read: z.boolean(),
 });
 
 export const planSchema = z.object({
@@ -178,11 +201,14 @@ export const planSchema = z.object({
   summary: planSummary,
   /** Present only on a plan made with `--changed-since`: its rules are those changed since a revision. */
   changedSince: changedSince.optional(),
+  /** Every declaration the plan was made from, read or not (absent in plans of earlier versions). */
+  declarations: z.array(coveredDeclaration).optional(),
 });
 
 export type Plan = DeepReadonly<z.infer<typeof planSchema>>;
 export type RulePlan = DeepReadonly<z.infer<typeof rulePlan>>;
 export type ChangedSince = DeepReadonly<z.infer<typeof changedSince>>;
+export type CoveredDeclaration = DeepReadonly<z.infer<typeof coveredDeclaration>>;
 export type PlanSummary = DeepReadonly<z.infer<typeof planSummary>>;
 export type PlannedUser = DeepReadonly<z.infer<typeof plannedUser>>;
 export type RemovedUser = DeepReadonly<z.infer<typeof removedUser>>;

@@ -8,12 +8,15 @@
  */
 import { execFileSync } from "node:child_process";
 import { TipMismatchError } from "../errors";
+import { gitEnvironment } from "../shared/child-env";
 
 /** The commit `revision` names in the git checkout at `cwd`, or the reason it names none. */
 function revParse(revision: string, cwd: string): { ok: true; commit: string } | { ok: false; reason: string } {
   try {
     const out = execFileSync("git", ["rev-parse", "--verify", "--end-of-options", `${revision}^{commit}`], {
       cwd,
+      // an allow-list (src/shared/child-env.ts): git gets no secret, NODE_DEBUG=child_process prints none
+      env: gitEnvironment(),
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
       timeout: 30_000,

@@ -21,6 +21,15 @@ const manifestSchema = z.looseObject({
   stacks: z.record(z.string(), z.looseObject({ name: z.string(), synthesizedStackPath: z.string() })),
 });
 
+/** The path with its links resolved, or as given when it does not exist (reading it then says so). */
+function realpathOr(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
 function readJson(file: string, what: string, hint: string): unknown {
   let text: string;
   try {
@@ -66,6 +75,15 @@ export function readDeclarations(outdir: string, options: ReadDeclarationsOption
     const entry = manifest.stacks[name];
     if (entry === undefined) continue;
     const stackFile = path.join(outdir, entry.synthesizedStackPath);
+    // The output may come from elsewhere (plan --skip-synth on a pull request's synth, docs/ci.md):
+    // a stack path is read only inside the output directory, links resolved.
+    const inside = (file: string): boolean => {
+      const relative = path.relative(realpathOr(outdir), realpathOr(file));
+      return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+    };
+    if (!inside(stackFile)) {
+      throw new ConfigError(`Stack "${name}": its synthesized file (${entry.synthesizedStackPath}) is outside ${outdir}; a cdktf manifest names files inside its output directory. Synthesize again.`);
+    }
     if (!stackFile.endsWith(".json")) {
       throw new ConfigError(`Stack "${name}" was synthesized as HCL (${entry.synthesizedStackPath}); synthesize JSON (unset SYNTH_HCL_OUTPUT, no hclOutput in the App config).`);
     }

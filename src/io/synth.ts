@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { ConfigError, SynthError } from "../errors";
-import { childEnvironment } from "../shared/secret-variables";
+import { SYNTH_ALLOW_LIST, childEnvironment } from "../shared/child-env";
 
 export interface RunSynthOptions {
   /** The app command, run through the shell (the `app` of cdktf.json, or `--app`). */
@@ -88,9 +88,13 @@ export function synthPath(cwd: string, inherited: string | undefined): string {
  * The environment of the app: `CDKTF_OUTDIR`, JSON output, all stacks, and error annotations
  * fatal; without the token, the plan key and the other secrets (src/shared/secret-variables.ts):
  * the app is the user's code (in a pull-request job, the pull request's), and needs none of them.
+ * It reads the user's own variables, so it gets every other one (src/shared/child-env.ts). It can
+ * still read the CLI's environment through /proc/<pid>/environ as the same user: in CI the job
+ * boundary is the defence (docs/guarantees.md, docs/ci.md: the plan workflow synthesizes in a job
+ * that holds no secret).
  */
 export function synthEnvironment(options: RunSynthOptions, outdir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = childEnvironment(options.env ?? process.env);
+  const env: NodeJS.ProcessEnv = childEnvironment(SYNTH_ALLOW_LIST, {}, options.env ?? process.env);
   const pathKey = Object.keys(env).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
   env[pathKey] = synthPath(options.cwd, env[pathKey]);
   env["CDKTF_OUTDIR"] = outdir;

@@ -1,13 +1,17 @@
 /**
  * The alertrules provider: its block, its resource and data source, and Terraform's stop. One
  * session per provider process (src/provider/configure.ts), shared by every resource.
+ *
+ * Only the schemas load before the handshake: the engine (the workflow, its client and zod) is
+ * loaded right after it, while Terraform sets up the connection, so that Terraform's wait for the
+ * handshake line is the protocol room's start-up alone (docs/performance.md).
  */
+import type * as ConfigureModule from "./configure";
 import type { ProviderRun } from "./configure";
-import { configureRun } from "./configure";
-import type { ProviderDefinition } from "./protocol";
-import { ruleUserListResource } from "./rule-user-list";
-import { rulesDataSource } from "./rules-data-source";
-import { RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema } from "./schema";
+import type * as ResourceModule from "./rule-user-list";
+import type * as DataSourceModule from "./rules-data-source";
+import type { DataSourceType, ProviderDefinition, ResourceType } from "./protocol";
+import { RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
 
 export interface ProviderHost {
   readonly env: NodeJS.ProcessEnv;
@@ -16,23 +20,59 @@ export interface ProviderHost {
   readonly log: (line: string) => void;
 }
 
-export function alertRulesProvider(host: ProviderHost): ProviderDefinition {
+/** The engine's side of the provider, loaded on first use. */
+interface Engine {
+  readonly configureRun: typeof ConfigureModule.configureRun;
+  readonly resource: ResourceType;
+  readonly dataSource: DataSourceType;
+}
+
+export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { warmUp(): void } {
   let run: ProviderRun | null = null;
   const stop = new AbortController();
   const current = (): ProviderRun | null => run;
+  let loaded: Engine | undefined;
+  const engine = (): Engine => {
+    if (loaded === undefined) {
+      /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the handshake, on purpose (see above) */
+      const { configureRun } = require("./configure") as typeof ConfigureModule;
+      const { ruleUserListResource } = require("./rule-user-list") as typeof ResourceModule;
+      const { rulesDataSource } = require("./rules-data-source") as typeof DataSourceModule;
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      loaded = { configureRun, resource: ruleUserListResource(current), dataSource: rulesDataSource(current) };
+    }
+    return loaded;
+  };
+  const resource: ResourceType = {
+    schema: ruleUserListSchema,
+    validate: (config) => engine().resource.validate?.(config) ?? [],
+    upgrade: (version, state) => engine().resource.upgrade?.(version, state) ?? state,
+    read: (request) => engine().resource.read(request),
+    plan: (request) => engine().resource.plan(request),
+    apply: (request) => engine().resource.apply(request),
+    importState: (id) => engine().resource.importState(id),
+  };
+  const dataSource: DataSourceType = {
+    schema: rulesDataSourceSchema,
+    validate: (config) => engine().dataSource.validate?.(config) ?? [],
+    read: (config) => engine().dataSource.read(config),
+  };
   return {
     schema: providerSchema,
     async configure(config) {
-      const configured = await configureRun(config, host.env, host.cwd, stop.signal, host.log);
+      const configured = await engine().configureRun(config, host.env, host.cwd, stop.signal, host.log);
       run = configured.run;
       return configured.diagnostics;
     },
-    resources: { [RULE_USER_LIST]: ruleUserListResource(current) },
-    dataSources: { [RULES_DATA_SOURCE]: rulesDataSource(current) },
+    resources: { [RULE_USER_LIST]: resource },
+    dataSources: { [RULES_DATA_SOURCE]: dataSource },
     stop() {
       // Terraform's Ctrl-C: no new call starts; calls in flight finish (src/io/execute.ts).
       host.log("[INFO] stop requested: no new call starts; calls in flight finish");
       stop.abort();
+    },
+    warmUp() {
+      engine();
     },
   };
 }

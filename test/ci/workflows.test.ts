@@ -5,7 +5,8 @@
  * exists and takes every flag (and positional) given.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { buildPlan } from "../../src/core/build-plan";
@@ -79,7 +80,9 @@ function expand(word: string, env: Record<string, string>): string[] {
   if (variable === null) return [word];
   const value = env[variable[1]!];
   if (value === undefined) throw new Error(`${word} is not set in the workflow's env`);
-  return [...value.matchAll(/--[a-z][a-z0-9-]*/g)].map((m) => m[0]);
+  const flags = [...value.matchAll(/--[a-z][a-z0-9-]*/g)].map((m) => m[0]);
+  // a variable that can hold no flag is a value (a commit, a ref): the word stays as it is
+  return flags.length === 0 ? [word] : flags;
 }
 
 function invocations(file: string): Invocation[] {
@@ -128,21 +131,58 @@ describe("the example workflows", () => {
     for (const file of ["plan.yml", "drift.yml"]) expect(load(file).concurrency?.group).not.toBe(apply.concurrency?.group);
   });
 
+  /** The jobs of a workflow that read the service (every job but plan.yml's synth job). */
+  const serviceJobs = (file: string): Array<[string, Job]> => Object.entries(load(file).jobs).filter(([name]) => !(file === "plan.yml" && name === "synth"));
+  /** The plan and apply workflows also carry the plan key, which signs (plan) and checks (apply) the saved plan. */
+  const secretsOf = (file: string): string[] => (file === "drift.yml" ? ["ALERTS_API_TOKEN", "ALERTS_CLIENT_SECRET"] : ["ALERTS_API_TOKEN", "ALERTS_CLIENT_SECRET", "ALERT_RULE_USERS_PLAN_KEY"]);
+
   it.each(FILES)("%s takes the token (or the token command's client secret) from secrets, into the environment only", (file) => {
-    const workflow = load(file);
     const uses = [...text(file).matchAll(/\$\{\{\s*secrets\.([A-Za-z_]+)\s*\}\}/g)].map((m) => m[1]);
-    // the two secrets, once per job each (drift.yml has three jobs)
-    expect([...new Set(uses)]).toEqual(["ALERTS_API_TOKEN", "ALERTS_CLIENT_SECRET"]);
-    expect(uses).toHaveLength(2 * Object.keys(workflow.jobs).length);
-    for (const job of Object.values(workflow.jobs)) {
+    // the secrets, once per job that reads the service each (drift.yml has three jobs)
+    expect([...new Set(uses)]).toEqual(secretsOf(file));
+    expect(uses).toHaveLength(secretsOf(file).length * serviceJobs(file).length);
+    for (const [, job] of serviceJobs(file)) {
       expect(job.env?.ALERTS_API_TOKEN).toBe("${{ secrets.ALERTS_API_TOKEN }}");
       expect(job.env?.ALERTS_CLIENT_SECRET).toBe("${{ secrets.ALERTS_CLIENT_SECRET }}");
       expect(job.env?.ALERTS_API_TOKEN_COMMAND).toBe("${{ vars.ALERTS_API_TOKEN_COMMAND }}");
+    }
+    for (const job of Object.values(load(file).jobs)) {
       for (const step of job.steps) {
         expect(step.run ?? "").not.toMatch(/secrets\.|ALERTS_API_TOKEN|--token/);
         expect(JSON.stringify(step.with ?? {})).not.toMatch(/secrets\.|ALERTS_API_TOKEN/);
       }
     }
+  });
+
+  it("plan.yml: the job that runs the pull request's code holds no secret; the job that reads the service runs none of it", () => {
+    const plan = load("plan.yml");
+    expect(Object.keys(plan.jobs)).toEqual(["synth", "plan"]);
+    const synth = plan.jobs["synth"] as Job & { permissions?: Record<string, string> };
+    const reader = plan.jobs["plan"] as Job & { permissions?: Record<string, string>; needs?: unknown };
+    // synth: the pull request's checkout, npm ci and the app; no secret, no variable of the service, read-only token, none left in .git
+    expect(JSON.stringify(synth)).not.toMatch(/secrets\.|vars\.|ALERTS_/);
+    expect(synth.permissions).toEqual({ contents: "read" });
+    expect(synth.steps.find((s) => s.uses?.startsWith("actions/checkout@"))?.with).toEqual({ "persist-credentials": false });
+    expect(invocations("plan.yml").filter((c) => c.args[0] === "synth").map((c) => c.args)).toEqual([["synth", "--output", "cdktf.out"]]);
+    const upload = synth.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    expect(upload?.with?.["name"]).toBe("alert-rule-users-synth");
+    // plan: after synth; checks out the base commit named by the event (never an output of the synth job)
+    expect(reader.needs).toBe("synth");
+    const checkout = reader.steps.find((s) => s.uses?.startsWith("actions/checkout@"));
+    expect(checkout?.with).toEqual({ ref: "${{ github.event.pull_request.base.sha }}", "persist-credentials": false });
+    expect(JSON.stringify(reader)).not.toContain("needs.synth.outputs");
+    const download = reader.steps.find((s) => s.uses?.startsWith("actions/download-artifact@"));
+    expect(download?.with).toEqual({ name: "alert-rule-users-synth", path: "pr-synth" });
+    // the service is read on the synth job's output, never by synthesizing the pull request here
+    const plans = invocations("plan.yml").filter((c) => c.args[0] === "plan").map((c) => c.args);
+    expect(plans).toEqual([["plan", "--skip-synth", "--output", "pr-synth", "--changed-since", "$BASE_SHA", "--format", "markdown", "--out", "plan.json", "--detailed-exitcode"]]);
+    expect(reader.steps.find((s) => s.id === "plan")?.env?.["BASE_SHA"]).toBe("${{ github.event.pull_request.base.sha }}");
+    // no step of the reading job runs anything from the pull request's tree (its files are not there)
+    const runs = reader.steps.map((s) => s.run ?? "").join("\n");
+    expect(runs).not.toMatch(/pr-synth\/.*\.(js|sh|ts)|node pr-synth|bash pr-synth/);
+    // the workflow grants no write beyond the comment
+    expect(plan.permissions).toEqual({ contents: "read" });
+    expect(reader.permissions).toEqual({ contents: "read", "pull-requests": "write" });
   });
 
   it.each(FILES)("every alert-rule-users invocation in %s names a command and flags the CLI accepts", async (file) => {
@@ -162,15 +202,11 @@ describe("the example workflows", () => {
     expect((await accepted(["deploy"])).ok).toBe(false);
     expect(words(`plan --format markdown --out "plan file.json" > plan.md 2> err`)).toEqual(["plan", "--format", "markdown", "--out", "plan file.json"]);
     expect(expand("$FLAG", { FLAG: "${{ inputs.x && '--allow-mass-removal' || '' }}" })).toEqual(["--allow-mass-removal"]);
+    expect(expand("$BASE_SHA", { BASE_SHA: "${{ github.event.pull_request.base.sha }}" })).toEqual(["$BASE_SHA"]);
   });
 
   it("plan.yml: markdown plan, saved plan, detailed exit code; one comment found by the renderer's marker; the plan uploaded", () => {
-    const calls = invocations("plan.yml");
-    expect(calls.map((c) => c.args)).toContainEqual(["plan", "--changed-since", "origin/$BASE_REF", "--format", "markdown", "--out", "plan.json", "--detailed-exitcode"]);
     const steps = load("plan.yml").jobs["plan"]!.steps;
-    // --changed-since compares with the base branch: the checkout has its history
-    expect(steps.find((s) => s.uses?.startsWith("actions/checkout@"))?.with?.["fetch-depth"]).toBe(0);
-    expect(steps.find((s) => s.id === "plan")?.env?.["BASE_REF"]).toBe("${{ github.base_ref }}");
     const comment = steps.find((s) => s.uses?.startsWith("actions/github-script@"));
     expect(String(comment?.with?.["script"])).toContain(`const marker = "${PLAN_COMMENT_MARKER}"`);
     expect(String(comment?.with?.["script"])).toMatch(/updateComment[\s\S]*createComment/);
@@ -179,22 +215,68 @@ describe("the example workflows", () => {
     expect(String(upload?.with?.["path"])).toContain("plan.json");
   });
 
-  it("apply.yml: applies the reviewed plan artifact, re-plans when it is stale, fails on failed rules, reports to the job summary", () => {
+  it("apply.yml: applies only the reviewed plan, and only the declarations it covered; never re-plans from main on a push", () => {
     const apply = load("apply.yml");
     const steps = apply.jobs["apply"]!.steps;
     const download = steps.find((s) => s.uses?.startsWith("actions/download-artifact@"));
     expect(download?.with?.["name"]).toBe("alert-rule-users-plan");
     expect(text("apply.yml")).toContain(`workflow_id: "alert-rule-users-plan.yml"`);
     const args = invocations("apply.yml").map((c) => c.args);
-    expect(args).toContainEqual(expect.arrayContaining(["apply", "reviewed/plan.json", "--report-json", "--report-markdown"]));
-    expect(args).toContainEqual(expect.arrayContaining(["apply", "--auto-approve"]));
+    // the reviewed plan, with the declarations of the pushed commit compared with those it covered
+    expect(args).toContainEqual(expect.arrayContaining(["apply", "reviewed/plan.json", "--require-declarations", "--report-json", "--report-markdown"]));
+    // no plan of main, and no apply of a fresh plan, outside the run by hand
+    expect(args.filter((a) => a[0] === "plan")).toEqual([]);
+    const script = steps.find((s) => s.id === "apply")?.run ?? "";
+    const fresh = script.indexOf("apply --auto-approve");
+    expect(fresh).toBeGreaterThan(-1);
+    expect(script.slice(0, fresh)).toMatch(/if \[ "\$EVENT" = workflow_dispatch \]; then\s*(#.*\s*)*npx --no -- alert-rule-users $/);
+    expect(script.match(/apply --auto-approve/g)).toHaveLength(1);
+    expect(apply.jobs["apply"]!.env?.["EVENT"]).toBe("${{ github.event_name }}");
+    // no reviewed plan: refused, exit 1
+    expect(script).toMatch(/\[ ! -f reviewed\/plan\.json \]; then\s*echo "::error::No reviewed plan[^"]*nothing was applied[^"]*"\s*code=1/);
+    expect(script).toContain("UNREVIEWED_DECLARATIONS");
     // every apply writes only while the run's commit is main's tip, fetched right before
     expect(args.filter((a) => a[0] === "apply").every((a) => a.join(" ").includes("--require-tip origin/main"))).toBe(true);
     expect(steps.findIndex((s) => (s.run ?? "").startsWith("git fetch"))).toBeLessThan(steps.findIndex((s) => s.id === "apply"));
-    const script = steps.find((s) => s.id === "apply")?.run ?? "";
-    expect(script).toMatch(/grep -q "stale" apply\.err/);
     expect(steps.some((s) => (s.run ?? "").includes("$GITHUB_STEP_SUMMARY") && s.if === "always()")).toBe(true);
     expect(steps.at(-1)?.if).toBe("steps.apply.outputs.exitcode != '0'");
+  });
+
+  it("apply.yml's Apply step, run with bash: a push without a reviewed plan sends nothing and fails; a refused plan is not followed by any other apply", () => {
+    const script = load("apply.yml").jobs["apply"]!.steps.find((s) => s.id === "apply")?.run ?? "";
+    const dir = mkdtempSync(join(tmpdir(), "aru-apply-step-"));
+    try {
+      // a stand-in npx that records its arguments and refuses as --require-declarations would
+      const bin = join(dir, "bin");
+      mkdirSync(bin);
+      writeFileSync(join(bin, "npx"), '#!/bin/sh\necho "$*" >> "$CALLS"\necho \'{"refusal":{"code":"UNREVIEWED_DECLARATIONS"}}\' > apply-report.json\nexit 1\n', { mode: 0o755 });
+      const run = (withPlan: boolean) => {
+        rmSync(join(dir, "reviewed"), { recursive: true, force: true });
+        if (withPlan) {
+          mkdirSync(join(dir, "reviewed"));
+          writeFileSync(join(dir, "reviewed", "plan.json"), "{}");
+        }
+        writeFileSync(join(dir, "calls"), "");
+        writeFileSync(join(dir, "out"), "");
+        const result = spawnSync("bash", ["-e", "-c", script], {
+          cwd: dir,
+          encoding: "utf8",
+          env: { PATH: `${bin}:${process.env["PATH"] ?? ""}`, EVENT: "push", MASS_REMOVAL_FLAG: "", CALLS: join(dir, "calls"), GITHUB_OUTPUT: join(dir, "out") },
+        });
+        return { stdout: result.stdout, calls: readFileSync(join(dir, "calls"), "utf8").trim().split("\n").filter((l) => l !== ""), out: readFileSync(join(dir, "out"), "utf8") };
+      };
+      const none = run(false);
+      expect(none.calls).toEqual([]);
+      expect(none.out).toBe("exitcode=1\n");
+      expect(none.stdout).toContain("::error::No reviewed plan");
+      const refused = run(true);
+      expect(refused.calls).toHaveLength(1);
+      expect(refused.calls[0]).toContain("apply reviewed/plan.json --require-declarations");
+      expect(refused.out).toBe("exitcode=1\n");
+      expect(refused.stdout).toContain("::error::The reviewed plan was refused");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("drift.yml: applies expiries only, as a saved plan, inside the tenant's apply group, before the drift check", () => {

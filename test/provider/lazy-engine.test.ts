@@ -1,17 +1,17 @@
 /**
- * The provider executable loads only the protocol before its handshake line (src/provider/lazy.ts):
- * the engine (src/io/workflow and below) loads on the first call that needs it, so a start that
- * Terraform makes only for the schema never pays for it. Runs the built code (npm run build) in a
- * child process, whose module cache is its own.
+ * The provider executable loads only the protocol and the schemas before its handshake line
+ * (src/provider/provider.ts): the engine (src/io/workflow and below) loads after it, on the warm-up
+ * or the first call that needs it. Runs the built code (npm run build) in a child process, whose
+ * module cache is its own.
  */
 import { join } from "node:path";
 import { REPO, runCommand } from "../support/cli";
 
 const PROBE = `
-const lazy = require(${JSON.stringify(join(REPO, "dist", "src", "provider", "lazy.js"))});
+const { alertRulesProvider } = require(${JSON.stringify(join(REPO, "dist", "src", "provider", "provider.js"))});
 require(${JSON.stringify(join(REPO, "dist", "src", "provider", "protocol", "index.js"))});
 const engineLoaded = () => Object.keys(require.cache).some((file) => file.includes("/dist/src/io/"));
-const provider = lazy.lazyAlertRulesProvider({ env: {}, cwd: process.cwd(), log: () => undefined });
+const provider = alertRulesProvider({ env: {}, cwd: process.cwd(), log: () => undefined });
 const atStart = engineLoaded();
 const schema = provider.resources.alertrules_rule_user_list.schema.attributes.length;
 const afterSchema = engineLoaded();

@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_PLAN_AGE,
   applyFresh,
   applySavedPlan,
+  checkCoveredDeclarations,
   checkRequiredTip,
   parseDuration,
   readDesired,
@@ -17,6 +18,7 @@ import {
   type ApplyReportRecorder,
   type ApplyReportSource,
   type ApplyResult,
+  type Plan,
   type ReportFiles,
   type RunOptions,
 } from "../../io/workflow";
@@ -48,7 +50,12 @@ Flags:
   --auto-approve         do not ask for confirmation
   --allow-mass-removal   let rules pass the mass-removal guard (losing every entry of a list,
                          or more than half of a list of 10 or more)
-  --app CMD, --output DIR, --skip-synth, --stack NAME   as for plan (without PLANFILE)
+  --app CMD, --output DIR, --skip-synth, --stack NAME   as for plan (without PLANFILE, or
+                         with --require-declarations)
+  --require-declarations with PLANFILE: synthesize the app (or read --output with --skip-synth)
+                         and refuse, sending nothing, unless its declarations are exactly those
+                         the plan covered (the plan records a digest of each, read or not): a
+                         declaration added, removed or changed since no reviewed plan showed
   --parallelism N        rules applied at once (default 4)
   --batch-size N         most users per write call (default 100; a saved plan keeps its own)
   --page-size N          rule-metadata search page size (default 100)
@@ -136,6 +143,7 @@ const APPLY_OPTIONS = {
   "report-json": { type: "string" },
   "report-markdown": { type: "string" },
   "require-tip": { type: "string" },
+  "require-declarations": { type: "boolean" },
   "max-plan-age": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -191,6 +199,8 @@ async function runApply(
     throw new UsageError(`apply: --max-plan-age takes a whole number and a unit (s, m, h or d), e.g. 30m, 24h or 2d; got '${maxPlanAge}'.`);
   }
   if (planFile === undefined && values["max-plan-age"] !== undefined) throw new UsageError("apply: --max-plan-age applies to a saved plan (PLANFILE) only.");
+  const requireDeclarations = values["require-declarations"] === true;
+  if (planFile === undefined && requireDeclarations) throw new UsageError("apply: --require-declarations applies to a saved plan (PLANFILE) only: a fresh plan is made from the declarations as they are.");
   const requireTip = values["require-tip"];
   const options: RunOptions = {
     allowMassRemoval: values["allow-mass-removal"] === true,
@@ -206,10 +216,16 @@ async function runApply(
     if (planKey !== undefined) secrets.add(planKey);
     let run: Awaited<ReturnType<typeof openRun>> | undefined;
     const file = { path: resolve(io.cwd, planFile), name: planFile, maxAge: { ms: maxPlanAgeMs, text: maxPlanAge } };
+    let saved: Plan | undefined;
     const result = await applySavedPlan(file, planKey, options, {
-      planReady: (plan) => recorder.planReady(plan),
+      planReady: (plan) => {
+        saved = plan;
+        recorder.planReady(plan);
+      },
       warn: (message) => io.stderr.write(`Warning: ${message}\n`),
       connect: async () => {
+        // After the signature: the record compared is the reviewed one; before any connection.
+        if (requireDeclarations && saved !== undefined) await checkCoveredDeclarations(saved, planFile, synthSettings(values, io));
         run = await openRun(values, io, settings);
         for (const secret of run.secrets) secrets.add(secret);
         recorder.connected(run.connection);

@@ -5,6 +5,7 @@ import { initCommand } from "./init";
 import { planCommand } from "./plan";
 import { providerCommand } from "./provider";
 import { simulatorCommand } from "./simulator";
+import { synthCommand } from "./synth";
 import { alertsCommand } from "../triage/alerts";
 import { casesCommand } from "../triage/cases";
 import { fileEventsCommand } from "../triage/file-events";
@@ -12,4 +13,4 @@ import { reportCommand } from "./report";
 import { rulesCommand } from "./rules";
 import { whoCommand } from "./who";
 
-export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, providerCommand];
+export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, synthCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, providerCommand];

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
-import { getPlan, hasChanges, markChangedSince, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
+import { getPlan, hasChanges, planChangedSince, planDeclared, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
 import { changedSinceOrExit } from "../changed-since";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
@@ -25,11 +25,13 @@ Flags:
   --stack NAME           only this stack (repeatable)
   --changed-since REF    read and plan only the rules whose declaration changed since the git
                          revision REF (e.g. origin/main): the app is also synthesized as it is at
-                         REF (a temporary git worktree, this checkout's node_modules reused) and
-                         the decoded declarations compared. Unchanged rules are not read (the plan
-                         says how many); rules declared at REF and not now are reported as no
-                         longer managed, never written. Not a git checkout, REF unknown or REF's
-                         app failing to synthesize is an error and nothing is read
+                         REF (a temporary git worktree with REF's own dependencies: this
+                         checkout's node_modules only when nothing they resolve differs, else
+                         npm ci there) and the decoded declarations compared. Unchanged rules are
+                         not read (the plan says how many); rules declared at REF and not now are
+                         reported as no longer managed, never written. When REF cannot be compared
+                         safely, every rule is read and the plan says why. Not a git checkout, REF
+                         unknown or REF's app failing to synthesize is an error and nothing is read
   --format FORMAT        text (default), markdown (pull-request comment) or json
   --out FILE             also save the plan (JSON) for 'alert-rule-users apply FILE'; with
                          ALERT_RULE_USERS_PLAN_KEY set, the plan is signed (HMAC-SHA256) so
@@ -76,11 +78,15 @@ Examples:
     const run = await openRun(values, io, settings);
     const since = values["changed-since"] === undefined ? null : await changedSinceOrExit(values["changed-since"], synthSettings(values, io), io);
     if (typeof since === "number") return since;
-    const desired = since === null ? await readDesired(synthSettings(values, io)) : since.comparison.changed.map((c) => c.list);
-    if ((since?.declared ?? desired).length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
+    const declared = since === null ? await readDesired(synthSettings(values, io)) : since.declared;
+    if (declared.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
     // Redacted once (by getPlan), so the JSON printed and the file saved are the same valid plan.
-    const planned = await getPlan(desired, run, { createdAt: new Date(), now, secrets: run.secrets }).finally(() => run.done());
-    const plan = since === null ? planned : markChangedSince(planned, since);
+    // The plan records every declaration it was made from (apply --require-declarations checks them).
+    const clock = { createdAt: new Date(), now, secrets: run.secrets };
+    const plan = await (since === null
+      ? planDeclared(declared, run, clock)
+      : planChangedSince(since, (desired) => getPlan(desired, run, clock))
+    ).finally(() => run.done());
 
     if (format === "json") io.stdout.write(planDocument(plan, planKey));
     else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));

@@ -197,8 +197,12 @@ export function changedSinceNotes(plan: Plan): { readonly read: string; readonly
   const scope = plan.changedSince;
   if (scope === undefined) return null;
   const since = `${scope.ref} (${scope.commit.slice(0, 12)})`;
+  const installed = scope.refDependencies?.how === "installed" ? ` ${scope.ref} was synthesized with its own dependencies (${scope.refDependencies.reason}).` : "";
   return {
-    read: `Only the declarations changed since ${since} were read: ${plural(plan.rules.length, "rule")}.`,
+    read:
+      scope.fallback !== undefined
+        ? `Every declared rule was read (${plural(plan.rules.length, "rule")}): the declarations could not be compared safely with ${since}, because ${scope.fallback.reason}.`
+        : `Only the declarations changed since ${since} were read: ${plural(plan.rules.length, "rule")}.${installed}`,
     unread: `${plural(scope.unread.count, "declared rule")} not read: ${scope.unread.reason}.`,
     noLongerManaged: scope.noLongerManaged.map((r) => `${describeRule(r)} (${r.constructPath} at ${scope.ref}): no longer managed; its list is left as it is, not read, not written`),
   };

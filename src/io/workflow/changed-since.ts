@@ -3,11 +3,24 @@
  * they were at REF, compared by the pure core (core/changed-declarations.ts).
  *
  * REF's app is synthesized in a temporary `git worktree add --detach` of REF, at the app's place in
- * the repository (the app may live in a subdirectory), with the working tree's `node_modules`
- * linked in (those of the app's directory and of each directory above it up to the repository's
- * top), and its own output directory in a temporary directory. The worktree and the directory are
- * removed however the run ends: done, failed, aborted (the AbortSignal of an interrupt), or the
- * process exiting. Both synths run at once.
+ * the repository (the app may live in a subdirectory), with its own output directory in a
+ * temporary directory, and never through the working tree (issue 31 item 1: what REF's synth
+ * resolves through the working tree is read as the pull request's version at both commits, and a
+ * change made there is hidden):
+ * - Dependencies: the working tree's `node_modules` (those of the app's directory and of each
+ *   directory above it up to the repository's top) are linked in only when nothing the app
+ *   resolves through them can differ: the same package.json and lockfiles at REF and now, no
+ *   `workspaces`, no install scripts of the project's own, no node_modules entry that links into
+ *   the repository (a workspace package) — or the working tree is REF's commit itself. Otherwise
+ *   REF gets its own: `npm ci` in the worktree, at REF's package-lock.json (ref-dependencies.ts).
+ * - The working tree's path is nowhere in REF's synth: the environment (GITHUB_WORKSPACE, PWD,
+ *   PATH, ...) names the worktree instead, and the cwd is the worktree's.
+ * - When it cannot be sure (REF's files name the working tree's absolute path, REF has no
+ *   package-lock.json to install from, `npm ci` fails), it falls back to reading every declared
+ *   rule, and the plan says which fallback and why (`changedSince.fallback`).
+ * The worktree and the directory are removed however the run ends: done, failed, aborted (the
+ * AbortSignal of an interrupt), or the process exiting. Both synths run at once. Every git call
+ * gets an environment built from an allow-list (src/shared/child-env.ts).
  *
  * Not a git checkout, REF unknown, or REF's app failing to synthesize is a ChangedSinceError, raised
  * before anything is read from the service: never a full plan instead. An app that did not exist at
@@ -25,7 +38,11 @@ import { AlertRuleUsersError, ChangedSinceError } from "../../errors";
 import { readDeclarations } from "../read-synth-output";
 import { readAppCommand, runSynth } from "../synth";
 import type { Plan } from "../../core/plan-schema";
-import { withChangedSince } from "../../core/changed-since-plan";
+import { sameRuleUnread, withChangedSince } from "../../core/changed-since-plan";
+import { withDeclarations } from "../../core/declaration-digest";
+import { gitEnvironment } from "../../shared/child-env";
+import { childEnvironment as withoutSecrets } from "../../shared/secret-variables";
+import { decideRefDependencies, installRefDependencies, linkDependencies, outsideWorkingTree } from "./ref-dependencies";
 import { readDesired } from "./declared";
 import type { SynthSettings } from "./session";
 
@@ -41,6 +58,10 @@ export interface ChangedSinceRead {
   readonly declared: readonly DesiredList[];
   /** Why REF declares nothing, when the app did not exist there (every list now is added). */
   readonly noAppAtRef: string | null;
+  /** How REF's app found its dependencies, and why; null when REF was not synthesized. */
+  readonly refDependencies: { readonly how: "reused" | "installed"; readonly reason: string } | null;
+  /** Why every declared rule is read (REF could not be compared safely); null when REF was compared. */
+  readonly fallback: string | null;
 }
 
 /**
@@ -55,14 +76,19 @@ export async function readChangedSince(ref: string, settings: SynthSettings, sig
   const [now, before] = await Promise.allSettled([readDesired(settings), readAtCommit(ref, commit, top, settings, signal)]);
   if (now.status === "rejected") throw now.reason;
   if (before.status === "rejected") throw before.reason;
-  const { lists, noApp } = before.value;
-  return { ref, commit, comparison: compareDeclarations(lists, now.value), declared: now.value, noAppAtRef: noApp };
+  const { lists, noApp, refDependencies, fallback } = before.value;
+  const base = { ref, commit, declared: now.value, noAppAtRef: noApp, refDependencies, fallback };
+  if (lists === null) {
+    const changed = now.value.map((list) => ({ list, changes: ["unverified" as const] }));
+    return { ...base, comparison: { changed, unchanged: [], removed: [] } };
+  }
+  return { ...base, comparison: compareDeclarations(lists, now.value) };
 }
 
 function git(args: readonly string[], cwd: string, settings: SynthSettings, signal?: AbortSignal): Promise<{ stdout: string; stderr: string }> {
   return run("git", [...args], {
     cwd,
-    env: { ...settings.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
+    env: gitEnvironment(settings.env),
     encoding: "utf8",
     maxBuffer: 16 * 1024 * 1024,
     ...(signal === undefined ? {} : { signal }),
@@ -122,7 +148,7 @@ async function readAtCommit(
   top: string,
   settings: SynthSettings,
   signal?: AbortSignal,
-): Promise<{ lists: DesiredList[]; noApp: string | null }> {
+): Promise<RefDeclarations> {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), "alert-rule-users-changed-since-"));
   const tree = path.join(temp, "worktree");
   const links: string[] = [];
@@ -132,13 +158,13 @@ async function readAtCommit(
     cleaned = true;
     for (const link of links) fs.rmSync(link, { force: true });
     try {
-      execFileSync("git", ["worktree", "remove", "--force", tree], { cwd: top, stdio: "ignore" });
+      execFileSync("git", ["worktree", "remove", "--force", tree], { cwd: top, stdio: "ignore", env: gitEnvironment(settings.env) });
     } catch {
       // not added, or already gone: the directory is removed below and the registration pruned
     }
     fs.rmSync(temp, { recursive: true, force: true });
     try {
-      execFileSync("git", ["worktree", "prune"], { cwd: top, stdio: "ignore" });
+      execFileSync("git", ["worktree", "prune"], { cwd: top, stdio: "ignore", env: gitEnvironment(settings.env) });
     } catch {
       // nothing to prune
     }
@@ -155,15 +181,25 @@ async function readAtCommit(
     const appDir = path.join(tree, relative);
     if (!fs.existsSync(appDir) || (settings.app === undefined && !fs.existsSync(path.join(appDir, "cdktf.json")))) {
       const missing = fs.existsSync(appDir) ? path.join(relative, "cdktf.json") : relative || ".";
-      return { lists: [], noApp: `there is no app at ${ref} (${short}): ${missing} does not exist there, so every list declared now is new and is read` };
+      return { lists: [], noApp: `there is no app at ${ref} (${short}): ${missing} does not exist there, so every list declared now is new and is read`, refDependencies: null, fallback: null };
     }
-    links.push(...linkDependencies(top, settings.cwd, tree));
+    // REF's synth sees the worktree wherever the working tree's path was: environment and cwd.
+    const env = outsideWorkingTree(settings.env, top, path.join(tree));
+    const fallback = (reason: string): RefDeclarations => ({ lists: null, noApp: null, refDependencies: null, fallback: reason });
+    const decision = await decideRefDependencies({ top, cwd: settings.cwd, tree, commit, ref: short, env: settings.env, ...(signal === undefined ? {} : { signal }) });
+    if (decision.kind === "fallback") return fallback(decision.reason);
+    if (decision.kind === "reuse") links.push(...linkDependencies(top, settings.cwd, tree));
+    else {
+      const failed = await installRefDependencies(path.join(tree, decision.lockDir), withoutSecrets(env), signal);
+      if (failed !== null) return fallback(`${decision.reason}, and npm ci of ${ref} (${short}) failed (${failed})`);
+    }
+    const refDependencies = { how: decision.kind === "reuse" ? ("reused" as const) : ("installed" as const), reason: decision.reason };
     const outdir = path.join(temp, "out");
     try {
       const app = settings.app ?? readAppCommand(appDir);
-      await runSynth({ app, outdir, cwd: appDir, env: settings.env, ...(signal === undefined ? {} : { signal }) });
+      await runSynth({ app, outdir, cwd: appDir, env, ...(signal === undefined ? {} : { signal }) });
       const stacks = new Set(settings.stacks);
-      return { lists: readDeclarations(outdir).filter((list) => stacks.size === 0 || stacks.has(list.stack)), noApp: null };
+      return { lists: readDeclarations(outdir).filter((list) => stacks.size === 0 || stacks.has(list.stack)), noApp: null, refDependencies, fallback: null };
     } catch (error) {
       if (error instanceof AlertRuleUsersError) throw refSynthFailed(ref, short, error.message, error);
       throw error;
@@ -182,27 +218,36 @@ function refSynthFailed(ref: string, short: string, detail: string, cause?: unkn
   );
 }
 
-/**
- * Links the working tree's `node_modules` into the worktree: those of the app's directory and of
- * each directory above it, up to the repository's top, that the worktree does not have. Returns
- * the links made.
- */
-function linkDependencies(top: string, cwd: string, tree: string): string[] {
-  const links: string[] = [];
-  const root = fs.realpathSync(top);
-  for (let dir = fs.realpathSync(cwd); ; dir = path.dirname(dir)) {
-    const modules = path.join(dir, "node_modules");
-    const target = path.join(tree, path.relative(root, dir), "node_modules");
-    if (fs.existsSync(modules) && fs.existsSync(path.dirname(target)) && !fs.existsSync(target)) {
-      fs.symlinkSync(modules, target, "junction");
-      links.push(target);
-    }
-    if (dir === root || path.dirname(dir) === dir) break;
-  }
-  return links;
+/** What REF declares, or null with `fallback` saying why every rule is read instead. */
+interface RefDeclarations {
+  readonly lists: DesiredList[] | null;
+  readonly noApp: string | null;
+  readonly refDependencies: ChangedSinceRead["refDependencies"];
+  readonly fallback: string | null;
 }
 
 /** A plan made of `read.comparison.changed`, marked with what was compared and what was left unread (src/core/changed-since-plan.ts). */
 export function markChangedSince(plan: Plan, read: ChangedSinceRead): Plan {
-  return withChangedSince(plan, read.comparison, read);
+  const unread = new Set<DesiredList>(read.comparison.unchanged);
+  return withDeclarations(withChangedSince(plan, read.comparison, read), read.declared, unread);
+}
+
+/**
+ * The plan of `plan --changed-since REF`: `plan` (getPlan of the session) of the changed
+ * declarations; when the read shows that a changed declaration names the same rule as an unchanged
+ * one (a rule declared by name now that was declared by ID, or the other way round), that one is
+ * read too and the plan made again, so the duplicate is reported exactly as a full plan reports it.
+ */
+export async function planChangedSince(read: ChangedSinceRead, plan: (desired: readonly DesiredList[]) => Promise<Plan>): Promise<Plan> {
+  const first = await plan(read.comparison.changed.map((c) => c.list));
+  const also = sameRuleUnread(first, read.comparison);
+  if (also.length === 0) return markChangedSince(first, read);
+  const extra = new Set(also);
+  const changed = read.declared.flatMap((list) => {
+    const found = read.comparison.changed.find((c) => c.list === list);
+    return found !== undefined ? [found] : extra.has(list) ? [{ list, changes: ["duplicate" as const] }] : [];
+  });
+  const comparison = { ...read.comparison, changed, unchanged: read.comparison.unchanged.filter((l) => !extra.has(l)) };
+  const again = { ...read, comparison };
+  return markChangedSince(await plan(changed.map((c) => c.list)), again);
 }

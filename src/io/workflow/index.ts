@@ -12,6 +12,7 @@ export { DEFAULT_TIMEOUT_SECONDS, openSession, runDeadlineOf } from "./connect";
 export type { OpenSession, RequestContext, SessionRequest } from "./connect";
 export { MAX_RUN_DEADLINE_SECONDS } from "../../api";
 export { readDesired, readDesiredFromEnv } from "./declared";
+export { checkCoveredDeclarations, planDeclared } from "./covered";
 export { getPlan, planDocument, savePlan } from "./plan";
 export type { PlanClock } from "./plan";
 export { ENV_PLAN_KEY, MIN_PLAN_KEY_LENGTH, readPlanKey } from "./plan-key";
@@ -23,7 +24,7 @@ export { findPeopleLive, importRules, importRulesHcl, listRules, readLiveRules }
 export { initApp } from "./init";
 export { REINSTALL_COMMAND, installProvider } from "../provider-install";
 export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
-export { markChangedSince, readChangedSince } from "./changed-since";
+export { markChangedSince, planChangedSince, readChangedSince } from "./changed-since";
 export type { ChangedSinceRead } from "./changed-since";
 export { readAccessReport, writeAccessReport } from "./report";
 export type { AccessReportFiles } from "./report";

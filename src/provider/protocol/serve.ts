@@ -8,6 +8,8 @@
  */
 import { Server, ServerCredentials, status } from "@grpc/grpc-js";
 import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
+import { randomInt } from "node:crypto";
+import { createServer } from "node:net";
 import { makeServerCertificate } from "./certificate";
 import { checkHandshake, handshakeLine } from "./handshake";
 import { protocolServices } from "./proto";
@@ -112,10 +114,18 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Binds the first free port of `ports`, starting at a random one and wrapping around (several
+ * providers start at once; go-plugin accepts any port of the range). Each port is first tried with a
+ * plain listener, so a busy port is skipped silently rather than logged as an error by grpc-js.
+ */
 async function bindFirstFree(server: Server, ports: readonly number[], credentials: ServerCredentials): Promise<number> {
   let last: Error | undefined;
-  for (const candidate of ports) {
+  const offset = ports.length > 1 ? randomInt(ports.length) : 0;
+  for (let i = 0; i < ports.length; i++) {
+    const candidate = ports[(offset + i) % ports.length] ?? 0;
     try {
+      if (candidate !== 0 && !(await isFree(candidate))) continue;
       return await new Promise<number>((resolve, reject) =>
         server.bindAsync(`127.0.0.1:${candidate}`, credentials, (error, bound) => (error === null ? resolve(bound) : reject(error))),
       );
@@ -124,5 +134,13 @@ async function bindFirstFree(server: Server, ports: readonly number[], credentia
     }
   }
   const range = ports.length === 1 ? `port ${ports[0] ?? 0}` : `ports ${ports[0] ?? 0} to ${ports[ports.length - 1] ?? 0}`;
-  throw new Error(`no free TCP port on 127.0.0.1 among ${range} (${last?.message ?? "no port to try"}).`);
+  throw new Error(`no free TCP port on 127.0.0.1 among ${range}${last === undefined ? "" : ` (${last.message})`}.`);
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
 }

@@ -69,11 +69,13 @@ export function toProtoDiagnostic(diagnostic: Diagnostic): ProtoDiagnostic {
   };
 }
 
+function decodeValue(shape: Shape, value: DynamicValue | null | undefined): Value {
+  if (value === null || value === undefined || (value.msgpack.length === 0 && value.json.length === 0)) return null;
+  return value.msgpack.length > 0 ? decodeMsgpack(shape, value.msgpack) : decodeJson(shape, value.json);
+}
+
 function decode(shape: Shape, value: DynamicValue | null | undefined, what: string): ObjectValue | null {
-  let decoded: Value;
-  if (value === null || value === undefined || (value.msgpack.length === 0 && value.json.length === 0)) decoded = null;
-  else if (value.msgpack.length > 0) decoded = decodeMsgpack(shape, value.msgpack);
-  else decoded = decodeJson(shape, value.json);
+  const decoded = decodeValue(shape, value);
   if (decoded === UNKNOWN) throw new Error(`The ${what} is wholly unknown; the provider needs it known.`);
   return decoded as ObjectValue | null;
 }
@@ -82,6 +84,17 @@ function decodeKnown(shape: Shape, value: DynamicValue | null | undefined, what:
   const decoded = decode(shape, value, what);
   if (decoded === null) throw new Error(`The ${what} is missing from Terraform's request.`);
   return decoded;
+}
+
+/** Validation of a configuration not known yet (wholly unknown) says nothing: Terraform validates it again once known. */
+async function validateConfig(
+  shape: Shape,
+  value: DynamicValue | null | undefined,
+  validate: ((config: ObjectValue) => Diagnostic[] | Promise<Diagnostic[]>) | undefined,
+): Promise<{ diagnostics: ProtoDiagnostic[] }> {
+  const decoded = decodeValue(shape, value);
+  if (decoded === UNKNOWN || decoded === null || validate === undefined) return { diagnostics: [] };
+  return { diagnostics: noDiagnostics(await validate(decoded as ObjectValue)) };
 }
 
 function encode(shape: Shape, value: ObjectValue | null): DynamicValue {
@@ -146,21 +159,16 @@ export function providerService(provider: ProviderDefinition, providerName: stri
       server_capabilities: capabilities,
     }),
 
-    ValidateProviderConfig: async (request: { config: DynamicValue | null }) => {
-      const config = decodeKnown(providerShape, request.config, "provider configuration");
-      return { diagnostics: noDiagnostics(await provider.validate?.(config)) };
-    },
+    ValidateProviderConfig: (request: { config: DynamicValue | null }) => validateConfig(providerShape, request.config, provider.validate?.bind(provider)),
 
-    ValidateResourceConfig: async (request: ConfigRequest) => {
+    ValidateResourceConfig: (request: ConfigRequest) => {
       const kind = resource(request.type_name);
-      const config = decodeKnown(kind.shape, request.config, "resource configuration");
-      return { diagnostics: noDiagnostics(await kind.definition.validate?.(config)) };
+      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
     },
 
-    ValidateDataResourceConfig: async (request: ConfigRequest) => {
+    ValidateDataResourceConfig: (request: ConfigRequest) => {
       const kind = dataSource(request.type_name);
-      const config = decodeKnown(kind.shape, request.config, "data source configuration");
-      return { diagnostics: noDiagnostics(await kind.definition.validate?.(config)) };
+      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
     },
 
     UpgradeResourceState: (request: TypedRequest & { version: number; raw_state: { json: Buffer; flatmap: Record<string, string> } | null }) => {

@@ -2,7 +2,10 @@
 import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
 import { X509Certificate } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import type { ServerCertificate } from "../../../src/provider/protocol";
@@ -165,11 +168,32 @@ describe("the provider process, as Terraform starts it", () => {
       expect(invalid.diagnostics).toEqual([
         { severity: "ERROR", summary: 'The value "invalid" is not allowed.', detail: "Choose another value.", attribute: { steps: [{ attribute_name: "value", selector: "attribute_name" }] } },
       ]);
+      const notKnownYet = await provider.call("ValidateResourceConfig", { type_name: "echo_item", config: { msgpack: Buffer.from([0xd4, 0, 0]) } });
+      expect(notKnownYet.diagnostics).toEqual([]);
       const unknownType = await provider.call("ValidateResourceConfig", { type_name: "echo_other", config: { msgpack: Buffer.from([0xc0]) } });
       expect(unknownType.diagnostics[0].summary).toBe('The resource type "echo_other" is not supported by the echo provider.');
       const ephemeral = await provider.call("OpenEphemeralResource", { type_name: "echo_secret" });
       expect(ephemeral.diagnostics[0]).toMatchObject({ severity: "ERROR", summary: 'The ephemeral resource "echo_secret" is not supported by the echo provider.' });
       await expect(provider.call("CallFunction", { name: "f" })).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+    } finally {
+      provider.close();
+    }
+  });
+
+  it("upgrades stored JSON state to msgpack by the current schema, dropping attributes it no longer has with a warning", async () => {
+    const { address, serverPem } = parseLine(line);
+    const provider = client("tfplugin6.Provider", address, serverPem, terraformCertificate);
+    const shape = schemaShape(echoProvider(undefined).resources["echo_item"]!.schema);
+    try {
+      const answer = await provider.call("UpgradeResourceState", {
+        type_name: "echo_item",
+        version: 0,
+        raw_state: { json: Buffer.from(JSON.stringify({ id: "a", name: "a", value: "x", version: 2, retired: true })) },
+      });
+      expect(decodeMsgpack(shape, answer.upgraded_state.msgpack)).toEqual({ id: "a", name: "a", value: "x", tags: null, entries: null, version: 2 });
+      expect(answer.diagnostics).toEqual([
+        { severity: "WARNING", summary: 'The stored state of echo_item has an attribute "retired" that its schema no longer has; it was dropped.', detail: "", attribute: null },
+      ]);
     } finally {
       provider.close();
     }
@@ -216,6 +240,76 @@ describe("the provider process, as Terraform starts it", () => {
   }, EXIT_TIMEOUT_MS + 5_000);
 });
 
+describe("the provider process and signals", () => {
+  it("ignores SIGINT, as go-plugin does (Terraform answers Ctrl-C with StopProvider), and shuts down on SIGTERM", async () => {
+    // given
+    const terraformCertificate = makeServerCertificate();
+    const started = start(terraformEnv(terraformCertificate));
+    try {
+      const { address, serverPem } = parseLine(await handshake(started));
+      const provider = client("tfplugin6.Provider", address, serverPem, terraformCertificate);
+      try {
+        // when: Ctrl-C reaches the process group
+        started.child.kill("SIGINT");
+        // then: the provider still answers, and StopProvider is Terraform's way to stop it
+        await expect(provider.call("GetMetadata", {})).resolves.toMatchObject({ resources: [{ type_name: "echo_item" }] });
+        await expect(provider.call("StopProvider", {})).resolves.toEqual({ Error: "" });
+      } finally {
+        provider.close();
+      }
+      // when
+      started.child.kill("SIGTERM");
+      // then
+      expect(await started.exited).toBe(0);
+    } finally {
+      if (started.child.exitCode === null) started.child.kill("SIGKILL");
+    }
+  }, START_TIMEOUT_MS + EXIT_TIMEOUT_MS);
+});
+
+describe("the provider process when Terraform is killed", () => {
+  it("shuts down once the process that started it is gone, leaving no orphan", async () => {
+    // given: a stand-in for Terraform that starts the provider, says its pid, and is then killed
+    const standIn = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const c = require("child_process").spawn(process.execPath, ["-r", "ts-node/register/transpile-only", ${JSON.stringify(FIXTURE)}], { stdio: ["ignore", "inherit", "inherit"] });
+         process.stderr.write("PID " + c.pid + "\\n"); setInterval(() => undefined, 1000);`,
+      ],
+      { env: { PATH: process.env["PATH"], ...terraformEnv(makeServerCertificate()) }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    standIn.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    standIn.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (!out.includes("\n") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const providerPid = Number(/PID (\d+)/.exec(err)?.[1]);
+    expect(out).toMatch(/^1\|6\|tcp\|/);
+    const alive = (): boolean => {
+      try {
+        process.kill(providerPid, 0);
+      } catch {
+        return false;
+      }
+      // an exited process not yet reaped by its new parent is a zombie: gone for our purpose
+      const stat = existsSync(`/proc/${providerPid}/stat`) ? readFileSync(`/proc/${providerPid}/stat`, "utf8") : "";
+      return !/^\d+ \(.*\) Z/.test(stat);
+    };
+    expect(alive()).toBe(true);
+    // when
+    standIn.kill("SIGKILL");
+    await once(standIn, "exit");
+    // then
+    const gone = Date.now() + EXIT_TIMEOUT_MS;
+    while (alive() && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 100));
+    const orphan = alive();
+    if (orphan) process.kill(providerPid, "SIGKILL");
+    expect(orphan).toBe(false);
+  }, START_TIMEOUT_MS + EXIT_TIMEOUT_MS + 5_000);
+});
+
 describe("the provider process, started by hand", () => {
   it("refuses without Terraform's magic cookie: exit 1, a sentence saying what it is, nothing on stdout", async () => {
     // when
@@ -229,11 +323,42 @@ describe("the provider process, started by hand", () => {
     );
   }, START_TIMEOUT_MS);
 
+  it("refuses in the alertrules provider's own executable too (dist/src/provider/main.js, built by npm run build)", async () => {
+    // when
+    const child = spawn(process.execPath, [join(__dirname, "..", "..", "..", "dist", "src", "provider", "main.js")], { env: { PATH: process.env["PATH"] }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    const [code] = (await once(child, "exit")) as [number | null];
+    // then
+    expect(code).toBe(1);
+    expect(out).toBe("");
+    expect(err).toContain("This executable is the alertrules Terraform provider");
+  }, START_TIMEOUT_MS);
+
   it("refuses without Terraform's client certificate, which automatic mutual TLS needs", async () => {
     const started = start({ [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "5,6" });
     expect(await started.exited).toBe(1);
     expect(started.stdout()).toBe("");
     expect(started.stderr()).toContain("needs Terraform's client certificate (PLUGIN_CLIENT_CERT)");
+  }, START_TIMEOUT_MS);
+
+  it("refuses with a sentence when no port of Terraform's range is free", async () => {
+    // given: the only port of the range is taken
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    try {
+      // when
+      const started = start({ ...terraformEnv(makeServerCertificate()), PLUGIN_MIN_PORT: port, PLUGIN_MAX_PORT: port });
+      // then
+      expect(await started.exited).toBe(1);
+      expect(started.stdout()).toBe("");
+      expect(started.stderr()).toBe(`The echo provider could not start: no free TCP port on 127.0.0.1 among port ${port}.\n`);
+    } finally {
+      taken.close();
+    }
   }, START_TIMEOUT_MS);
 
   it("refuses a Terraform that does not offer protocol 6", async () => {
