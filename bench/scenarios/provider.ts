@@ -15,7 +15,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeServerCertificate } from "../../src/provider/protocol/certificate";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../src/provider/protocol/handshake";
@@ -44,6 +44,9 @@ export const START_TARGET_MS = 300;
 export const REFRESH_RATIO_TARGET = 2;
 export const SPAN_TARGET_FACTOR = 1.15;
 export const RATE_LIMITED_TARGET = 0.03;
+
+/** The 1-minute load average, to one decimal: the machine is shared, and the wall times depend on it. */
+const load1 = (): number => Math.round((loadavg()[0] ?? 0) * 10) / 10;
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -122,6 +125,7 @@ export const provider: Scenario = {
       const executable = await installProvider(cli, startDir, { ...process.env });
       const client = makeServerCertificate();
       const starts: number[] = [];
+      const loads = { start: load1(), refresh: 0, rate: 0 };
       for (let i = 0; i < sizes.starts; i++) starts.push((await timeStart(executable, client.certificatePem)).ms);
       const startMedian = median(starts);
 
@@ -141,6 +145,7 @@ export const provider: Scenario = {
         let tfRequests: Record<string, number> = {};
         let cliRequests: Record<string, number> = {};
         // Two rounds, alternating, each side's best counts: the machine is shared, and a neighbour's burst should not decide.
+        loads.refresh = load1();
         for (let round = 0; round < 2; round++) {
           ctx.log(`provider: terraform plan of ${sizes.refreshLists} lists in state (round ${round + 1} of 2)`);
           let before = await sim.requestCounts();
@@ -172,6 +177,7 @@ export const provider: Scenario = {
       try {
         writeHcl(made.dir, made.declarations, `  max_rps = ${sizes.rps}\n`);
         const env = { ...made.env, ALERTS_API_URL: limited.url, ALERTS_API_TOKEN: limited.token, ALERTS_TENANT_ID: limited.tenantId };
+        loads.rate = load1();
         const run = expectExit("terraform plan (max_rps)", await timedCommand("terraform", ["plan", "-detailed-exitcode", "-no-color"], made.dir, env), [0]);
         rate = { run, log: await limited.requestLog() };
       } finally {
@@ -197,12 +203,12 @@ export const provider: Scenario = {
         title: this.title,
         tables: [
           {
-            title: `Provider start: the installed executable to its handshake line, ${sizes.starts} launches`,
+            title: `Provider start: the installed executable to its handshake line, ${sizes.starts} launches (load average ${loads.start})`,
             columns: ["median ms", "min ms", "max ms"],
             rows: [[fmt.ms(startMedian), fmt.ms(Math.min(...starts)), fmt.ms(Math.max(...starts))]],
           },
           {
-            title: `Refresh of ${fmt.int(sizes.refreshLists)} lists of ${sizes.usersPerRule} users, ${ctx.latencyMs} ms latency, no limit (best of 2 each; state created by one terraform apply in ${fmt.s(refresh.applyMs)} s, the app's synth ${fmt.s(refresh.synthMs)} s)`,
+            title: `Refresh of ${fmt.int(sizes.refreshLists)} lists of ${sizes.usersPerRule} users, ${ctx.latencyMs} ms latency, no limit (best of 2 each; state created by one terraform apply in ${fmt.s(refresh.applyMs)} s, the app's synth ${fmt.s(refresh.synthMs)} s; load average ${loads.refresh})`,
             columns: ["command", "wall s (best)", "wall s (runs)", "query-users", "searches", "requests"],
             rows: [
               ["terraform plan (refresh included, parallelism 10)", fmt.s(tfBest), refresh.tf.map((r) => fmt.s(r.wallMs)).join(" / "), fmt.int(reads), fmt.int(searches), fmt.int(total(refresh.tfRequests))],
@@ -210,7 +216,7 @@ export const provider: Scenario = {
             ],
           },
           {
-            title: `Refresh of ${fmt.int(sizes.limitedLists)} lists with max_rps = ${sizes.rps}, the service limited to ${sizes.rps} requests a second`,
+            title: `Refresh of ${fmt.int(sizes.limitedLists)} lists with max_rps = ${sizes.rps}, the service limited to ${sizes.rps} requests a second (load average ${loads.rate})`,
             columns: ["wall s", "requests", "span s", "requests / rps s", "span / (requests / rps)", "429s"],
             rows: [[fmt.s(rate.run.wallMs), fmt.int(requests), fmt.s(spanMs), fmt.s((requests / sizes.rps) * 1000), fmt.ratio(spanMs / ((requests / sizes.rps) * 1000)), fmt.int(limitedCount)]],
           },
@@ -242,6 +248,7 @@ export const provider: Scenario = {
         ],
         data: {
           sizes,
+          loadAverage: loads,
           start: { medianMs: startMedian, runsMs: starts },
           refresh: {
             stateApplyMs: refresh.applyMs,
