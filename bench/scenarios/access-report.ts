@@ -15,7 +15,7 @@ import type { DesiredList } from "../../src/core/desired";
 import { renderReportCsv } from "../../src/core/render/report-csv";
 import { renderReportHtml } from "../../src/core/render/report-html";
 import type { LiveRule } from "../../src/core/who";
-import { check, fmt, type Check, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
+import { fmt, sizedCheck, type Check, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
 import { MB, timedSync } from "../lib/timing";
 
 export interface ReportSizes {
@@ -56,7 +56,7 @@ function tenant(sizes: ReportSizes): { rules: LiveRule[]; declared: DesiredList[
   return { rules, declared };
 }
 
-interface BrowserTimes {
+export interface BrowserTimes {
   readonly openMs: number;
   readonly searchMs: number;
   readonly rowsShown: number;
@@ -88,6 +88,27 @@ async function openInChromium(file: string, query: string): Promise<BrowserTimes
   }
 }
 
+/**
+ * The page's target: open and answer a search within OPEN_AND_SEARCH_TARGET_MS. A wall time of
+ * `--quick` sizes is reported, never judged (docs/performance.md): a busy machine makes a small
+ * page slow as easily as a big one, and only the full size is the target's (issue 32).
+ */
+export function browserCheck(
+  quick: boolean,
+  browser: BrowserTimes | null,
+  skipped: string,
+  page: { readonly entries: number; readonly htmlBytes: number; readonly query: string },
+): Check {
+  const name = `access report: opens and answers a search in under ${OPEN_AND_SEARCH_TARGET_MS / 1000} s in headless Chromium`;
+  if (browser === null) return { name, pass: false, judged: false, detail: `not measured: ${skipped}` };
+  return sizedCheck(
+    quick,
+    name,
+    browser.openMs + browser.searchMs < OPEN_AND_SEARCH_TARGET_MS,
+    `${fmt.int(browser.openMs)} ms to open + ${fmt.ms(browser.searchMs)} ms to answer "${page.query}" (${browser.matches}) for ${fmt.int(page.entries)} entries; ${(page.htmlBytes / MB).toFixed(1)} MB page`,
+  );
+}
+
 export const accessReport: Scenario = {
   name: "access-report",
   title: "7. Access report at scale",
@@ -113,17 +134,7 @@ export const accessReport: Scenario = {
       rmSync(dir, { recursive: true, force: true });
     }
     const entries = built.value.entries.length;
-    const size = ctx.quick ? " (quick sizes, not the target size)" : "";
-    const checks: Check[] =
-      browser === null
-        ? [{ name: `access report: opens and answers a search in under ${OPEN_AND_SEARCH_TARGET_MS / 1000} s`, pass: false, judged: false, detail: `not measured: ${skipped}` }]
-        : [
-            check(
-              `access report: opens and answers a search in under ${OPEN_AND_SEARCH_TARGET_MS / 1000} s in headless Chromium${size}`,
-              browser.openMs + browser.searchMs < OPEN_AND_SEARCH_TARGET_MS,
-              `${fmt.int(browser.openMs)} ms to open + ${fmt.ms(browser.searchMs)} ms to answer "${query}" (${browser.matches}) for ${fmt.int(entries)} entries; ${(htmlBytes / MB).toFixed(1)} MB page`,
-            ),
-          ];
+    const checks = [browserCheck(ctx.quick, browser, skipped, { entries, htmlBytes, query })];
     return {
       name: this.name,
       title: this.title,

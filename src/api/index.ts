@@ -60,6 +60,7 @@ export {
   isRetryableStatus,
   honoursRetryAfter,
   realSleep,
+  permanentNetworkFailure,
 } from "./http/retry";
 export type { RetryPolicy, RetryDecision, Sleep, Random } from "./http/retry";
 export { redact, redactString, registerSecret, REDACTED } from "./http/redact";

@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import type { ParseArgsConfig } from "node:util";
 import { UsageError } from "../errors";
+import { didYouMean } from "../core/render";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
@@ -18,11 +19,12 @@ export function parse<T extends OptionSpec>(command: string, argv: string[], opt
   try {
     parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
   } catch (err) {
-    const message = err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/s, "") : String(err);
+    // (not `instanceof Error`: util.parseArgs' TypeError may come from another realm, as under jest)
+    const message = typeof err === "object" && err !== null && "message" in err ? String(err.message).replace(/\. To specify a positional argument.*$/s, "") : String(err);
     // The token is never a flag value (it would show in process lists): say where it goes instead.
     const hint = /Unknown option '--token'/.test(message)
       ? " The token is never taken on the command line: set ALERTS_API_TOKEN, or pass --token-file FILE, or --token-command CMD (a command that prints it)."
-      : "";
+      : unknownOptionHint(message, options);
     throw new UsageError(`${command}: ${message}.${hint} Run 'alert-rule-users ${command} --help' for the flags it takes.`);
   }
   if (!allowPositionals && parsed.positionals.length > 0) {
@@ -100,8 +102,7 @@ export function withTwoDashes(argv: readonly string[], options: OptionSpec, refu
       valueNext = options[name]!.type === "string" && !hasValue;
       out.push(`-${token}`);
     } else if (dashes === 1 && name.length > 1 && ![...name].every((c) => shorts.get(c)?.type === "boolean")) {
-      const near = nearestOption(name, Object.keys(options));
-      throw refuse(`Unknown option '-${name}'.${near === undefined ? "" : ` Did you mean --${near}?`}`);
+      throw refuse(`Unknown option '-${name}'.${didYouMean(name, Object.keys(options), (near) => `--${near}`)}`);
     } else {
       valueNext = dashes === 1 && name.length === 1 && shorts.get(name)?.type === "string" && !hasValue;
       out.push(token);
@@ -110,25 +111,8 @@ export function withTwoDashes(argv: readonly string[], options: OptionSpec, refu
   return out;
 }
 
-/** The option name closest to `word` (at most a third of its letters edited), if any. */
-function nearestOption(word: string, names: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const name of names) {
-    const distance = editDistance(word, name);
-    if (distance <= Math.max(1, Math.floor(name.length / 3)) && (best === undefined || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-
-/** Levenshtein distance: insertions, deletions and substitutions, one each. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+/** " Did you mean --X?" for util.parseArgs' "Unknown option '--x'" (a typo of a flag this command takes), else "". */
+function unknownOptionHint(message: string, options: OptionSpec): string {
+  const unknown = /Unknown option '--([^'=]+)'/.exec(message)?.[1];
+  return unknown === undefined ? "" : didYouMean(unknown, Object.keys(options), (near) => `--${near}`);
 }

@@ -5,18 +5,26 @@
 import { ApiError } from "../io/workflow";
 import type { AlertRuleUsersError, ErrorCode } from "../errors";
 
+/**
+ * The CLI as a command that runs in an app, where alert-rule-users is a dependency and not on
+ * PATH: every hint that names a command to run uses it. `--no`: never download a package of that
+ * name from the registry (outside the app, npx would otherwise fetch and run whatever is published
+ * under it, with the token in its environment).
+ */
+export const CLI_IN_APP = "npx --no alert-rule-users";
+
 const HINTS: Partial<Record<ErrorCode, string>> = {
-  STALE_PLAN: "Plan again ('alert-rule-users plan --out FILE', or 'apply' without a file), review it, and apply the new plan.",
+  STALE_PLAN: `Plan again ('${CLI_IN_APP} plan --out FILE', or 'apply' without a file), review it, and apply the new plan.`,
   CONNECTION_MISMATCH:
     "Plan again against this service and tenant, or point ALERTS_API_URL / ALERTS_TENANT_ID (or --base-url / --tenant-id) at the planned one.",
   MASS_REMOVAL: "If this is intended, apply again with --allow-mass-removal (on the Terraform path: set allowMassRemoval: true on the RuleUserList).",
   CHANGED_SINCE: "Nothing was read from the service. Fix the cause above, or drop --changed-since for a full plan that reads every rule.",
-  PLAN_FILE: "Plan again with 'alert-rule-users plan --out FILE' and apply the new file unmodified.",
+  PLAN_FILE: `Plan again with '${CLI_IN_APP} plan --out FILE' and apply the new file unmodified.`,
 };
 
 /** Nothing listens at the address: the usual cause when trying the tool, said in CI logs too. */
 const REFUSED_HINT =
-  "Nothing accepted the connection: is the service, or the simulator ('npx alert-rule-users simulator'), running at ALERTS_API_URL (or --base-url)?";
+  `Nothing accepted the connection: is the service, or the simulator ('${CLI_IN_APP} simulator'), running at ALERTS_API_URL (or --base-url)?`;
 
 /** The hint line for an error, or null when the message says all there is. */
 export function hintFor(error: AlertRuleUsersError): string | null {

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { ENV_BASE_URL, registerEnvironmentSecrets, registerSecret, registerUrlPassword } from "../io/workflow";
 import { SECRET_VALUE_VARIABLES } from "../shared/secret-variables";
 import { AlertRuleUsersError } from "../errors";
+import { didYouMean } from "../core/render";
 import { TOOL_VERSION } from "../io/workflow";
 import { COMMANDS } from "./commands";
 import type { Io } from "./io";
@@ -96,7 +97,7 @@ export async function main(args: string[], given: Io): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr.write(`Error: unknown command '${name}'.\n\n${usage()}`);
+    io.stderr.write(`Error: unknown command '${name}'.${didYouMean(name, COMMANDS.map((c) => c.name))}\n\n${usage()}`);
     return 1;
   }
   const nodeDebug = checkNodeDebug(io.env["NODE_DEBUG"], allowNodeDebug);

@@ -23,11 +23,13 @@ import { declaresRule } from "./who";
 export type ExpiryState = "expired" | "expiring" | "none";
 
 /**
- * `declared`: in the live list and declared; `not-declared`: in the live list, declared by no
- * RuleUserList (drift: added in the console, or a rule no construct manages); `not-live`: declared
- * but not in the live list (drift: not applied yet); `unknown`: the declarations were not read.
+ * `declared`: in the live list and declared; `not-declared`: in the live list of a rule the app
+ * manages, declared by no RuleUserList (drift: added in the console; an additive list allows it);
+ * `not-live`: declared but not in the live list (drift: not applied yet); `not-managed`: in the
+ * live list of a rule the app declares nothing for (not drift: the app does not manage that rule);
+ * `unknown`: the declarations were not read.
  */
-export type DeclarationState = "declared" | "not-declared" | "not-live" | "unknown";
+export type DeclarationState = "declared" | "not-declared" | "not-live" | "not-managed" | "unknown";
 
 /** One entry of one rule's list: a person who can be alerted on, or is exempt. */
 export interface AccessEntry {
@@ -55,6 +57,8 @@ export interface RuleAccess {
   readonly entries: number;
   /** Entries with a drift state (`not-declared` or `not-live`). */
   readonly drift: number;
+  /** Whether a RuleUserList of the app declares this rule (false too when the declarations were not read). */
+  readonly managed: boolean;
   readonly expiring: number;
   readonly expired: number;
   /** Construct paths of the RuleUserLists that declare this rule. */
@@ -212,7 +216,7 @@ export function buildAccessReport(input: AccessReportInput): AccessReport {
         ...base,
         userId: entry.userId,
         aliases: [...entry.aliases],
-        state: input.declared === undefined ? "unknown" : found.length > 0 ? "declared" : "not-declared",
+        state: liveEntryState(input.declared !== undefined, lists.length > 0, found.length > 0),
         declaredBy: found.length === 1 ? [found[0]!.path] : [...new Set(found.map((d) => d.path))].sort(compareStrings),
         expiresAt,
         expiry: expiryOf(expiresAt, today, horizon),
@@ -252,6 +256,7 @@ export function buildAccessReport(input: AccessReportInput): AccessReport {
       ...base,
       entries: ruleEntries.length,
       drift: ruleEntries.filter(isDrift).length,
+      managed: lists.length > 0,
       expiring: ruleEntries.filter((e) => e.expiry === "expiring").length,
       expired: ruleEntries.filter((e) => e.expiry === "expired").length,
       declaredBy: index.paths,
@@ -268,6 +273,21 @@ export function buildAccessReport(input: AccessReportInput): AccessReport {
     systemRules: ordered.filter((r) => r.list === null).length,
     unresolved,
   };
+}
+
+/**
+ * The state of a live entry: unknown without the declarations; in a rule no RuleUserList declares,
+ * `not-managed` (the app does not manage that rule, so nothing in it is drift); else declared or not.
+ */
+function liveEntryState(withDeclarations: boolean, ruleManaged: boolean, declared: boolean): DeclarationState {
+  if (!withDeclarations) return "unknown";
+  if (!ruleManaged) return "not-managed";
+  return declared ? "declared" : "not-declared";
+}
+
+/** Entries in rules the app declares nothing for (see {@link DeclarationState}). */
+export function isNotManaged(entry: Pick<AccessEntry, "state">): boolean {
+  return entry.state === "not-managed";
 }
 
 /** Whether an entry is drift: live but declared by no construct, or declared but not live. */

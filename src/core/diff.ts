@@ -16,6 +16,7 @@ import type {
 import { isSystemRule } from "./guards";
 import type { ObservedList, RuleObservation } from "./observation";
 import { inSafeOrder } from "./operations";
+import { didYouMean, suggest } from "./suggest";
 
 export interface DiffOptions {
   /** Most users in one write call; larger changes are split into several calls of the same operation. */
@@ -58,7 +59,7 @@ export function diffRule(desired: DesiredList, observation: RuleObservation, opt
 
   switch (observation.kind) {
     case "not-found":
-      return { ...base, action: "error", errorKind: "unknown-rule", reason: notFoundReason(desired) };
+      return { ...base, action: "error", errorKind: "unknown-rule", reason: notFoundReason(desired, observation.knownNames ?? []) };
     case "ambiguous":
       return {
         ...base,
@@ -118,11 +119,24 @@ function withoutExpiry(users: readonly DesiredUser[]): readonly PlannedUser[] {
   return users.some((u) => u.expiresAt !== undefined) ? users.map((u) => ({ userId: u.userId, aliases: u.aliases })) : users;
 }
 
-function notFoundReason(desired: DesiredList): string {
+/**
+ * Why a declared rule was not found, with the name a typo most likely meant: a ruleName that
+ * differs from a rule's name in case or by a small edit, or a rule's name given as the ruleId.
+ * `knownNames`: names of rules the tenant has (from the metadata search, see src/io/observe.ts).
+ */
+function notFoundReason(desired: DesiredList, knownNames: readonly string[]): string {
   if (desired.ruleId !== null) {
-    return `no rule has the ID '${desired.ruleId}' in this tenant: check the ruleId (the rule's observerRuleId) or declare the rule by ruleName.`;
+    const asName = knownNames.find((n) => n === desired.ruleId) ?? suggest(desired.ruleId, knownNames);
+    const hint =
+      asName !== undefined
+        ? ` This looks like a rule name ('${asName}'): declare it with ruleName: ${JSON.stringify(asName)} instead of ruleId.`
+        : /\s/.test(desired.ruleId)
+          ? " This looks like a rule name (it has spaces): declare it with ruleName instead of ruleId."
+          : "";
+    return `no rule has the ID '${desired.ruleId}' in this tenant: check the ruleId (the rule's observerRuleId) or declare the rule by ruleName.${hint}`;
   }
-  return `no rule is named '${desired.ruleName ?? ""}' in this tenant (names match exactly, case included): check the name or declare the rule by ruleId.`;
+  const name = desired.ruleName ?? "";
+  return `no rule is named '${name}' in this tenant (names match exactly, case included): check the name or declare the rule by ruleId.${didYouMean(name, knownNames)}`;
 }
 
 interface Computed {

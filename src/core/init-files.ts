@@ -17,6 +17,10 @@ export interface InitVersions {
   readonly node: string;
   readonly cdktf: string;
   readonly constructs: string;
+  /** cdktn, for `init --cdktn`: this package's peer range. */
+  readonly cdktn: string;
+  /** The `constructs` range of a cdktn app: the part of this package's that cdktn accepts. */
+  readonly constructsForCdktn: string;
   readonly providerNull: string;
   readonly tsNode: string;
   readonly typescript: string;
@@ -32,6 +36,13 @@ export interface InitOptions {
    */
   readonly packageSpec: string;
   readonly versions: InitVersions;
+  /**
+   * The CDK the app is written for: cdktf (the default), or CDK Terrain (`cdktn`, cdktf's
+   * maintained fork: main.ts imports `alert-rule-users/cdktn`, and the app depends on neither
+   * cdktf nor @cdktf/provider-null).
+   * @default "cdktf"
+   */
+  readonly framework?: "cdktf" | "cdktn";
   /**
    * The GitHub workflows to add under `.github/workflows/`, by their file name there
    * (`alert-rule-users-plan.yml`) with their text.
@@ -64,6 +75,7 @@ function json(value: unknown): string {
 
 function packageJson(options: InitOptions): string {
   const v = options.versions;
+  const cdktn = options.framework === "cdktn";
   return json({
     name: packageNameFor(options.dirName),
     version: "0.0.0",
@@ -75,12 +87,14 @@ function packageJson(options: InitOptions): string {
       synth: "ts-node --transpile-only main.ts",
       typecheck: "tsc --noEmit",
     },
-    dependencies: {
-      "@cdktf/provider-null": v.providerNull,
-      "alert-rule-users": options.packageSpec,
-      cdktf: v.cdktf,
-      constructs: v.constructs,
-    },
+    dependencies: cdktn
+      ? { "alert-rule-users": options.packageSpec, cdktn: v.cdktn, constructs: v.constructsForCdktn }
+      : {
+          "@cdktf/provider-null": v.providerNull,
+          "alert-rule-users": options.packageSpec,
+          cdktf: v.cdktf,
+          constructs: v.constructs,
+        },
     devDependencies: {
       "@types/node": v.typesNode,
       "ts-node": v.tsNode,
@@ -121,44 +135,70 @@ cdktf.out/
 terraform.tfstate*
 # cdktf's local backend writes terraform.<stack>.tfstate: it holds every alias
 terraform.*.tfstate*
-# saved plans and apply reports (they name users; keep them out of git)
+# saved plans, apply reports and access reports (they name users; keep them out of git)
 plan.json
 plan.md
 apply-report*.json
 apply-report*.md
+access-report/
+access.html
+access.csv
 `;
 
-const MAIN_TS = `/**
- * The user lists of our alert rules. \`npx alert-rule-users plan\` shows what would change on the
- * service, \`npx alert-rule-users apply\` converges it (review the plan, then answer yes).
- *
- * The rule below is the sample tenant's that the simulator serves (\`npx alert-rule-users simulator\`).
- * For your tenant, list its rules with \`npx alert-rule-users rules list\`, or write the
- * declarations of every rule as they are now with
- * \`npx alert-rule-users import --all --out rule-user-lists.ts\` and call it from the stack.
+/** The sample users main.ts declares (the simulator's sample tenant, Erin added). */
+const SAMPLE_USERS = `        { userId: "908712345678901234", aliases: ["alice.nguyen@example.com", "alice.nguyen@eng.example.com"] },
+        { userId: "908712345678901235", aliases: ["bob.okafor@example.com"] },
+        { userId: "908712345678901236", aliases: ["carmen.diaz@example.com", "cdiaz@eng.example.com"] },
+        { userId: "908712345678901237", aliases: ["dmitri.volkov@example.com"] },
+        { userId: "908712345678901238", aliases: ["erin.walker@example.com"] },`;
+
+/**
+ * The policy main.ts declares: every alias in the tenant's domains, so a typo of a domain
+ * (`alice.nguyen@exmaple.com`, `alice.nguyen@example`) is a plan error, not an alias swap.
  */
-import { App, TerraformStack } from "cdktf";
+const SAMPLE_POLICY = `    // Checks every list of this stack must pass at plan time. An alias outside these domains (a typo
+    // such as alice.nguyen@exmaple.com, or alice.nguyen@example) makes the plan an error naming the
+    // user, and apply sends nothing: list your tenant's domains here.
+    new RuleUserListPolicy(this, "guardrails", {
+      allowedAliasDomains: ["example.com", "eng.example.com"],
+    });`;
+
+function mainTs(framework: "cdktf" | "cdktn"): string {
+  const cdktn = framework === "cdktn";
+  const resourceType = cdktn
+    ? `      // terraform_data (the default from alert-rule-users/cdktn) is built into Terraform (1.4+):
+      // \`terraform init\` needs no provider download.`
+    : `      // terraform_data is built into Terraform (1.4+): \`terraform init\` needs no provider download
+      // (the default, null_resource, needs hashicorp/null from the registry).
+      resourceType: "terraform_data",`;
+  return `/**
+ * The user lists of our alert rules${cdktn ? ", as a CDK Terrain (cdktn) app" : ""}. \`npx --no alert-rule-users plan\` shows
+ * what would change on the service, \`npx --no alert-rule-users apply\` converges it (review the
+ * plan, then answer yes).
+ *
+ * The rule below is the sample tenant's that the simulator serves (\`npx --no alert-rule-users simulator\`).
+ * For your tenant, list its rules with \`npx --no alert-rule-users rules list\`, or write the
+ * declarations of every rule as they are now with
+ * \`npx --no alert-rule-users import --all --out rule-user-lists.ts\` and call it from the stack.
+ */
+import { App, TerraformStack } from "${framework}";
 import type { Construct } from "constructs";
-import { RuleUserList } from "alert-rule-users";
+import { RuleUserList, RuleUserListPolicy } from "${cdktn ? "alert-rule-users/cdktn" : "alert-rule-users"}";
 
 class AlertRulesStack extends TerraformStack {
   constructor(scope: Construct, id: string) {
     super(scope, id);
+
+${SAMPLE_POLICY}
 
     // "Endpoint exfiltration - Engineering", an inclusion list (alerts only on these users). The
     // list becomes exactly these users (mode "authoritative", the default): Erin is added, anyone
     // else on the live list is removed. "additive" would only ever add.
     new RuleUserList(this, "engineering-exfiltration", {
       ruleId: ${tsString(SAMPLE_RULE_ID)},
-      // terraform_data is built into Terraform (1.4+): \`terraform init\` needs no provider download
-      // (the default, null_resource, needs hashicorp/null from the registry).
-      resourceType: "terraform_data",
+${resourceType}
       users: [
-        { userId: "908712345678901234", aliases: ["alice.nguyen@example.com", "alice.nguyen@eng.example.com"] },
-        { userId: "908712345678901235", aliases: ["bob.okafor@example.com"] },
-        { userId: "908712345678901236", aliases: ["carmen.diaz@example.com", "cdiaz@eng.example.com"] },
-        { userId: "908712345678901237", aliases: ["dmitri.volkov@example.com"] },
-        { userId: "908712345678901238", aliases: ["erin.walker@example.com"] },
+${SAMPLE_USERS}
       ],
     });
   }
@@ -168,13 +208,14 @@ const app = new App();
 new AlertRulesStack(app, "alert-rules");
 app.synth();
 `;
+}
 
 /** Every file of the app, in the order they are written and listed. */
 export function initFiles(options: InitOptions): InitFile[] {
   return [
     { path: "package.json", content: packageJson(options) },
     { path: "cdktf.json", content: CDKTF_JSON },
-    { path: "main.ts", content: MAIN_TS },
+    { path: "main.ts", content: mainTs(options.framework ?? "cdktf") },
     { path: "tsconfig.json", content: TSCONFIG_JSON },
     { path: ".gitignore", content: GITIGNORE },
     ...(options.workflows ?? []).map((w) => ({ path: `.github/workflows/${w.path}`, content: w.content })),

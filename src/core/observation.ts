@@ -19,6 +19,7 @@ export interface ObservedList {
 export type RuleObservation =
   /** `list` is null when the rule was not read because its metadata already says it is skipped. */
   | { readonly kind: "found"; readonly rule: RuleFacts; readonly list: ObservedList | null }
-  | { readonly kind: "not-found" }
+  /** `knownNames`: names of rules the tenant has, to suggest the one a typo meant (may be empty or absent). */
+  | { readonly kind: "not-found"; readonly knownNames?: readonly string[] }
   | { readonly kind: "ambiguous"; readonly ruleIds: readonly string[] }
   | { readonly kind: "failed"; readonly rule: RuleFacts | null; readonly message: string };

@@ -8,6 +8,7 @@ import { aliasKey } from "./canonical";
 import type { DesiredList } from "./desired";
 import { NO_CHANGES, NO_MASS_REMOVAL } from "./diff";
 import { addDays } from "./expiry";
+import { suggest } from "./suggest";
 import type { ObservedList } from "./observation";
 import type { PolicyViolation, RulePlan } from "./plan-schema";
 import type { ListPolicy } from "./policy-schema";
@@ -30,6 +31,17 @@ function domainOf(alias: string): string | null {
   const key = aliasKey(alias);
   const at = key.lastIndexOf("@");
   return at < 0 || at === key.length - 1 ? null : key.slice(at + 1);
+}
+
+/** "; exmaple.com looks like example.com (a typo?)" for refused domains a small edit away from an allowed one. */
+function lookAlikes(aliases: readonly string[], allowed: ReadonlySet<string>): string {
+  const pairs = new Map<string, string>();
+  for (const alias of aliases) {
+    const domain = domainOf(alias);
+    const near = domain === null ? undefined : suggest(domain, allowed);
+    if (domain !== null && near !== undefined) pairs.set(domain, near);
+  }
+  return [...pairs].map(([domain, near]) => `; ${domain} looks like ${near} (a typo?)`).join("");
 }
 
 function names(items: readonly string[]): string {
@@ -79,7 +91,8 @@ function check(policy: ListPolicy, rule: RulePlan, context: PolicyContext): Poli
       violation(
         "allowedAliasDomains",
         bad.map((b) => b.userId),
-        `allowedAliasDomains [${[...allowed].join(", ")}]: ${names(bad.map((b) => `${b.userId} (${b.aliases.join(", ")})`))}`,
+        `allowedAliasDomains [${[...allowed].join(", ")}]: ${names(bad.map((b) => `${b.userId} (${b.aliases.join(", ")})`))}` +
+          lookAlikes(bad.flatMap((b) => b.aliases), allowed),
       );
     }
   }

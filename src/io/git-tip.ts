@@ -42,9 +42,41 @@ export function checkTip(ref: string, cwd: string): void {
     );
   }
   if (head.commit === tip.commit) return;
-  throw new TipMismatchError(
-    `nothing was applied: the checked-out commit ${head.commit.slice(0, 12)} is not the tip of ${ref} (${tip.commit.slice(0, 12)}): ` +
-      `${ref} has moved on since this run's commit, so its declaration may be older than what is applied next. ` +
-      `Let the run of ${ref}'s tip apply (or check out ${ref} and apply from there).`,
+  throw new TipMismatchError(mismatchMessage(ref, head.commit, tip.commit, cwd));
+}
+
+/** Whether commit `a` is an ancestor of commit `b` (git merge-base --is-ancestor); false when git cannot tell. */
+function isAncestor(a: string, b: string, cwd: string): boolean {
+  try {
+    execFileSync("git", ["merge-base", "--is-ancestor", a, b], { cwd, stdio: "ignore", timeout: 30_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why HEAD is not REF's tip, as it is: REF moved on past this commit (an older run), this
+ * checkout is ahead of REF (commits not merged yet), or the two have diverged (issue 32: a
+ * checkout ahead of master was told "master has moved on").
+ */
+function mismatchMessage(ref: string, head: string, tip: string, cwd: string): string {
+  const at = `the checked-out commit ${head.slice(0, 12)} is not the tip of ${ref} (${tip.slice(0, 12)})`;
+  if (isAncestor(tip, head, cwd)) {
+    return (
+      `nothing was applied: this checkout is ahead of ${ref} (not its tip): ${at}; it has commits ${ref} does not have. ` +
+      `Merge them into ${ref} and apply from ${ref}'s tip, or leave out --require-tip for an apply from this checkout.`
+    );
+  }
+  if (!isAncestor(head, tip, cwd)) {
+    return (
+      `nothing was applied: this checkout and ${ref} have diverged: ${at}, and neither contains the other. ` +
+      `Apply from ${ref}'s tip (check out ${ref}, or let its run apply).`
+    );
+  }
+  return (
+    `nothing was applied: ${at}: ` +
+    `${ref} has moved on since this run's commit, so its declaration may be older than what is applied next. ` +
+    `Let the run of ${ref}'s tip apply (or check out ${ref} and apply from there).`
   );
 }

@@ -46,10 +46,15 @@ export function initVersions(): { toolVersion: string; versions: InitVersions } 
     versions: {
       cdktf: peer("cdktf"),
       constructs: peer("constructs"),
+      cdktn: peer("cdktn"),
+      // cdktn 0.24 accepts constructs >=10.6.0 <10.8.0 (its own peer range; src/constructs/cdktn.ts)
+      constructsForCdktn: ">=10.6.0 <10.8.0",
       providerNull: peer("@cdktf/provider-null"),
       node: field("engines", "node"),
       tsNode: "^10.9.2",
-      typescript: "^5.9.3",
+      // the version this package builds with, exactly: ts-node 10 fails on TypeScript 7
+      // ("reading 'fileExists'"), which a caret range of a later major would install
+      typescript: field("devDependencies", "typescript"),
       typesNode: field("devDependencies", "@types/node"),
     },
   };

@@ -29,7 +29,7 @@ export async function observe(
   options: ObserveOptions = {},
 ): Promise<RuleObservation[]> {
   const metadata = await searchDeclaredRules(client, declarations, options.pageSize ?? 100);
-  const resolved = declarations.map((d) => resolve(d, metadata));
+  const resolved = await withKnownNames(client, metadata, declarations.map((d) => resolve(d, metadata)), options.pageSize ?? 100);
   const toRead = resolved.filter((o): o is FoundWithoutList => o.kind === "found" && !isSystemRule(o.rule));
   let done = 0;
   const lists = await mapPool(toRead, options.parallelism ?? 4, async (o) => {
@@ -93,6 +93,31 @@ function resolve(d: RuleReference, metadata: readonly RuleMetadata[]): RuleObser
   if (distinct.length === 0) return { kind: "not-found" };
   if (distinct.length > 1) return { kind: "ambiguous", ruleIds: distinct.map((m) => m.observerRuleId).sort() };
   return { kind: "found", rule: facts(distinct[0]!), list: null };
+}
+
+/**
+ * "Did you mean" for rules not found (src/core/diff.ts): the names a typo may have meant. Free when
+ * the service matched the name without case (the search's answer holds the rule); otherwise one
+ * bounded request, sent only when some declaration was not found: the first page of the tenant's
+ * rules (`pageSize` of them). It may fail or miss a rule beyond that page: the plan is an error
+ * for that rule either way, only the suggestion is lost.
+ */
+async function withKnownNames<T extends RuleObservation | FoundWithoutList>(
+  client: RuleListClient,
+  metadata: readonly RuleMetadata[],
+  resolved: readonly T[],
+  pageSize: number,
+): Promise<readonly (T | RuleObservation)[]> {
+  if (!resolved.some((o) => o.kind === "not-found")) return resolved;
+  const names = new Set(metadata.map((m) => m.name));
+  try {
+    const page = await client.queryRuleMetadataPage([group([filter("TenantId", "Is", client.tenantId)])], { groupClause: "OR", pageSize, pageNumber: 0 });
+    for (const m of page.ruleMetadata) names.add(m.name);
+  } catch (err) {
+    if (!(err instanceof AlertRuleUsersError)) throw err;
+  }
+  const knownNames = [...names];
+  return resolved.map((o) => (o.kind === "not-found" ? { kind: "not-found", knownNames } : o));
 }
 
 /** The observed list in the engine's terms: entries without a usable user ID get `userId: null`. */

@@ -11,6 +11,13 @@ import { decodeStack } from "../core/decode-stack";
 import type { DesiredList } from "../core/desired";
 import { ConfigError, DeclarationError } from "../errors";
 import type { DeclarationFailure } from "../errors";
+import { suggest } from "../core/suggest";
+
+/** `"alert-rule"` or `"alert-rule" (did you mean "alert-rules"?)`: a stack name the app does not have. */
+function withSuggestion(stack: string, available: readonly string[]): string {
+  const near = suggest(stack, available);
+  return near === undefined ? `"${stack}"` : `"${stack}" (did you mean "${near}"?)`;
+}
 
 export interface ReadDeclarationsOptions {
   /** Only these stacks (by name); each must exist. @default - every stack of the manifest */
@@ -64,7 +71,7 @@ export function readDeclarations(outdir: string, options: ReadDeclarationsOption
   const unknown = wanted.filter((name) => !(name in manifest.stacks));
   if (unknown.length > 0) {
     throw new ConfigError(
-      `Unknown stack${unknown.length === 1 ? "" : "s"} ${unknown.map((s) => `"${s}"`).join(", ")}. ` +
+      `Unknown stack${unknown.length === 1 ? "" : "s"} ${unknown.map((s) => withSuggestion(s, available)).join(", ")}. ` +
         (available.length === 0 ? "The app synthesized no stacks." : `Stacks available: ${available.join(", ")}.`),
     );
   }

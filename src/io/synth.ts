@@ -118,6 +118,16 @@ function safeContext(cwd: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * cdktf ends a failed validation with "If you wish to ignore these validations, pass
+ * 'skipValidation: true' to your App configuration." That would turn off the RuleUserList checks
+ * (one list per rule, modes, aliases) that keep a plan safe: the line is never passed on, and the
+ * message says to fix the declaration instead (issue 32).
+ */
+const SKIP_VALIDATION_ADVICE = /^.*skipValidation.*$/gm;
+const KEEP_VALIDATION_ADVICE =
+  "These are the declarations' safety checks (one RuleUserList per rule, valid modes and aliases): fix the declaration; do not turn the checks off with skipValidation.";
+
 /** The end of the app's output without JavaScript stack frames, so the error messages stay visible. */
 export function outputTail(output: string, lines = TAIL_LINES): string {
   const kept = output
@@ -170,12 +180,14 @@ export async function runSynth(options: RunSynthOptions): Promise<void> {
     throw new SynthError(`Could not run the app command \`${options.app}\`: ${error instanceof Error ? error.message : String(error)}`, undefined, { cause: error });
   });
 
-  const tail = outputTail(stderr.trim() !== "" ? stderr : stdout);
+  const output = outputTail(stderr.trim() !== "" ? stderr : stdout);
+  const tail = output.replace(SKIP_VALIDATION_ADVICE, "").trim();
+  const advice = tail !== output ? ` ${KEEP_VALIDATION_ADVICE}` : "";
   const details = { command: options.app, exitCode: code, signal, stderrTail: tail };
   if (code !== 0) {
     const how = signal !== null ? `was killed by ${signal}` : `exited with code ${String(code)}`;
     throw new SynthError(
-      `Synth failed: \`${options.app}\` (in ${options.cwd}) ${how}.${tail === "" ? "" : `\n${tail}`}\nFix the errors above and run again.`,
+      `Synth failed: \`${options.app}\` (in ${options.cwd}) ${how}.${tail === "" ? "" : `\n${tail}`}\nFix the errors above and run again.${advice}`,
       details,
     );
   }

@@ -45,6 +45,11 @@ export interface SimulatorOptions {
    * minted at the OAuth endpoint (or by `mintToken()`) are accepted, each for this many seconds.
    */
   tokenTtlSeconds?: number;
+  /**
+   * The clock minted tokens expire by, in milliseconds that never go back (tests move it by hand,
+   * so that an expiry does not depend on how fast the machine is). @default - performance.now
+   */
+  tokenClock?: () => number;
   /** @default - the seed's tenantId */
   tenantId?: string;
   /** @default - the sample tenant, examples/sample-tenant.json */
@@ -133,7 +138,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const store = new TenantStore(seed, options.tenantId === undefined ? {} : { tenantId: options.tenantId });
   const faults = new FaultInjector(options.faults ?? {});
   const token = options.token ?? DEFAULT_SIMULATOR_TOKEN;
-  const tokens = new TokenAuthority(token, options.tokenTtlSeconds);
+  const tokens = new TokenAuthority(token, options.tokenTtlSeconds, options.tokenClock);
 
   const dataFile = options.dataFile;
   const writer = dataFile === undefined ? undefined : new SerializedFileWriter(dataFile, () => renderState(store.snapshot()));

@@ -120,10 +120,39 @@ describe("idempotent operations are retried", () => {
   });
 });
 
+describe("network failures another attempt cannot cure are not retried", () => {
+  it("https against the plain-HTTP simulator: one attempt, naming the base URL and http://", async () => {
+    const url = sim.url.replace(/^http:/, "https:");
+    const { client, events, delays } = clientFor({ ...sim, url }, { retry: { maxAttempts: 10 } });
+    const error = await rejectionOf(client.queryUsers("r"));
+    expect(error).toMatchObject({ kind: "network", attempts: 1, retryable: false });
+    const message = (error as ApiError).message;
+    expect(message).toContain(`base URL ${url}`);
+    expect(message).toMatch(/does not speak TLS: .*use an http:\/\/ base URL/);
+    expect(events.map((e) => e.outcome)).toEqual(["error"]);
+    expect(delays).toEqual([]);
+  });
+
+  it("a host name that does not resolve (ENOTFOUND): one attempt, naming the host to check", async () => {
+    // .invalid never resolves (RFC 2606)
+    const url = "http://alert-rule-users-test.invalid";
+    const { client, events } = clientFor({ ...sim, url }, { retry: { maxAttempts: 10 } });
+    const error = await rejectionOf(client.queryUsers("r"));
+    expect(error).toMatchObject({ kind: "network", networkCode: "ENOTFOUND", attempts: 1, retryable: false });
+    expect((error as ApiError).message).toMatch(/does not resolve \(DNS\): check the host .*\(base URL http:\/\/alert-rule-users-test\.invalid\)/);
+    expect(events.map((e) => e.outcome)).toEqual(["error"]);
+  });
+});
+
 describe("non-idempotent requests (case creation) are not retried once they may have reached the service", () => {
-  function transportFor(url: string) {
+  // A timeout no answer of a loaded machine reaches: these tests are about what the service
+  // answered, not about how fast. Only the hang test times out, and a hang never answers, so its
+  // short timeout keeps it quick whatever the load.
+  const ANSWER_TIMEOUT_MS = 30_000;
+  const HANG_TIMEOUT_MS = 150;
+  function transportFor(url: string, timeoutMs: number = ANSWER_TIMEOUT_MS) {
     const { sleep, delays } = fastSleep();
-    const transport = new HttpTransport({ baseUrl: url, token: sim.token, sleep, timeoutMs: 150 });
+    const transport = new HttpTransport({ baseUrl: url, token: sim.token, sleep, timeoutMs });
     const send = (operation: "add-users" | "query-users") =>
       operation === "query-users"
         ? transport.post(operation, "/v1/alert-rules/query-users", { tenantId: sim.tenantId, ruleId: sampleRules(sim).inclusion }, usersInRuleResponseSchema, {
@@ -158,7 +187,7 @@ describe("non-idempotent requests (case creation) are not retried once they may 
 
   it("sends once after a timeout", async () => {
     sim.setFaults({ misbehave: [{ operation: "query-users", kind: "hang" }] });
-    const { send } = transportFor(sim.url);
+    const { send } = transportFor(sim.url, HANG_TIMEOUT_MS);
     const error = await rejectionOf(send("query-users"));
     expect(error).toMatchObject({ kind: "timeout", attempts: 1 });
     expect(sim.requestCounts()["query-users"]).toBe(1);

@@ -5,6 +5,7 @@ import {
   honoursRetryAfter,
   isRetryableStatus,
   nextRetry,
+  permanentNetworkFailure,
   parseRetryAfter,
   parseRetryAfterMs,
   resolveRetryPolicy,
@@ -100,5 +101,23 @@ describe("backoff", () => {
     const decision = nextRetry(policy, 1, 60000);
     expect(decision.retry).toBe(false);
     expect(decision.retry === false && decision.reason).toMatch(/60 s.*30 s/);
+  });
+});
+
+describe("permanentNetworkFailure: the network failures that are not retried", () => {
+  it.each([
+    ["ENOTFOUND", "getaddrinfo ENOTFOUND api.example.invalid", /does not resolve \(DNS\)/],
+    ["EPROTO", "write EPROTO 80:error:0A00010B:SSL routines:ssl3_get_record:wrong version number", /does not speak TLS: .*http:\/\//],
+    ["ERR_SSL_WRONG_VERSION_NUMBER", "wrong version number", /does not speak TLS/],
+    ["DEPTH_ZERO_SELF_SIGNED_CERT", "self-signed certificate", /certificate is not accepted \(DEPTH_ZERO_SELF_SIGNED_CERT\).*NODE_EXTRA_CA_CERTS/],
+    ["CERT_HAS_EXPIRED", "certificate has expired", /certificate is not accepted/],
+    ["ERR_TLS_CERT_ALTNAME_INVALID", "Hostname/IP does not match certificate's altnames", /certificate is not accepted/],
+    ["ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION", "tlsv1 alert protocol version", /TLS handshake failed/],
+  ])("%s is not retried, and says what to check", (code, message, says) => {
+    expect(permanentNetworkFailure(code, message)).toMatch(says);
+  });
+
+  it.each(["ECONNREFUSED", "ECONNRESET", "EAI_AGAIN", "ETIMEDOUT", "EPIPE", undefined])("%s may pass and is retried", (code) => {
+    expect(permanentNetworkFailure(code, "socket hang up")).toBeUndefined();
   });
 });

@@ -136,11 +136,12 @@ describe("responses", () => {
 
 describe("Retry-After", () => {
   it("honours an HTTP date on 503", async () => {
-    // given a 503 asking to come back at a date a few seconds ahead, then success
-    const { client, delays } = await clientReplying((i) =>
-      i === 0
-        ? { status: 503, headers: { "Retry-After": new Date(Date.now() + 3000).toUTCString() }, body: "" }
-        : json(usersBody),
+    // given a 503 asking to come back at a date a few seconds ahead, then success; the client's
+    // clock is fixed (injected), so how long the answer took on a loaded machine does not matter
+    const now = Date.parse("2026-06-01T12:00:00Z");
+    const { client, delays } = await clientReplying(
+      (i) => (i === 0 ? { status: 503, headers: { "Retry-After": new Date(now + 3000).toUTCString() }, body: "" } : json(usersBody)),
+      { now: () => now },
     );
     // when
     await client.queryUsers("r1");

@@ -25,7 +25,7 @@ describe("rate-limits scenario at tiny sizes", () => {
     expect(run.rateLimited).toBeGreaterThan(0);
     expect(run.requestLog).toHaveLength(run.totalCalls + run.rateLimited);
     expect(run.limiter.cuts).toBeGreaterThan(0);
-  }, 30_000);
+  });
 
   it("our engine with no limit: the limiter never cuts and attempts equal calls", async () => {
     const tenant = mixedTenant({ rules: 6, usersPerRule: 20, specialRules: 0 });
@@ -43,7 +43,7 @@ describe("rate-limits scenario at tiny sizes", () => {
     expect(p.mismatchedRules).toBe(0);
     expect(p.run.totalCalls).toBe(2 * tenant.rows.length);
     expect(p.log).toHaveLength(p.run.totalCalls + p.run.rateLimited);
-  }, 30_000);
+  });
 
   it("a prefix run of the per-user script says so and scales its wall time by rows", async () => {
     const tenant = mixedTenant({ rules: 4, usersPerRule: 20, specialRules: 0 });

@@ -28,7 +28,7 @@ it("npm run demo:report writes the page and the CSV of examples/basic against th
   // then it wrote both files from the app's declarations
   expect(demo.stderr).toBe("");
   expect(demo.code).toBe(0);
-  expect(demo.stdout).toMatch(/\d+ entries, in 7 rules, \d+ drift, 1 expiring within 14 days, 0 expired\./);
+  expect(demo.stdout).toMatch(/\d+ entries, in 7 rules, \d+ drift, 1 expiring within 14 days, 0 expired, \d+ in \d+ rules? not managed by this app\./);
   expect(readFileSync(join(dir, "access.csv"), "utf8")).toContain(",legal.review@example.com,declared,alert-rules/cloud-sharing-exceptions,2027-06-30,expiring,");
 
   // and the page, in chromium, answers a search

@@ -134,6 +134,15 @@ describe("the access report page in chromium", () => {
     // and the counts per rule follow the filters
     expect(await p.locator("#rules td.shown").first().innerText()).toMatch(/^\d+$/);
 
+    // when only entries of rules the app does not manage are asked for (issue 32)
+    await p.getByLabel("not managed by this app").check();
+    const unmanaged = await shownRows(p);
+    // then they are there, none of the two managed rules, each "not managed by this app"
+    expect(unmanaged.length).toBeGreaterThan(0);
+    expect(unmanaged.filter((r) => r[0] === "Cloud sharing outside the company" || r[0] === "Endpoint exfiltration - Engineering")).toEqual([]);
+    expect(new Set(unmanaged.map((r) => r[4]))).toEqual(new Set(["not managed by this app"]));
+    await p.getByLabel("not managed by this app").uncheck();
+
     await p.getByLabel("Person (alias or user ID)").fill("alice");
     await p.screenshot({ path: join(OUTPUT, "report.png"), fullPage: true });
     expect(problems).toEqual([]);

@@ -105,7 +105,7 @@ echo "$line" >>"$LOG"
     return { code: result.status, out: result.stdout + result.stderr, npm: existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [] };
   }
 
-  it("runs npm test and npm run test:package with each pinned node first on PATH, printing its version before each", () => {
+  it("runs npm run test:node-compat and npm run test:package with each pinned node first on PATH, printing its version before each", () => {
     // given
     const file = `# comment\n22.1.0 ${publish({ version: "22.1.0" })}\n\n24.2.0 ${publish({ version: "24.2.0" })}\n`;
 
@@ -114,7 +114,7 @@ echo "$line" >>"$LOG"
 
     // then
     expect(result.code).toBe(0);
-    expect(result.npm).toEqual(["v22.1.0 npm test", "v22.1.0 npm run test:package", "v24.2.0 npm test", "v24.2.0 npm run test:package"]);
+    expect(result.npm).toEqual(["v22.1.0 npm run test:node-compat", "v22.1.0 npm run test:package", "v24.2.0 npm run test:node-compat", "v24.2.0 npm run test:package"]);
     expect(result.out.match(/node --version: v[\d.]+/g)).toEqual(["node --version: v22.1.0", "node --version: v22.1.0", "node --version: v24.2.0", "node --version: v24.2.0"]);
     expect(readdirSync(join(cache, "22.1.0", "bin"))).toEqual(["node"]);
   });
@@ -122,10 +122,10 @@ echo "$line" >>"$LOG"
   it("fails on the first failing suite and runs nothing after it", () => {
     const file = `22.1.0 ${publish({ version: "22.1.0" })}\n24.2.0 ${publish({ version: "24.2.0" })}\n`;
 
-    const result = run(file, [], { FAIL_ON: "v22.1.0 npm test" });
+    const result = run(file, [], { FAIL_ON: "v22.1.0 npm run test:node-compat" });
 
     expect(result.code).not.toBe(0);
-    expect(result.npm).toEqual(["v22.1.0 npm test"]);
+    expect(result.npm).toEqual(["v22.1.0 npm run test:node-compat"]);
   });
 
   it("fetches once: a cached release with the pinned integrity is not fetched again", () => {

@@ -63,7 +63,7 @@ describe("alert-rule-users init", () => {
     const dir = join(root, "My Alert Rules");
     expect(filesUnder(dir)).toEqual([".gitignore", "cdktf.json", "main.ts", "package.json", "tsconfig.json"]);
     expect(run.stdout).toContain(`Wrote a cdktf app in My Alert Rules: package.json, cdktf.json, main.ts, tsconfig.json, .gitignore.`);
-    expect(run.stdout).toContain(`cd 'My Alert Rules'\n  npm install\n  npx alert-rule-users plan`);
+    expect(run.stdout).toContain(`cd 'My Alert Rules'\n  npm install\n  npx --no alert-rule-users plan`);
   });
 
   it("package.json: alert-rule-users at this version, cdktf, constructs and the null provider in the ranges it supports, ts-node to run main.ts", async () => {
@@ -106,7 +106,7 @@ describe("alert-rule-users init", () => {
     const cdktf = JSON.parse(readFileSync(join(root, "rules", "cdktf.json"), "utf8")) as { app: string; language: string };
     expect(cdktf).toMatchObject({ language: "typescript", app: "npx ts-node --transpile-only main.ts" });
     const mainTs = readFileSync(join(root, "rules", "main.ts"), "utf8");
-    expect(mainTs).toContain(`import { RuleUserList } from "alert-rule-users";`);
+    expect(mainTs).toContain(`import { RuleUserList, RuleUserListPolicy } from "alert-rule-users";`);
     expect(mainTs.match(/new RuleUserList\(/g)).toHaveLength(1);
     const sample = JSON.parse(readFileSync(join(REPO, "examples", "sample-tenant.json"), "utf8")) as { rules: { metadata: { observerRuleId: string } }[] };
     const ruleId = /ruleId: "([^"]+)"/.exec(mainTs)?.[1];
@@ -120,6 +120,50 @@ describe("alert-rule-users init", () => {
     expect(tsconfig.compilerOptions["strict"]).toBe(true);
     const ignored = readFileSync(join(root, "rules", ".gitignore"), "utf8").split("\n");
     expect(ignored).toEqual(expect.arrayContaining(["node_modules/", "cdktf.out/", ".terraform/", "terraform.tfstate*", "plan.json"]));
+  });
+
+  it(".gitignore keeps the access report out of git too: it lists the same people as the plans (issue 32)", async () => {
+    await init(root, "rules");
+    const ignored = readFileSync(join(root, "rules", ".gitignore"), "utf8").split("\n");
+    expect(ignored).toEqual(expect.arrayContaining(["access-report/", "access.html", "access.csv"]));
+  });
+
+  it("main.ts declares a RuleUserListPolicy that allows the sample tenant's alias domains only, covering every alias it declares (issue 32)", async () => {
+    await init(root, "rules");
+    const mainTs = readFileSync(join(root, "rules", "main.ts"), "utf8");
+    expect(mainTs).toMatch(/new RuleUserListPolicy\(this, "guardrails", \{\s+allowedAliasDomains: \["example.com", "eng.example.com"\],\s+\}\);/);
+    const domains = [...mainTs.matchAll(/"[^"@\s]+@([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(domains)).toEqual(new Set(["example.com", "eng.example.com"]));
+  });
+
+  it("pins TypeScript to this package's own version, below 7 (ts-node 10 fails on 7: 'reading fileExists')", async () => {
+    await init(root, "rules");
+    const pkg = JSON.parse(readFileSync(join(root, "rules", "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    expect(pkg.devDependencies["typescript"]).toBe(ownPackage.devDependencies["typescript"]);
+    expect(pkg.devDependencies["typescript"]).toMatch(/^[~^]?[1-6]\.\d+\.\d+$/);
+  });
+
+  it("--cdktn writes a CDK Terrain app: main.ts imports cdktn and alert-rule-users/cdktn; package.json has cdktn, not cdktf or the null provider", async () => {
+    const run = await init(root, "terrain", "--cdktn");
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toContain("Wrote a cdktn app in terrain:");
+    const pkg = JSON.parse(readFileSync(join(root, "terrain", "package.json"), "utf8")) as Record<string, Record<string, string>>;
+    expect(pkg["dependencies"]).toEqual({
+      "alert-rule-users": `^${ownPackage.version}`,
+      cdktn: ownPackage.peerDependencies["cdktn"],
+      constructs: ">=10.6.0 <10.8.0",
+    });
+    expect(pkg["devDependencies"]?.["typescript"]).toBe(ownPackage.devDependencies["typescript"]);
+    const mainTs = readFileSync(join(root, "terrain", "main.ts"), "utf8");
+    expect(mainTs).toContain(`import { App, TerraformStack } from "cdktn";`);
+    expect(mainTs).toContain(`import { RuleUserList, RuleUserListPolicy } from "alert-rule-users/cdktn";`);
+    expect(mainTs).not.toMatch(/from "cdktf"/);
+  });
+
+  it("this package's cdktf and @cdktf/provider-null are optional peers, so a cdktn app installs neither", () => {
+    const meta = (ownPackage as unknown as { peerDependenciesMeta: Record<string, { optional?: boolean }> }).peerDependenciesMeta;
+    for (const name of ["cdktf", "@cdktf/provider-null", "cdktn"]) expect(meta[name]).toEqual({ optional: true });
+    expect(meta["constructs"]).toBeUndefined();
   });
 
   it("writes into the current directory without DIR", async () => {
@@ -179,6 +223,7 @@ describe("alert-rule-users init", () => {
     expect(help.stdout).toMatch(/^Usage: alert-rule-users init \[DIR\]/);
     expect(help.stdout).toContain("--workflows");
     expect(help.stdout).toContain("--package-spec SPEC");
+    expect(help.stdout).toContain("--cdktn");
     const two = await init(root, "a", "b");
     expect(two.code).toBe(1);
     expect(two.stderr).toContain("init: takes one directory, got 2");

@@ -47,6 +47,11 @@ describe("one-dash long options", () => {
     expect(() => parse("plan", ["-detailed-exit-code"], OPTIONS)).toThrow(/Unknown option '-detailed-exit-code'\. Did you mean --detailed-exitcode\?/);
   });
 
+  it("an unknown two-dash option near one the command takes gets a suggestion too (issue 32)", () => {
+    expect(() => parse("plan", ["--detailed-exit-code"], OPTIONS)).toThrow(/plan: Unknown option '--detailed-exit-code'\. Did you mean --detailed-exitcode\? Run/);
+    expect(() => parse("plan", ["--frobnicate"], OPTIONS)).toThrow(/plan: Unknown option '--frobnicate'\. Run/);
+  });
+
   it("the simulator takes them too", () => {
     const sim = captureStream();
     return simulatorCommand.run(["-help"], { stdout: sim.stream, stderr: captureStream().stream, env: {} }).then((code) => {
@@ -103,5 +108,5 @@ describe("--no-color", () => {
     expect(plain).not.toMatch(ANSI);
     expect(plain).toContain("Plan: 1 rule to update");
     expect(await planOnTerminal("-no-color", "--skip-synth")).not.toMatch(ANSI);
-  }, 120_000);
+  }, 240_000);
 });

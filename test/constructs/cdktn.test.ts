@@ -120,7 +120,7 @@ app.synth();
     // then a new plan has nothing to do
     const again = await runCli(["plan", "--detailed-exitcode"], { cwd: dir, env });
     expect(again.code).toBe(0);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe("the types of alert-rule-users/cdktn", () => {
@@ -157,5 +157,5 @@ new RuleUserList(stack, "y", { ruleId: "1", users: [], resourceType: "aws_instan
     // then
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.code).toBe(0);
-  }, 120_000);
+  }, 240_000);
 });

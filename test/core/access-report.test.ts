@@ -2,7 +2,7 @@
  * The access report's join (docs/contract.md §10.3): every live entry with who declares it, drift both
  * ways, expiry as of `now`, and the plan's own policy violations. Pure: no service.
  */
-import { buildAccessReport } from "../../src/core/access-report";
+import { buildAccessReport, isDrift, isNotManaged } from "../../src/core/access-report";
 import type { DesiredUser } from "../../src/core/desired";
 import type { LiveRule } from "../../src/core/who";
 import { declared, entry, exclusion, facts, inclusion, user } from "../render/builders";
@@ -39,6 +39,23 @@ describe("buildAccessReport", () => {
       ["Watch", "1", "unknown", "none"],
       ["Watch", null, "unknown", "none"],
     ]);
+  });
+
+  it("counts the entries of a rule the app declares nothing for as not managed by this app, not as drift (issue 32)", () => {
+    // given declarations for the exclusion list only
+    const decl = [declared("exceptions", EXC, [user("2", "bob@example.com")])];
+
+    // when
+    const report = buildAccessReport({ rules, declared: decl, now: NOW, tenantId: "t" });
+
+    // then the Watch rule is not managed, and none of its entries is drift
+    const byName = new Map(report.rules.map((r) => [r.ruleName, r]));
+    expect(byName.get("Watch")).toMatchObject({ managed: false, drift: 0, entries: 2 });
+    expect(byName.get("Exceptions")).toMatchObject({ managed: true, drift: 3 });
+    expect(report.entries.filter((e) => e.ruleName === "Watch").map((e) => e.state)).toEqual(["not-managed", "not-managed"]);
+    expect(report.entries.filter((e) => e.ruleName === "Exceptions").map((e) => e.state)).toEqual(["declared", "not-declared", "not-declared", "not-declared"]);
+    expect(report.entries.filter(isDrift)).toHaveLength(3);
+    expect(report.entries.filter(isNotManaged)).toHaveLength(2);
   });
 
   it("says who declares each entry, which are drift, and which expire, as of now", () => {

@@ -53,6 +53,26 @@ describe("unknown rules are errors", () => {
     expect(plan.reason).toContain("'Gone'");
   });
 
+  it("suggests the rule's name when a ruleName differs only in case or by a small edit (issue 32)", () => {
+    const knownNames = ["Endpoint exfiltration - Engineering", "Cloud sharing - Finance"];
+    const cased = diffRule(declared([], { ruleName: "endpoint exfiltration - engineering" }), { kind: "not-found", knownNames }, BATCH);
+    expect(cased.reason).toMatch(/no rule is named 'endpoint exfiltration - engineering'.* Did you mean 'Endpoint exfiltration - Engineering'\?$/);
+    const typo = diffRule(declared([], { ruleName: "Cloud sharing - Finanse" }), { kind: "not-found", knownNames }, BATCH);
+    expect(typo.reason).toMatch(/Did you mean 'Cloud sharing - Finance'\?$/);
+    const far = diffRule(declared([], { ruleName: "Gone" }), { kind: "not-found", knownNames }, BATCH);
+    expect(far.reason).not.toMatch(/Did you mean/);
+  });
+
+  it("says a rule name given as the ruleId looks like a rule name, and to use ruleName", () => {
+    const knownNames = ["Endpoint exfiltration - Engineering"];
+    const named = diffRule(declared([], { ruleId: "Endpoint exfiltration - Engineering" }), { kind: "not-found", knownNames }, BATCH);
+    expect(named.reason).toMatch(/This looks like a rule name \('Endpoint exfiltration - Engineering'\): declare it with ruleName: "Endpoint exfiltration - Engineering" instead of ruleId\./);
+    const spaced = diffRule(declared([], { ruleId: "Some other rule" }), { kind: "not-found", knownNames }, BATCH);
+    expect(spaced.reason).toMatch(/This looks like a rule name \(it has spaces\): declare it with ruleName/);
+    const id = diffRule(declared([], { ruleId: "a33e7c21-5cb0-4cf5-a266-852063111752" }), { kind: "not-found", knownNames }, BATCH);
+    expect(id.reason).not.toMatch(/looks like a rule name/);
+  });
+
   it("refuses a name that matches several rules and lists their IDs", () => {
     const plan = diffRule(declared([], { ruleName: "Twin" }), { kind: "ambiguous", ruleIds: ["r1", "r2"] }, BATCH);
     expect(plan).toMatchObject({ action: "error", errorKind: "ambiguous-rule" });

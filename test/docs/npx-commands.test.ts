@@ -1,9 +1,12 @@
 /**
  * Commands in the docs run as written in an app (issue 25): the CLI is a dependency of the app,
  * not on PATH, so a plain `alert-rule-users …` is "command not found" there. Every shell block of
- * README.md and docs/*.md calls it as `npx alert-rule-users` (or `npx --no -- alert-rule-users`).
+ * README.md and docs/*.md calls it as `npx --no alert-rule-users` (or `npx --no -- alert-rule-users`).
+ * And never as a bare `npx alert-rule-users` (issue 32): run outside the app, that asks the public
+ * registry for a package of the name and, once one is published, downloads and runs it with
+ * ALERTS_API_TOKEN in its environment. `--no` refuses to download.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../support/cli";
 
@@ -31,5 +34,28 @@ it.each(FILES)("%s calls the CLI with npx in its shell blocks", (file) => {
   const bare = shellLines(readFileSync(join(REPO, file), "utf8"))
     .map((line) => line.replace(/#.*$/, ""))
     .filter((line) => BARE.test(line.trimStart()) || BARE.test(line));
+  expect(bare).toEqual([]);
+});
+
+/** Every file under `dir` (relative to the repository) whose name ends with one of `extensions`. */
+function filesUnder(dir: string, extensions: readonly string[]): string[] {
+  return readdirSync(join(REPO, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(REPO, path)).isDirectory()) return filesUnder(path, extensions);
+    return extensions.some((e) => name.endsWith(e)) ? [path] : [];
+  });
+}
+
+/** `npx` followed by the package name with no option between: the form that may download it. */
+const BARE_NPX = /\bnpx\s+alert-rule-users\b/;
+
+it("no doc, hint, message or example calls a bare `npx alert-rule-users` (always `npx --no`)", () => {
+  const files = [...FILES, "action.yml", ...filesUnder("src", [".ts"]), ...filesUnder("examples", [".ts", ".sh", ".yml", ".md"])];
+  const bare = files.flatMap((file) =>
+    readFileSync(join(REPO, file), "utf8")
+      .split("\n")
+      .flatMap((line, i) => (BARE_NPX.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+  );
+  expect(files.length).toBeGreaterThan(50);
   expect(bare).toEqual([]);
 });

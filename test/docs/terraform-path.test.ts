@@ -24,6 +24,9 @@ it("says up front that the Terraform path converges declared changes only, each 
 
 it("shows the offline Terraform steps for the app init writes, and says cdktf deploy needs cdktf-cli", () => {
   expect(terraformPath).toContain("cd cdktf.out/stacks/alert-rules && terraform init && terraform apply");
+  // synth, not plan, before Terraform: no connection is needed to synthesize (issue 32)
+  expect(terraformPath).toContain("npx --no -- alert-rule-users synth ");
+  expect(terraformPath).not.toMatch(/alert-rule-users plan +#/);
   expect(terraformPath).toMatch(/cdktf deploy.*cdktf-cli/s);
   expect(terraformPath).toMatch(/terraform\.alert-rules\.tfstate/);
 });

@@ -301,6 +301,12 @@ describe("plan --changed-since REF reads and plans only the rules whose declarat
     expect(rulesRead()).toEqual([RULES.legal]);
     expect(parsed(result.stdout).changedSince?.unread.count).toBe(0);
     expect(parsed(result.stdout).changedSince?.noLongerManaged).toEqual([]);
+    // and text and markdown do not say "0 declared rules not read" (issue 32)
+    for (const format of ["text", "markdown"]) {
+      const shown = await runCli(["plan", "--changed-since", "main", "--stack", "restricted", "--format", format], { cwd: repo.app, env: connectionEnv(sim) });
+      expect(shown.stdout).toMatch(/Only the declarations changed since main \([0-9a-f]{12}\) were read: 1 rule\./);
+      expect(shown.stdout).not.toMatch(/\b0 declared rules not read/);
+    }
   });
 
   it("saves only the changed rules with --out, and apply of that plan writes only them", async () => {

@@ -111,7 +111,7 @@ describe("import", () => {
     const imported = await cli(["import", "--all", "--out", "all-rules.ts"]);
     // then it says how to run it
     expect(imported.code).toBe(0);
-    expect(imported.stderr).toContain(`Plan it as an app by itself: alert-rule-users plan --app 'npx ts-node --transpile-only all-rules.ts'`);
+    expect(imported.stderr).toContain(`Plan it as an app by itself: npx --no alert-rule-users plan --app 'npx ts-node --transpile-only all-rules.ts'`);
     // and planned as the app (ts-node from this repository: the workspace has no node_modules/.bin)
     sim.resetCounts();
     const plan = await cli(["plan", "--app", `${JSON.stringify(join(REPO, "node_modules", ".bin", "ts-node"))} --transpile-only all-rules.ts`, "--detailed-exitcode", "--format", "json"]);

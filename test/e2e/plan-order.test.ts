@@ -31,4 +31,4 @@ it("rules come sorted by stack, then construct path, not in declaration order, a
   } finally {
     ws.cleanup();
   }
-}, 60_000);
+});

@@ -3,7 +3,7 @@
  * one query-users per editable rule, no write; the declarations joined where the app is; a
  * missing output directory refused before any request.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
@@ -54,7 +54,43 @@ describe("report", () => {
     expect(csv).toContain(`${RULES.cloudSharing},Cloud sharing outside the company,ALL_USERS_NOT_SPECIFIED,908712345678902001,svc-backup@example.com,declared,prod/cloud-exceptions,2026-12-01,expiring,`);
     expect(csv.filter((row) => row.includes(",not-declared,")).length).toBeGreaterThan(0);
     expect(readFileSync(join(out, "access.html"), "utf8")).toContain("prod/cloud-exceptions");
-    expect(result.stdout).toMatch(/entries, in 7 rules, \d+ drift, 1 expiring within 14 days, 0 expired\.\n$/);
+    // the rules the app declares nothing for are "not managed by this app", counted apart from drift (issue 32)
+    const total = csv.length - 2; // header, and the empty string after the last CRLF
+    expect(total).toBeGreaterThan(3);
+    const counted = /(\d+) entries, in 7 rules, 2 drift, 1 expiring within 14 days, 0 expired, (\d+) in 6 rules not managed by this app\.\n$/.exec(result.stdout);
+    expect(counted).not.toBeNull();
+    expect(csv.filter((row) => row.startsWith(`${RULES.engineering},`)).every((row) => row.includes(",not-managed,"))).toBe(true);
+    const undeclared = csv.filter((row) => row.includes(",not-declared,"));
+    expect(new Set(undeclared.map((row) => row.split(",").slice(0, 4).join(",")))).toEqual(
+      new Set([`${RULES.cloudSharing},Cloud sharing outside the company,ALL_USERS_NOT_SPECIFIED,908712345678902002`, `${RULES.cloudSharing},Cloud sharing outside the company,ALL_USERS_NOT_SPECIFIED,908712345678902003`]),
+    );
+    // one time on the page: the --now of the states, and the time it was made (it differs from --now)
+    const html = readFileSync(join(out, "access.html"), "utf8");
+    expect(html).toContain("not managed by this app");
+  });
+
+  it("without --now, the page shows one time, not two (issue 32)", async () => {
+    const result = await cli(["report", "--html", join(out, "access.html")]);
+    expect(result.code).toBe(0);
+    const html = readFileSync(join(out, "access.html"), "utf8");
+    const times = new Set(html.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/g));
+    expect(times.size).toBe(1);
+  });
+
+  it("--skip-synth warns when the synthesized output is older than the app's sources, and still reports (issue 32)", async () => {
+    // given an output synthesized before the app was last edited
+    expect((await cli(["report", "--csv", join(out, "first.csv")])).code).toBe(0);
+    const earlier = new Date(Date.now() - 60_000);
+    utimesSync(join(ws.dir, "cdktf.out", "manifest.json"), earlier, earlier);
+    // when reported from that output
+    const stale = await cli(["report", "--skip-synth", "--csv", join(out, "access.csv")]);
+    // then it says so, naming the output and the file
+    expect(stale.code).toBe(0);
+    expect(stale.stderr).toMatch(/^Warning: --skip-synth reads cdktf\.out, synthesized at .*, before app\.js last changed .*Drop --skip-synth to synthesize again\.\n$/);
+    // and synthesized again, no warning
+    expect((await cli(["report", "--csv", join(out, "again.csv")])).code).toBe(0);
+    const fresh = await cli(["report", "--skip-synth", "--csv", join(out, "access.csv")]);
+    expect(fresh.stderr).toBe("");
   });
 
   it("without an app says the declarations were not read", async () => {

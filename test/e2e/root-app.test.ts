@@ -1,6 +1,6 @@
 /**
  * The repository's root cdktf.json: its app is the example (examples/basic/main.ts), so
- * `npx alert-rule-users plan` works from the root of a checkout, against the simulator.
+ * `npx --no alert-rule-users plan` works from the root of a checkout, against the simulator.
  */
 import { join } from "node:path";
 import { REPO, connectionEnv, runCommand } from "../support/cli";
@@ -20,7 +20,7 @@ describe("the root cdktf.json", () => {
       timeoutMs: 120_000,
     });
 
-  it("npx alert-rule-users plan from the repository root plans the example, as from examples/basic", async () => {
+  it("npx --no alert-rule-users plan from the repository root plans the example, as from examples/basic", async () => {
     // when
     const fromRoot = await plan(REPO);
     const fromExample = await plan(join(REPO, "examples", "basic"));

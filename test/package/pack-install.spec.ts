@@ -199,4 +199,30 @@ app.synth();
     },
     5 * MINUTES,
   );
+
+  it(
+    "init --cdktn writes a CDK Terrain app that installs from the tarball without cdktf or the null provider, with TypeScript below 7, and plans (issue 32)",
+    async () => {
+      // given a cdktn app from the installed CLI, depending on the tarball
+      const terrain = join(root, "my-terrain-rules");
+      await succeed("init --cdktn", installedCli(["init", terrain, "--cdktn", "--package-spec", `file:${tarball}`]));
+      // when installed
+      await succeed(
+        "npm install (cdktn)",
+        runCommand(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error"], { cwd: terrain, timeoutMs: 10 * MINUTES }),
+      );
+      // then cdktf and its null provider (optional peers) are not installed, TypeScript is a 5.x ts-node runs
+      expect(existsSync(join(terrain, "node_modules", "cdktn"))).toBe(true);
+      expect(existsSync(join(terrain, "node_modules", "cdktf"))).toBe(false);
+      expect(existsSync(join(terrain, "node_modules", "@cdktf", "provider-null"))).toBe(false);
+      const typescript = JSON.parse(readFileSync(join(terrain, "node_modules", "typescript", "package.json"), "utf8")) as { version: string };
+      expect(Number(typescript.version.split(".")[0])).toBeLessThan(7);
+      // and it type-checks and plans the sample rule with the installed CLI
+      await succeed("tsc --noEmit", runCommand(NPX, ["--no", "--", "tsc", "--noEmit"], { cwd: terrain, timeoutMs: 5 * MINUTES }));
+      const plan = await installedCli(["plan", "--detailed-exitcode"], { cwd: terrain });
+      expect(plan.code).toBe(2);
+      expect(plan.stdout).toContain("erin.walker@example.com");
+    },
+    20 * MINUTES,
+  );
 });

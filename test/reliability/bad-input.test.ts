@@ -443,7 +443,7 @@ describe.each([
     // given
     if (c.declared !== undefined) ws.write(c.declared);
     // when
-    const result = await runCli(c.args(), { cwd: ws.dir, env: c.env?.(sim.url) ?? env(sim.url), timeoutMs: 30_000 });
+    const result = await runCli(c.args(), { cwd: ws.dir, env: c.env?.(sim.url) ?? env(sim.url) });
     scan.add(_name, result.stdout, result.stderr);
     // then
     expect(result.code).toBe(1);

@@ -52,7 +52,7 @@ describe("--out into a directory that does not exist", () => {
   });
 
   it("simulator --data: the directory and how to create it", async () => {
-    const result = await runCli(["simulator", "--data", "no/such/dir/state.json"], { cwd: ws.dir, env: {}, timeoutMs: 20_000 });
+    const result = await runCli(["simulator", "--data", "no/such/dir/state.json"], { cwd: ws.dir, env: {} });
     expect(result.code).toBe(1);
     expect(result.stderr).not.toMatch(NOT_A_BUG);
     expect(result.stderr).toMatch(/cannot write .*no\/such\/dir\/state\.json: the directory .*no\/such\/dir does not exist; create it first \(mkdir -p/);
@@ -70,7 +70,7 @@ describe("simulator --port already in use", () => {
   afterAll(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
 
   it("exit 1 naming the port and the ways out", async () => {
-    const result = await runCli(["simulator", "--port", String(port)], { cwd: ws.dir, env: {}, timeoutMs: 20_000 });
+    const result = await runCli(["simulator", "--port", String(port)], { cwd: ws.dir, env: {} });
     expect(result.code).toBe(1);
     expect(result.stderr).not.toMatch(NOT_A_BUG);
     expect(result.stderr).toMatch(new RegExp(`port ${port} is already in use`));

@@ -55,9 +55,9 @@ describe("apply against a service that misbehaves on some rules", () => {
       ],
     });
     // when the declaration is applied with a short request timeout
-    applied = await runCli(["apply", "--auto-approve", "--timeout", "1", ...REPORTS], { cwd: ws.dir, env: env(sim.url), timeoutMs: 90_000 });
+    applied = await runCli(["apply", "--auto-approve", "--timeout", "1", ...REPORTS], { cwd: ws.dir, env: env(sim.url) });
     scan.add("apply", applied.stdout, applied.stderr);
-  }, 120_000);
+  }, 240_000);
 
   afterAll(() => {
     scan.collectFiles();

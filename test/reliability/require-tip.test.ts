@@ -72,6 +72,34 @@ describe("apply --require-tip REF", () => {
       scan.add("apply", apply.stdout, apply.stderr);
       expect(apply.code).toBe(1);
       expect(apply.stderr).toContain(`the checked-out commit ${head.slice(0, 12)} is not the tip of main (${tip.slice(0, 12)})`);
+      expect(apply.stderr).toContain("main has moved on since this run's commit");
+      expect(sim.requestCounts()).toEqual({});
+    });
+  });
+
+  it("says the checkout is ahead of REF (not that REF moved on) when HEAD has commits REF lacks (issue 32)", async () => {
+    await withCheckout(async (sim, ws) => {
+      // given a local commit on top of main's tip, checked out; main stays where it was
+      const ahead = git(ws.dir, "commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "a local commit");
+      git(ws.dir, "checkout", "-q", "--detach", ahead);
+      const apply = await runCli(["apply", "plan.json", "--require-tip", "main"], { cwd: ws.dir, env: env(sim.url) });
+      scan.add("apply", apply.stdout, apply.stderr);
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain("this checkout is ahead of main (not its tip)");
+      expect(apply.stderr).not.toContain("has moved on");
+      expect(sim.requestCounts()).toEqual({});
+    });
+  });
+
+  it("says the checkout and REF have diverged when neither contains the other", async () => {
+    await withCheckout(async (sim, ws) => {
+      const local = git(ws.dir, "commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "a local commit");
+      mergeAnother(ws);
+      git(ws.dir, "checkout", "-q", "--detach", local);
+      const apply = await runCli(["apply", "plan.json", "--require-tip", "main"], { cwd: ws.dir, env: env(sim.url) });
+      scan.add("apply", apply.stdout, apply.stderr);
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain("this checkout and main have diverged");
       expect(sim.requestCounts()).toEqual({});
     });
   });

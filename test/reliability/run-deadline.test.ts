@@ -34,7 +34,7 @@ describe("a service that answers 429 forever", () => {
     ["who", ["who", "a@example.com", "--no-app", "--format", "json", "--run-deadline", "2"], {}],
   ])("%s: the run ends at its deadline, naming the limit", async (_name, args, extra) => {
     // when
-    const result = await runCli(args, { cwd: ws.dir, env: simEnv(extra), timeoutMs: 30_000 });
+    const result = await runCli(args, { cwd: ws.dir, env: simEnv(extra) });
     // then it stopped at the run's deadline, saying which limit and how to raise it
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/stopped: the run's deadline of 2 s .*passed/);

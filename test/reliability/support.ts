@@ -10,7 +10,7 @@ import { PassThrough } from "node:stream";
 import type { Io } from "../../src/cli/io";
 import type { RunningSimulator, SimUser, SimulatorOptions, TenantSeed } from "../../src/simulator";
 import { mulberry32, type Random } from "../../src/simulator/prng";
-import { CLI, REPO, workspace, type CliResult, type StackDecl, type Workspace } from "../support/cli";
+import { CLI, PROCESS_TIMEOUT_MS, REPO, workspace, type CliResult, type StackDecl, type Workspace } from "../support/cli";
 import { withSimulator } from "../support/simulator";
 import { editableRuleMetadata } from "../support/rule-metadata";
 
@@ -175,8 +175,12 @@ export function spawnCli(args: string[], opts: { cwd: string; env?: NodeJS.Proce
   return spawnNode([CLI, ...args], opts);
 }
 
-/** Polls `condition` every 10 ms until it holds; fails after `timeoutMs`. */
-export async function waitFor(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+/**
+ * Polls `condition` every 10 ms until it holds; fails after `timeoutMs` (by default as long as a
+ * spawned CLI may take: what is awaited is usually a process getting somewhere, which on a loaded
+ * machine takes many times its idle second or two).
+ */
+export async function waitFor(what: string, condition: () => boolean, timeoutMs = PROCESS_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -1,3 +1,4 @@
+import { COUNTING_LEGEND } from "../../src/core/render/counts";
 import { renderPlanText } from "../../src/core/render";
 import {
   ANSI,
@@ -204,7 +205,7 @@ describe("renderPlanText", () => {
     expect(text).not.toContain("tenant-xyz");
   });
 
-  it("explains, above the changed rules, the symbols the plan uses and only those", () => {
+  it("explains, above the changed rules, the symbols the plan uses and only those, on one line (issue 32)", () => {
     // given a plan that adds and removes users and changes aliases (no rebuild)
     const plan = planOf(exfiltrationCase());
 
@@ -212,11 +213,14 @@ describe("renderPlanText", () => {
     const out = lines(renderPlanText(plan, { color: false }));
 
     // then
-    const at = out.indexOf("Symbols:");
+    const at = out.findIndex((l) => l.startsWith("Symbols:"));
     expect(at).toBeGreaterThan(0);
     expect(at).toBeLessThan(out.findIndex((l) => l.startsWith("  ~ rule ")));
-    expect(out.slice(at + 1, at + 5).map((l) => l.trim().split(/\s+/)[0])).toEqual(["~", "+", "-", "#"]);
-    expect(out.some((l) => l.trim().startsWith("-/+ "))).toBe(false);
+    expect(out[at]).toBe("Symbols: ~ changed in place, + added, - removed, # note.");
+    expect(out.filter((l) => l.startsWith("Symbols:"))).toHaveLength(1);
+    // the legend takes at most two lines: the symbols, and the counting rule where it helps
+    const firstBlock = out.findIndex((l) => l.startsWith("  ~ rule "));
+    expect(out.slice(at + 1, firstBlock).filter((l) => l.trim() !== "").length).toBeLessThanOrEqual(1);
   });
 
   it("lists -/+ in the legend when a list is rebuilt", () => {
@@ -227,7 +231,7 @@ describe("renderPlanText", () => {
     const text = renderPlanText(plan, { color: false });
 
     // then
-    expect(text).toContain("  -/+  a list is rebuilt: emptied, then filled again\n");
+    expect(text).toMatch(/^Symbols: .*-\/\+ rebuilt \(emptied, then filled again\).*\.$/m);
   });
 
   it("shows no legend when nothing changes", () => {
@@ -239,6 +243,14 @@ describe("renderPlanText", () => {
 
     // then
     expect(text).not.toContain("Symbols:");
+  });
+
+  it("states the counting rule only when a user added or removed has several aliases (the counts could be misread)", () => {
+    const single = planOf(noOpCase(1));
+    expect(renderPlanText(single, { color: false })).not.toContain(COUNTING_LEGEND);
+    const several = planOf(exfiltrationCase());
+    const severalAliases = several.rules.some((r) => [...r.changes.addUsers, ...r.changes.removeUsers].some((u) => u.aliases.length > 1));
+    expect(renderPlanText(several, { color: false }).includes(COUNTING_LEGEND)).toBe(severalAliases);
   });
 
   it("says 1 rule, 1 user, 1 alias, 1 error, 1 rebuild in the singular", () => {

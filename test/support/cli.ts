@@ -51,6 +51,13 @@ app.synth();
   return { dir, write, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * How long a spawned CLI (or any command run here) may take before it is killed, unless the test
+ * gives its own: generous, because on a loaded 2-core machine a plan that synthesizes an app takes
+ * many times its idle 2-5 s. A test asserts what the command did, never how fast.
+ */
+export const PROCESS_TIMEOUT_MS = 180_000;
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -89,7 +96,7 @@ export function runCommand(
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? PROCESS_TIMEOUT_MS);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);

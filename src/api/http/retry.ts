@@ -140,3 +140,41 @@ export function nextRetry(
   }
   return { retry: true, delayMs: backoffDelay(policy, attempt, random) };
 }
+
+/**
+ * A network failure that another attempt cannot cure, and what to check instead; undefined when
+ * the failure may be passing (a reset, a refused port while the service restarts, EAI_AGAIN: the
+ * resolver's own "try again"). Not retried: a name that does not resolve (ENOTFOUND), and TLS
+ * failures (a plain-HTTP server answering https: OpenSSL's "wrong version number", any other
+ * ERR_SSL_* or EPROTO, a certificate that is not trusted, expired or for another name).
+ * `code` is the system or OpenSSL code, `message` the error's text.
+ */
+export function permanentNetworkFailure(code: string | undefined, message: string): string | undefined {
+  if (code === "ENOTFOUND") return "the host name does not resolve (DNS): check the host of the base URL (ALERTS_API_URL or --base-url)";
+  if (/wrong version number/i.test(message) || code === "ERR_SSL_WRONG_VERSION_NUMBER") {
+    return "the server does not speak TLS: if it serves plain HTTP (as the simulator does), use an http:// base URL";
+  }
+  if (code !== undefined && TLS_CERTIFICATE_CODES.has(code)) {
+    return `the server's TLS certificate is not accepted (${code}): check the host name of the base URL, or give Node.js the issuing CA with NODE_EXTRA_CA_CERTS`;
+  }
+  if (code === "EPROTO" || code?.startsWith("ERR_SSL_") === true || code?.startsWith("ERR_TLS_") === true) {
+    return "the TLS handshake failed: check that the base URL's scheme and port are the service's HTTPS endpoint";
+  }
+  return undefined;
+}
+
+/** Node's codes for a certificate that is refused (from OpenSSL's verify step and tls.checkServerIdentity). */
+const TLS_CERTIFICATE_CODES = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_REVOKED",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "HOSTNAME_MISMATCH",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);

@@ -26,6 +26,7 @@ import { redactString } from "./redact";
 import {
   honoursRetryAfter,
   isRetryableStatus,
+  permanentNetworkFailure,
   nextRetry,
   realSleep,
   resolveRetryPolicy,
@@ -432,6 +433,9 @@ export class HttpTransport {
   /** `count` is how many attempts failed this way so far: 429s, or every other failure. */
   #decide(result: Answer, count: number, idempotent: boolean): RetryDecision {
     if (result.type === "failure") {
+      // DNS and TLS failures are not cured by another attempt (src/api/http/retry.ts).
+      const permanent = result.kind === "network" ? permanentNetworkFailure(result.code, result.message) : undefined;
+      if (permanent !== undefined) return { retry: false, reason: `Not retried: ${permanent} (base URL ${this.baseUrl})` };
       const neverSent = result.kind === "network" && result.code !== undefined && NOT_SENT_CODES.has(result.code);
       if (!idempotent && !neverSent) return { retry: false };
       return nextRetry(this.retryPolicy, count, undefined, this.#random);
@@ -448,7 +452,7 @@ export class HttpTransport {
         operation,
         ruleId,
         kind: result.kind,
-        retryable: true,
+        retryable: result.kind === "timeout" || permanentNetworkFailure(result.code, result.message) === undefined,
         attempts,
         timeoutMs: result.kind === "timeout" ? this.timeoutMs : undefined,
         networkCode: result.kind === "network" ? result.code : undefined,

@@ -24,6 +24,8 @@ import {
 } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
+import { CLI_IN_APP } from "../hints";
+import { shellQuote } from "../../shared/text";
 import { watchInterrupts, type InterruptSignal } from "../interrupt";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
@@ -162,7 +164,7 @@ function interruptedMessage(signal: InterruptSignal, result: ApplyResult | null,
     planFile === undefined
       ? "Run apply again to finish: it plans from the lists as they are now."
       : result === null || result.rules.every((r) => r.calls.length === 0)
-        ? `Run apply again (alert-rule-users apply ${planFile}) to finish.`
+        ? `Run apply again (${CLI_IN_APP} apply ${shellQuote(planFile)}) to finish.`
         : `Run plan again and apply the new plan to finish (run apply again with a new plan: ${planFile} no longer matches the lists it already changed).`;
   return `Apply interrupted by ${signal}: ${done}; no call was started after the interrupt. ${next}`;
 }
@@ -190,7 +192,7 @@ async function runApply(
   const interactive = io.stdin.isTTY === true;
   if (planFile === undefined && !autoApprove && !interactive) {
     throw new UsageError(
-      "apply: this run has no terminal to confirm in: pass --auto-approve, or apply a reviewed plan file (alert-rule-users apply PLANFILE).",
+      `apply: this run has no terminal to confirm in: pass --auto-approve, or apply a reviewed plan file (${CLI_IN_APP} apply PLANFILE).`,
     );
   }
   const maxPlanAge = values["max-plan-age"] ?? DEFAULT_MAX_PLAN_AGE;

@@ -13,6 +13,7 @@ import type { Command, Io } from "../io";
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
 import { RATE_HELP, RATE_OPTIONS, openRun, readSettings } from "../run-flags";
 import { checkOutputPath } from "../output-path";
+import { CLI_IN_APP } from "../hints";
 
 export const importCommand: Command = {
   name: "import",
@@ -115,7 +116,7 @@ Examples:
       await writeImportModule(resolve(io.cwd, values.out), code.source, run.secrets);
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
-          `Plan it as an app by itself: alert-rule-users plan --app ${shellQuote(importAppCommand(values.out))}\n` +
+          `Plan it as an app by itself: ${CLI_IN_APP} plan --app ${shellQuote(importAppCommand(values.out))}\n` +
           `(or set "app" to that command in cdktf.json), or call ${functionName}(stack) from your app.\n`,
       );
     } else {

@@ -6,6 +6,7 @@ import { planCommand } from "./plan";
 import { providerCommand } from "./provider";
 import { simulatorCommand } from "./simulator";
 import { synthCommand } from "./synth";
+import { doctorCommand } from "./doctor";
 import { alertsCommand } from "../triage/alerts";
 import { casesCommand } from "../triage/cases";
 import { fileEventsCommand } from "../triage/file-events";
@@ -13,4 +14,4 @@ import { reportCommand } from "./report";
 import { rulesCommand } from "./rules";
 import { whoCommand } from "./who";
 
-export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, synthCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, providerCommand];
+export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, synthCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, providerCommand, doctorCommand];

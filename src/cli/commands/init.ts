@@ -1,34 +1,63 @@
 /**
  * `alert-rule-users init [DIR]` (docs/contract.md §9.2): writes a ready cdktf app with one RuleUserList
- * (the files are src/core/init-files.ts), refusing to overwrite any file.
+ * (the files are src/core/init-files.ts), refusing to overwrite any file; `--cdktn` writes a CDK
+ * Terrain app instead, `--hcl` a Terraform configuration for the native provider (src/core/init-hcl.ts).
  */
 import { relative, resolve } from "node:path";
 import { UsageError } from "../../errors";
 import { shellQuote } from "../../shared/text";
-import { TOOL_VERSION, initApp } from "../../io/workflow";
+import { ENV_TOKEN, TOOL_VERSION, initApp, initHcl } from "../../io/workflow";
+import { DEFAULT_SIMULATOR_TOKEN } from "../../simulator";
 import { parse } from "../args";
+import { CLI_IN_APP } from "../hints";
 import type { Command, Io } from "../io";
 
-export const initCommand: Command = {
-  name: "init",
-  summary: "Write a ready cdktf app with one RuleUserList (package.json, cdktf.json, main.ts...)",
-  help: `Usage: alert-rule-users init [DIR] [flags]
+/** The sample tenant's ID, which the simulator serves. */
+const SAMPLE_TENANT = "f82ba8d5-219c-48f6-9978-242511e30d41";
+
+/**
+ * The export line of the simulator's connection. The CLI's output redacts the value of
+ * ALERTS_API_TOKEN wherever it appears, so when that variable holds the simulator's token already,
+ * printing the token would show "[REDACTED]": the line then leaves the token out and says so.
+ */
+function simulatorExports(env: NodeJS.ProcessEnv, indent: string): string {
+  const tokenSet = env[ENV_TOKEN]?.trim() === DEFAULT_SIMULATOR_TOKEN;
+  return tokenSet
+    ? `${indent}export ALERTS_API_URL=http://127.0.0.1:8080 ALERTS_TENANT_ID=${SAMPLE_TENANT}   # ${ENV_TOKEN} is set to the simulator's token already\n`
+    : `${indent}export ALERTS_API_URL=http://127.0.0.1:8080 ${ENV_TOKEN}=${DEFAULT_SIMULATOR_TOKEN} ALERTS_TENANT_ID=${SAMPLE_TENANT}\n`;
+}
+
+function helpText(env: NodeJS.ProcessEnv): string {
+  return `Usage: alert-rule-users init [DIR] [flags]
+       alert-rule-users init --hcl DIR [--workflows]
 
 Writes a ready TypeScript cdktf app into DIR (default: the current directory; created if missing):
 
   package.json     dependencies: alert-rule-users, cdktf, constructs, @cdktf/provider-null (the
-                   versions alert-rule-users supports); ts-node and typescript to run main.ts;
-                   engines: the Node.js versions it supports (20, 22, 24)
+                   versions alert-rule-users supports); ts-node and typescript (pinned to 5.x) to run
+                   main.ts; engines: the Node.js versions it supports (20, 22, 24)
   cdktf.json       "app": "npx ts-node --transpile-only main.ts"
   main.ts          one RuleUserList, for a rule of the simulator's sample tenant, as terraform_data
-                   (built into Terraform: terraform init downloads no provider)
-  tsconfig.json, .gitignore
+                   (built into Terraform: terraform init downloads no provider), and a
+                   RuleUserListPolicy allowing aliases in the tenant's domains only (a typo of a
+                   domain is a plan error)
+  tsconfig.json, .gitignore (node_modules, cdktf.out, state, saved plans and access reports)
 
 Refuses to overwrite: when any of these files exists, it names them and writes nothing.
 
+With --hcl, writes a Terraform (HCL) configuration for the native provider instead: main.tf
+(required_providers, a provider block that reads the environment, one alertrules_rule_user_list
+for the sample tenant's rule) and .gitignore, and installs the provider into DIR, so that
+'terraform init' in DIR needs no network (see 'alert-rule-users provider install'; run
+terraform in DIR: with -chdir, Terraform does not look in DIR's terraform.d).
+
 Flags:
+  --hcl                  a Terraform (HCL) configuration instead of a cdktf app
+  --cdktn                a CDK Terrain (cdktn) app instead: main.ts imports alert-rule-users/cdktn,
+                         package.json depends on cdktn and constructs (no cdktf, no null provider)
   --workflows            also write the GitHub workflows (plan on pull requests, apply on merge,
                          drift on a schedule) as .github/workflows/alert-rule-users-{plan,apply,drift}.yml
+                         (with --hcl: alert-rule-users-terraform-{plan,apply,drift}.yml, running terraform)
   --package-spec SPEC    what package.json depends on for alert-rule-users (default: ^<this version>,
                          which installs from the npm registry only once the package is published):
                          a version range, a tarball (file:../alert-rule-users-0.1.0.tgz), a git URL
@@ -36,41 +65,66 @@ Flags:
 
 Then:
   cd DIR && npm install
-  npx alert-rule-users simulator --port 8080 &   # the sample tenant, or point the connection at yours
-  export ALERTS_API_URL=http://127.0.0.1:8080 ALERTS_API_TOKEN=local-simulator-token \\
-         ALERTS_TENANT_ID=f82ba8d5-219c-48f6-9978-242511e30d41
-  npx alert-rule-users plan
+  ${CLI_IN_APP} simulator --port 8080 &   # the sample tenant, or point the connection at yours
+${simulatorExports(env, "  ")}  ${CLI_IN_APP} plan
 
 Exit codes: 0 written, 1 error (a file exists already: nothing written).
 
 Examples:
-  alert-rule-users init alert-rules --workflows
-  alert-rule-users init . --package-spec file:../alert-rule-users-0.1.0.tgz
-`,
+  ${CLI_IN_APP} init alert-rules --workflows
+  ${CLI_IN_APP} init . --package-spec file:../alert-rule-users-0.1.0.tgz
+  ${CLI_IN_APP} init alert-rules --cdktn
+  ${CLI_IN_APP} init --hcl alert-rules
+`;
+}
+
+export const initCommand: Command = {
+  name: "init",
+  summary: "Write a ready cdktf (or cdktn) app with one RuleUserList (package.json, cdktf.json, main.ts...)",
+  help: helpText({}),
   async run(argv: string[], io: Io): Promise<number> {
     const { values, positionals } = parse(
       "init",
       argv,
       {
         workflows: { type: "boolean" },
+        cdktn: { type: "boolean" },
+        hcl: { type: "boolean" },
         "package-spec": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       true,
     );
     if (values.help === true) {
-      io.stdout.write(this.help);
+      io.stdout.write(helpText(io.env));
       return 0;
     }
     if (positionals.length > 1) {
-      throw new UsageError(`init: takes one directory, got ${positionals.length} (${positionals.join(", ")}). Run 'alert-rule-users init --help' for usage.`);
+      throw new UsageError(`init: takes one directory, got ${positionals.length} (${positionals.join(", ")}). Run '${CLI_IN_APP} init --help' for usage.`);
     }
     const packageSpec = values["package-spec"]?.trim();
     if (packageSpec === "") throw new UsageError("init: --package-spec needs a value, e.g. ^0.1.0 or file:../alert-rule-users-0.1.0.tgz.");
 
     const dir = resolve(io.cwd, positionals[0] ?? ".");
     const shown = relative(io.cwd, dir) || ".";
-    const files = await initApp({ dir, shown, workflows: values.workflows === true, ...(packageSpec === undefined ? {} : { packageSpec }) });
+    if (values.hcl === true) {
+      if (packageSpec !== undefined || values.cdktn === true) {
+        throw new UsageError(`init: ${values.cdktn === true ? "--cdktn" : "--package-spec"} is for a cdktf app; --hcl writes a Terraform configuration. Drop one of them.`);
+      }
+      const { files, provider } = await initHcl({ dir, shown, workflows: values.workflows === true });
+      // terraform looks for terraform.d/plugins in the directory it starts in (not the one of -chdir)
+      const cd = shown === "." ? "" : `cd ${shellQuote(shown)} && `;
+      io.stdout.write(
+        `Wrote a Terraform configuration in ${shown}: ${files.map((f) => f.path).join(", ")}.\n` +
+          `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (it runs this Node.js: ${provider.nodePath}).\n\n` +
+          `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
+          `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +
+          simulatorExports(io.env, "  "),
+      );
+      return 0;
+    }
+    const framework = values.cdktn === true ? "cdktn" : "cdktf";
+    const files = await initApp({ dir, shown, workflows: values.workflows === true, framework, ...(packageSpec === undefined ? {} : { packageSpec }) });
     // The default range resolves on the npm registry only: say so before `npm install` fails on it.
     const unpublished =
       packageSpec === undefined
@@ -81,10 +135,10 @@ Examples:
 
     const cd = shown === "." ? "" : `  cd ${shellQuote(shown)}\n`;
     io.stdout.write(
-      `Wrote a cdktf app in ${shown}: ${files.map((f) => f.path).join(", ")}.\n\n` +
-        `Next:\n${cd}  npm install\n  npx alert-rule-users plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
-        "To try it against the simulator first (another terminal): npx alert-rule-users simulator --port 8080, then\n" +
-        "  export ALERTS_API_URL=http://127.0.0.1:8080 ALERTS_API_TOKEN=local-simulator-token ALERTS_TENANT_ID=f82ba8d5-219c-48f6-9978-242511e30d41\n" +
+      `Wrote a ${framework} app in ${shown}: ${files.map((f) => f.path).join(", ")}.\n\n` +
+        `Next:\n${cd}  npm install\n  ${CLI_IN_APP} plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
+        `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +
+        simulatorExports(io.env, "  ") +
         unpublished,
     );
     return 0;

@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
 import { getPlan, hasChanges, planChangedSince, planDeclared, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
 import { changedSinceOrExit } from "../changed-since";
+import { CLI_IN_APP } from "../hints";
+import { shellQuote } from "../../shared/text";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
@@ -94,7 +96,7 @@ Examples:
 
     if (values.out !== undefined) {
       await savePlan(resolve(io.cwd, values.out), plan, planKey);
-      io.stderr.write(`Saved the plan to ${values.out}. Apply exactly this plan with: alert-rule-users apply ${values.out}\n`);
+      io.stderr.write(`Saved the plan to ${values.out}. Apply exactly this plan with: ${CLI_IN_APP} apply ${shellQuote(values.out)}\n`);
     }
     if (plan.summary.errors > 0) return 1;
     return values["detailed-exitcode"] === true && hasChanges(plan) ? 2 : 0;

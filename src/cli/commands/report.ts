@@ -6,8 +6,9 @@
  */
 import { resolve } from "node:path";
 import { plural } from "../../core/render";
+import type { AccessReport } from "../../io/workflow";
 import { UsageError } from "../../errors";
-import { isDrift, readAccessReport, writeAccessReport } from "../../io/workflow";
+import { isDrift, isNotManaged, readAccessReport, staleSynthOutput, writeAccessReport } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
 import { checkOutputPath } from "../output-path";
@@ -23,12 +24,15 @@ Reads every rule of the tenant, live (one rule-metadata search, one query-users 
 editable list; no write), and writes an access report: per list entry the rule, list type, user
 ID and aliases. Run where a cdktf app is (./cdktf.json, or with --app), it also synthesizes the
 app and says, per entry, which RuleUserList constructs declare it ("not declared" is drift, as is
-a declared person missing from the live list), its expiresAt, whether it has expired or expires
-within 14 days, and the RuleUserListPolicy checks it fails.
+a declared person missing from the live list; entries of rules the app declares nothing for are
+"not managed by this app", counted apart), its expiresAt, whether it has expired or expires
+within 14 days, and the RuleUserListPolicy checks it fails. With --skip-synth, an output older
+than the app's sources gets a warning.
 
-  --html FILE   one self-contained page: no network requests, readable without JavaScript (a
-                plain table); with JavaScript, search by person, filters (rule, list type,
-                drift, expiring, expired), sortable columns and counts per rule
+  --html FILE   one self-contained page: no network requests, readable without JavaScript (the
+                rules, and a plain table of up to 5,000 entries, naming the CSV for the rest);
+                with JavaScript, search by person, filters (rule, list type, drift, expiring,
+                expired, not managed), sortable columns and counts per rule
   --csv FILE    RFC 4180, a header row, one row per list entry and alias; a value that starts
                 with =, +, -, @, a tab or a carriage return is prefixed with ' (no formulas)
 At least one of them is required; their directories must exist (checked before any request).
@@ -74,27 +78,40 @@ Examples:
     const parallelism = intFlag("report", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("report", "page-size", values["page-size"], 100, 1, 500);
     const withApp = wantsApp(values, io);
+    const synth = withApp ? synthSettings(values, io) : undefined;
+    const stale = synth?.skipSynth === true ? staleSynthOutput(synth.cwd, synth.outdir) : null;
+    if (stale !== null) io.stderr.write(`${stale}\n`);
     const run = await openRun(values, io, readSettings(parallelism, pageSize));
-    const report = await readAccessReport(run, withApp ? synthSettings(values, io) : undefined, now).finally(() => run.done());
+    const report = await readAccessReport(run, synth, now).finally(() => run.done());
     const files = {
       html: values.html === undefined ? undefined : resolve(io.cwd, values.html),
       csv: values.csv === undefined ? undefined : resolve(io.cwd, values.csv),
     };
-    await writeAccessReport(report, files, `${new Date().toISOString().slice(0, 19)}Z`);
-
-    const counts = [
-      plural(report.entries.length, "entry", "entries"),
-      `in ${plural(report.rules.length, "rule")}`,
-      ...(report.withDeclarations
-        ? [
-            `${report.entries.filter(isDrift).length} drift`,
-            `${report.entries.filter((e) => e.expiry === "expiring").length} expiring within 14 days`,
-            `${report.entries.filter((e) => e.expiry === "expired").length} expired`,
-          ]
-        : ["declarations not read"]),
-    ];
-    for (const file of [values.html, values.csv]) if (file !== undefined) io.stdout.write(`Wrote ${file}\n`);
-    io.stdout.write(`${counts.join(", ")}.\n`);
+    // One time on the page: the report's clock, unless --now set another (then also when it was made).
+    await writeAccessReport(report, files, values.now === undefined ? report.now : `${new Date().toISOString().slice(0, 19)}Z`);
+    io.stdout.write(reportSummary(report, [values.html, values.csv]));
     return 0;
   },
 };
+
+/**
+ * What `report` says when done: the files, then the counts. Entries of rules the app declares
+ * nothing for are counted apart from drift: the app does not manage those rules (issue 32).
+ */
+function reportSummary(report: AccessReport, written: readonly (string | undefined)[]): string {
+  const unmanaged = report.entries.filter(isNotManaged).length;
+  const unmanagedRules = report.rules.filter((r) => !r.managed).length;
+  const counts = [
+    plural(report.entries.length, "entry", "entries"),
+    `in ${plural(report.rules.length, "rule")}`,
+    ...(report.withDeclarations
+      ? [
+          `${report.entries.filter(isDrift).length} drift`,
+          `${report.entries.filter((e) => e.expiry === "expiring").length} expiring within 14 days`,
+          `${report.entries.filter((e) => e.expiry === "expired").length} expired`,
+          `${unmanaged} in ${plural(unmanagedRules, "rule")} not managed by this app`,
+        ]
+      : ["declarations not read"]),
+  ];
+  return written.flatMap((file) => (file === undefined ? [] : [`Wrote ${file}\n`])).join("") + `${counts.join(", ")}.\n`;
+}

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, checkBaseUrl } from "../../io/workflow";
 import { ConfigError, UsageError } from "../../errors";
 import { withTwoDashes } from "../args";
+import { CLI_IN_APP } from "../hints";
 import { DEFAULT_SIMULATOR_TOKEN, OAUTH_PATH, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";
 
 /** What this command writes to (process.stdout / process.stderr, or anything with `write`). */
@@ -227,7 +228,7 @@ export const simulatorCommand = {
     const stopped = untilSignal();
     const tokenLine =
       parsed.options.tokenTtlSeconds !== undefined
-        ? `  export ALERTS_API_TOKEN_COMMAND="alert-rule-users simulator token --url ${sim.url}"   # tokens live ${parsed.options.tokenTtlSeconds} s`
+        ? `  export ALERTS_API_TOKEN_COMMAND="${CLI_IN_APP} simulator token --url ${sim.url}"   # tokens live ${parsed.options.tokenTtlSeconds} s`
         : parsed.options.token === undefined
         ? defaultTokenText(io.env).exportLine("the default simulator token")
         : "  export ALERTS_API_TOKEN=...   # the token you gave with --token";

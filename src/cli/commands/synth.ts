@@ -1,24 +1,33 @@
 /**
  * `alert-rule-users synth`: synthesizes the app as `plan` does and checks its declarations, with no
- * connection and no secret (issue 31 item 3). In CI it is the job that runs the pull request's code
- * (the app, its npm ci): that job holds no secret, and the job that reads the service runs
- * `plan --skip-synth` on this job's output, never the pull request's code (docs/ci.md).
+ * connection and no secret, and says where each stack is and what to run next. Two uses:
+ * - CI (issue 31 item 3): the job that runs the pull request's code (the app, its npm ci) holds no
+ *   secret; the job that reads the service runs `plan --skip-synth` on this job's output, never
+ *   the pull request's code (docs/ci.md);
+ * - the Terraform path (issue 32): synthesize, then `terraform init && terraform apply` in the
+ *   stack's directory, without a connection just to synthesize.
  */
-import { readDesired } from "../../io/workflow";
+import { relative } from "node:path";
+import { synthesizeApp } from "../../io/workflow";
 import { UsageError } from "../../errors";
+import { shellQuote } from "../../shared/text";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
 import { synthSettings } from "../run-flags";
 
 export const synthCommand: Command = {
   name: "synth",
-  summary: "Synthesize the app and check its declarations, without connecting (for a job that holds no secret)",
+  summary: "Synthesize the app and check its declarations, without connecting (Terraform path; a job that holds no secret)",
   help: `Usage: alert-rule-users synth [flags]
 
 Synthesizes the cdktf app as plan does (the app runs with your environment less the tool's
-secrets), reads and checks every RuleUserList from the synthesized JSON, and says how many there
-are. Connects to nothing and needs no token: run it where the app's code runs, in a job that holds
-no secret, and 'plan --skip-synth --output DIR' on its output where the service is read.
+secrets), reads and checks every RuleUserList from the synthesized JSON (a rule declared twice,
+an invalid mode or a policy violation fails here), says how many there are, and prints each
+stack's directory and the next step. Connects to nothing and needs no token:
+- the Terraform path: then terraform init and terraform apply in the stack's directory, with the
+  connection variables set as for plan (the provisioners connect when terraform apply runs them);
+- CI: run it where the app's code runs, in a job that holds no secret, and
+  'plan --skip-synth --output DIR' on its output where the service is read.
 
 Flags:
   --app CMD              command that synthesizes the app (default: "app" of ./cdktf.json)
@@ -30,6 +39,7 @@ Exit codes: 0 synthesized and every declaration valid, 1 error.
 
 Examples:
   alert-rule-users synth --output cdktf.out
+  alert-rule-users synth && cd cdktf.out/stacks/alert-rules && terraform init && terraform apply
 `,
   async run(argv: string[], io: Io): Promise<number> {
     const { values } = parse("synth", argv, {
@@ -44,9 +54,22 @@ Examples:
     }
     const settings = synthSettings({ ...values, "skip-synth": false }, io);
     if (settings.outdir === settings.cwd) throw new UsageError("synth: --output must not be the app's own directory.");
-    const declared = await readDesired(settings);
-    const stacks = new Set(declared.map((d) => d.stack));
-    io.stderr.write(`Synthesized ${declared.length} RuleUserList declaration${declared.length === 1 ? "" : "s"} in ${stacks.size} stack${stacks.size === 1 ? "" : "s"} to ${values.output ?? "cdktf.out"}.\n`);
+    const stacks = await synthesizeApp(settings);
+    const declared = stacks.reduce((n, s) => n + s.lists, 0);
+    const holding = stacks.filter((s) => s.lists > 0).length;
+    io.stderr.write(`Synthesized ${declared} RuleUserList declaration${declared === 1 ? "" : "s"} in ${holding} stack${holding === 1 ? "" : "s"} to ${values.output ?? "cdktf.out"}.\n`);
+    const shown = (dir: string): string => {
+      const rel = relative(io.cwd, dir);
+      return rel === "" ? "." : rel.startsWith("..") ? dir : rel;
+    };
+    for (const stack of stacks) io.stdout.write(`  ${stack.name}: ${shown(stack.dir)} (${stack.lists} list${stack.lists === 1 ? "" : "s"})\n`);
+    const first = stacks.find((s) => s.lists > 0) ?? stacks[0];
+    if (first !== undefined) {
+      io.stdout.write(
+        `\nNext, on the Terraform path, with the connection variables set as for plan (ALERTS_API_URL, ALERTS_TENANT_ID, the token):\n` +
+          `  cd ${shellQuote(shown(first.dir))} && terraform init && terraform apply\n`,
+      );
+    }
     return 0;
   },
 };

@@ -277,7 +277,8 @@ function errorSection(plan: Plan, limit: number | null): string | null {
 function changedSinceSection(plan: Plan, limit: number | null): string | null {
   const scope = changedSinceNotes(plan);
   if (scope === null) return null;
-  const lines = ["> [!NOTE]", `> ${mdText(scope.read)} ${mdText(scope.unread)}`];
+  const unread = (plan.changedSince?.unread.count ?? 0) > 0 ? ` ${mdText(scope.unread)}` : "";
+  const lines = ["> [!NOTE]", `> ${mdText(scope.read)}${unread}`];
   if (scope.noLongerManaged.length > 0) {
     lines.push(">", "> No longer declared:", ...limitList(scope.noLongerManaged.map(mdText), limit, "rule").map((item) => `> - ${item}`));
   }

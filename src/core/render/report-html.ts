@@ -4,10 +4,13 @@
  *
  * - No network: a Content-Security-Policy meta tag allows nothing but the page's own inline script
  *   and style, each by its sha256 (computed here), so nothing can load or leave.
- * - Without JavaScript it is a plain table: every entry, one row group per rule, inside <noscript>.
- * - With JavaScript, that same table (noscript content is then raw text) is the data: the script
- *   indexes it and renders search, filters, sorting and counts per rule. One copy of the data, and
- *   no parse of rows that are not shown, keep a 300 rules × 1,000 entries page quick to open.
+ * - Without JavaScript it is plain tables: the rules with their counts, and the entries, one row
+ *   group per rule, inside <noscript>: every entry up to `noscriptRows` (5,000), beyond that the
+ *   first ones and where the rest are (the CSV beside the page).
+ * - With JavaScript, the data is compact JSON (each person's user ID and aliases once, however
+ *   many lists they are in; each entry five numbers): the script renders search, filters, sorting
+ *   and counts per rule from it, building rows only for what it shows. A page of 300 rules ×
+ *   1,000 entries is a few MB instead of 40, and opens within the 1 s target (docs/performance.md).
  * - Every value is escaped for HTML, and invisible or bidi characters are shown as \uXXXX.
  */
 import { createHash } from "node:crypto";
@@ -30,9 +33,21 @@ function sha256(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 
-const STATE_CODE = { declared: "d", "not-declared": "n", "not-live": "p", unknown: "u" } as const;
+const STATE_CODE = { declared: "d", "not-declared": "n", "not-live": "p", unknown: "u", "not-managed": "m" } as const;
 const EXPIRY_CODE = { expired: "x", expiring: "s", none: "-" } as const;
-const STATE_TEXT = { declared: "declared", "not-declared": "not declared", "not-live": "not in the live list", unknown: "" } as const;
+const STATE_TEXT = {
+  declared: "declared",
+  "not-declared": "not declared",
+  "not-live": "not in the live list",
+  unknown: "",
+  "not-managed": "not managed by this app",
+} as const;
+/** The states and expiries as the script numbers them (see SCRIPT's STATES and EXPIRY). */
+const STATE_INDEX = { declared: 0, "not-declared": 1, "not-live": 2, unknown: 3, "not-managed": 4 } as const;
+const EXPIRY_INDEX = { none: 0, expiring: 1, expired: 2 } as const;
+
+/** Most entry rows of the table shown without JavaScript, by default. */
+export const NOSCRIPT_ROWS = 5_000;
 
 /**
  * One entry row. The script parses exactly this shape (see SCRIPT): `data-k` is state, expiry and
@@ -63,7 +78,7 @@ function summaryRow(rule: RuleAccess, index: number, withDeclarations: boolean):
     `<td>${listKind(rule.listType)}</td><td class="num">${rule.entries}</td><td class="num shown" data-r="${index}"></td>` +
     (withDeclarations
       ? `<td class="num">${rule.drift}</td><td class="num">${rule.expiring}</td><td class="num">${rule.expired}</td>` +
-        `<td>${rule.declaredBy.length === 0 ? "not declared" : rule.declaredBy.map(escapeHtml).join("<br>")}</td>` +
+        `<td>${rule.declaredBy.length === 0 ? "not managed by this app" : rule.declaredBy.map(escapeHtml).join("<br>")}</td>` +
         `<td>${problems.map(escapeHtml).join("<br>")}</td>`
       : "") +
     "</tr>\n"
@@ -75,15 +90,99 @@ export interface HtmlRenderOptions {
   readonly generatedAt?: string;
   /** The tool's version, shown in the footer. */
   readonly toolVersion?: string;
+  /** The CSV written with the page, as a path from the page's directory: named where the table without JavaScript is cut short. */
+  readonly csvFile?: string;
+  /** Most entry rows in the table shown without JavaScript. @default NOSCRIPT_ROWS */
+  readonly noscriptRows?: number;
+}
+
+/**
+ * The data the script renders, as compact JSON: `people` (user ID and aliases, each person once),
+ * `paths` (declared-by lists), `dates`, `viol` (violation lists), `n` (entries per rule, in the
+ * order of the rules) and `rows`: five numbers an entry, [person, state × 3 + expiry, paths index,
+ * dates index, viol index], -1 for none.
+ */
+function scriptData(report: AccessReport): unknown {
+  const tables = { people: new Map<string, number>(), paths: new Map<string, number>(), dates: new Map<string, number>(), viol: new Map<string, number>() };
+  const people: [string | null, string[]][] = [];
+  const paths: string[][] = [];
+  const dates: string[] = [];
+  const viol: string[][] = [];
+  const indexOf = <T>(map: Map<string, number>, key: string, list: T[], value: () => T): number => {
+    let at = map.get(key);
+    if (at === undefined) {
+      at = list.push(value()) - 1;
+      map.set(key, at);
+    }
+    return at;
+  };
+  const counts = new Map<string, number>(report.rules.map((r) => [r.ruleId, 0]));
+  const rows: number[] = [];
+  for (const e of report.entries) {
+    counts.set(e.ruleId, (counts.get(e.ruleId) ?? 0) + 1);
+    const person = indexOf(tables.people, `${e.userId ?? "\u0000"}\u0001${e.aliases.join("\u0001")}`, people, () => [e.userId === null ? null : oneLine(e.userId), e.aliases.map(oneLine)]);
+    rows.push(
+      person,
+      STATE_INDEX[e.state] * 3 + EXPIRY_INDEX[e.expiry],
+      e.declaredBy.length === 0 ? -1 : indexOf(tables.paths, e.declaredBy.join("\u0001"), paths, () => e.declaredBy.map(oneLine)),
+      e.expiresAt === null ? -1 : indexOf(tables.dates, e.expiresAt, dates, () => oneLine(e.expiresAt ?? "")),
+      e.violations.length === 0 ? -1 : indexOf(tables.viol, e.violations.join("\u0001"), viol, () => e.violations.map(oneLine)),
+    );
+  }
+  return {
+    rules: report.rules.map((r) => ({ n: oneLine(r.ruleName), l: listKind(r.listType) })),
+    n: report.rules.map((r) => counts.get(r.ruleId) ?? 0),
+    people,
+    paths,
+    dates,
+    viol,
+    rows,
+  };
+}
+
+/**
+ * The entries as a table for a reader without JavaScript: one row group per rule, at most
+ * `noscriptRows` rows; when cut short, it says how many are left out and where they are.
+ */
+function noscriptTable(report: AccessReport, options: HtmlRenderOptions): string {
+  const limit = options.noscriptRows ?? NOSCRIPT_ROWS;
+  const byRule = new Map<string, AccessEntry[]>(report.rules.map((r) => [r.ruleId, []]));
+  for (const e of report.entries) byRule.get(e.ruleId)?.push(e);
+  let left = limit;
+  const groups: string[] = [];
+  for (const rule of report.rules) {
+    if (left <= 0) break;
+    const rows = (byRule.get(rule.ruleId) ?? []).slice(0, left);
+    left -= rows.length;
+    groups.push(
+      `<tbody><tr><th scope="rowgroup" colspan="6">${ruleHeading(rule)}</th></tr>\n` +
+        (rows.length === 0 ? `<tr><td colspan="6">No entries.</td></tr>\n` : rows.map(entryRow).join("")) +
+        "</tbody>\n",
+    );
+  }
+  const shown = limit - Math.max(left, 0);
+  const cut = report.entries.length > shown;
+  const where =
+    options.csvFile === undefined
+      ? "write them all as CSV with <code>report --csv FILE</code>"
+      : `all of them are in <code>${escapeHtml(options.csvFile)}</code>, written with this page`;
+  const note = cut ? `<p class="note">This table lists the first ${shown.toLocaleString("en-US")} of ${report.entries.length.toLocaleString("en-US")} entries: ${where}; with JavaScript on, the search above finds every entry.</p>` : "";
+  return (
+    note +
+    `<table id="all-table"><caption>Every entry, rule by rule</caption>\n<thead><tr><th scope="col">User ID</th><th scope="col">Aliases</th><th scope="col">State</th><th scope="col">Declared by</th><th scope="col">Expires</th><th scope="col">Policy violations</th></tr></thead>\n` +
+    groups.join("") +
+    "</table>"
+  );
 }
 
 /** The page. */
 export function renderReportHtml(report: AccessReport, options: HtmlRenderOptions = {}): string {
   const decl = report.withDeclarations;
   const drift = report.entries.filter((e) => e.state === "not-declared" || e.state === "not-live").length;
+  const notManaged = report.entries.filter((e) => e.state === "not-managed").length;
+  const unmanagedRules = report.rules.filter((r) => !r.managed).length;
   const expiring = report.entries.filter((e) => e.expiry === "expiring").length;
   const expired = report.entries.filter((e) => e.expiry === "expired").length;
-  const rulesData = report.rules.map((r) => ({ n: oneLine(r.ruleName), l: listKind(r.listType) }));
 
   const facts = [
     `Tenant <strong>${escapeHtml(report.tenantId)}</strong>`,
@@ -93,7 +192,7 @@ export function renderReportHtml(report: AccessReport, options: HtmlRenderOption
     ...(report.systemRules > 0 ? [`${plural(report.systemRules, "system rule")} not read (no editable list)`] : []),
   ];
   const declarationNote = decl
-    ? `<p>Declarations read: <strong>${drift}</strong> drift (not declared, or declared but not in the live list), <strong>${expiring}</strong> expiring within 14 days, <strong>${expired}</strong> expired but still in the list.</p>`
+    ? `<p>Declarations read: <strong>${drift}</strong> drift (not declared, or declared but not in the live list), <strong>${expiring}</strong> expiring within 14 days, <strong>${expired}</strong> expired but still in the list; <strong>${notManaged}</strong> ${notManaged === 1 ? "entry" : "entries"} in ${plural(unmanagedRules, "rule")} not managed by this app (it declares nothing for them: not drift).</p>`
     : `<p class="note">The app's declarations were not read, so this report does not say who declared each entry. Run <code>alert-rule-users report</code> where the app is (its cdktf.json), or with <code>--app</code>.</p>`;
   const unresolved =
     report.unresolved.length === 0
@@ -106,20 +205,7 @@ export function renderReportHtml(report: AccessReport, options: HtmlRenderOption
     decl ? `<th scope="col" class="num">Drift</th><th scope="col" class="num">Expiring</th><th scope="col" class="num">Expired</th><th scope="col">Declared by</th><th scope="col">Policy violations</th>` : ""
   }</tr>`;
 
-  const byRule = new Map<string, AccessEntry[]>(report.rules.map((r) => [r.ruleId, []]));
-  for (const e of report.entries) byRule.get(e.ruleId)?.push(e);
-  const groups = report.rules.map((rule) => {
-    const rows = byRule.get(rule.ruleId) ?? [];
-    return (
-      `<tbody><tr><th scope="rowgroup" colspan="6">${ruleHeading(rule)}</th></tr>\n` +
-      (rows.length === 0 ? `<tr><td colspan="6">No entries.</td></tr>\n` : rows.map(entryRow).join("")) +
-      "</tbody>\n"
-    );
-  });
-  const allTable =
-    `<table id="all-table"><caption>Every entry, rule by rule</caption>\n<thead><tr><th scope="col">User ID</th><th scope="col">Aliases</th><th scope="col">State</th><th scope="col">Declared by</th><th scope="col">Expires</th><th scope="col">Policy violations</th></tr></thead>\n` +
-    groups.join("") +
-    "</table>";
+  const allTable = noscriptTable(report, options);
 
   const csp = `default-src 'none'; script-src ${sha256(SCRIPT)}; style-src ${sha256(STYLE)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
   return `<!DOCTYPE html>
@@ -149,6 +235,7 @@ ${unresolved}
 <label><input type="checkbox" id="f-drift"> drift (not declared, or not in the live list)</label>
 <label><input type="checkbox" id="f-soon"> expiring within 14 days</label>
 <label><input type="checkbox" id="f-expired"> expired</label>
+<label><input type="checkbox" id="f-unmanaged"> not managed by this app</label>
 </fieldset>
 </form>
 <p id="count" role="status" aria-live="polite"></p>
@@ -179,13 +266,15 @@ ${report.rules.map((r, i) => summaryRow(r, i, decl)).join("")}</tbody>
 <section aria-labelledby="entries-heading">
 <h2 id="entries-heading">Entries</h2>
 <noscript id="all">${allTable}</noscript>
-<p id="entries-note" hidden>Every entry is in the table of matches above: clear the search and the filters to list them all.</p>
+<p id="entries-note" hidden>Every entry is in the table of matches above: clear the search and the filters to list them all${
+    options.csvFile === undefined ? "" : `, or open <code>${escapeHtml(options.csvFile)}</code> beside this page`
+  }.</p>
 </section>
 </main>
 <footer><p>Made by alert-rule-users${options.toolVersion === undefined ? "" : ` ${escapeHtml(options.toolVersion)}`}${
-    options.generatedAt === undefined ? "" : ` at ${escapeHtml(options.generatedAt)}`
+    options.generatedAt === undefined || options.generatedAt === report.now ? "" : ` at ${escapeHtml(options.generatedAt)}`
   }. One read of each rule's list; nothing was changed.</p></footer>
-<script type="application/json" id="rules-data">${jsonForScript(rulesData)}</script>
+<script type="application/json" id="report-data">${jsonForScript(scriptData(report))}</script>
 <script>${SCRIPT}</script>
 </body>
 </html>
@@ -232,70 +321,47 @@ button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid 
 `;
 
 /**
- * The page's behaviour: indexes the <noscript> table (raw text when scripting is on: the same
- * escaped markup entryRow writes) without parsing it, searches that text (the query escaped the
- * same way, matches kept when they fall in a row's user ID or aliases), filters on each row's
- * data-k, and parses only the rows it shows (or all, to sort). Values are decoded from the five
- * entities escapeHtml writes and shown with textContent only.
+ * The page's behaviour: reads the compact JSON of the report (see scriptData), searches the
+ * people (each once: user ID and aliases, case-insensitive), filters on each entry's numbers, and
+ * builds rows only for the entries it shows. Values are shown with textContent only.
  */
 const SCRIPT = `
 (function () {
   "use strict";
   var PAGE = 200;
-  var MARK = '<tr data-k="';
-  var STATES = { d: "declared", n: "not declared", p: "not in the live list", u: "" };
-  var STATE_CLASS = { d: "", n: "st-not-declared", p: "st-not-live", u: "" };
-  var EXPIRY = { x: "expired", s: "expiring", "-": "" };
-  var ENT = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
-  var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-  function dec(s) { return s.indexOf("&") < 0 ? s : s.replace(/&(?:amp|lt|gt|quot|#39);/g, function (e) { return ENT[e]; }); }
-  function list(s) { return s === "" ? [] : s.split("<br>").map(dec); }
+  var STATES = ["declared", "not declared", "not in the live list", "", "not managed by this app"];
+  var STATE_CLASS = ["", "st-not-declared", "st-not-live", "", ""];
+  var EXPIRY = ["", "expiring", "expired"];
   function $(id) { return document.getElementById(id); }
 
-  // The rows are indexed, not parsed: where each starts in the text, and its rule. A row is parsed
-  // when it is shown or sorted; a search runs over the text itself.
-  var rules = JSON.parse($("rules-data").textContent);
-  var src = $("all").textContent;
-  var starts = [], ruleOf = [], bodies = [];
-  for (var b = src.indexOf("<tbody>"); b >= 0; b = src.indexOf("<tbody>", b + 7)) bodies.push(b);
-  var r = -1, next = 0;
-  for (var at = src.indexOf(MARK); at >= 0; at = src.indexOf(MARK, at + MARK.length)) {
-    while (next < bodies.length && bodies[next] < at) r = next++;
-    starts.push(at + MARK.length);
-    ruleOf.push(r);
-  }
-  var N = starts.length, parsed = new Array(N);
-  function key(i, n) { return src.charAt(starts[i] + n); }
-  /** Where the state cell of row i begins: the user ID and aliases cells are before it. */
-  function stateCell(i) {
-    var c = src.indexOf("<td>", starts[i] + 9);
-    return src.indexOf("<td>", c + 4);
-  }
+  var data = JSON.parse($("report-data").textContent);
+  var rules = data.rules, people = data.people, rows = data.rows;
+  var N = rows.length / 5;
+  var ruleOf = new Int32Array(N);
+  for (var r = 0, at = 0; r < data.n.length; r++) for (var c = 0; c < data.n[r]; c++) ruleOf[at++] = r;
+  function person(i) { return rows[i * 5]; }
+  function state(i) { return (rows[i * 5 + 1] / 3) | 0; }
+  function expiry(i) { return rows[i * 5 + 1] % 3; }
   function row(i) {
-    if (parsed[i] === undefined) {
-      var from = starts[i];
-      var cells = src.slice(from + 9, src.indexOf("</tr>", from)).split("<td>");
-      var id = key(i, 2) === "1" ? dec(cells[0]) : null;
-      parsed[i] = { r: ruleOf[i], st: key(i, 0), ex: key(i, 1), id: id, al: list(cells[1]), dc: list(cells[3]), exp: dec(cells[4]).slice(0, 10), v: list(cells[5]) };
-    }
-    return parsed[i];
+    var b = i * 5, p = people[rows[b]];
+    return {
+      r: ruleOf[i], st: state(i), ex: expiry(i), id: p[0], al: p[1],
+      dc: rows[b + 2] < 0 ? [] : data.paths[rows[b + 2]],
+      exp: rows[b + 3] < 0 ? "" : data.dates[rows[b + 3]],
+      v: rows[b + 4] < 0 ? [] : data.viol[rows[b + 4]]
+    };
   }
-  /** The rows whose user ID or an alias contains the needle (case-insensitive), as flags. */
+  /** Each person's user ID and aliases in lower case, one line each, built at the first search. */
+  var hay = null;
+  /** The people whose user ID or an alias contains the needle (case-insensitive), as flags. */
   function found(needle) {
-    var hit = new Uint8Array(N);
-    var escaped = needle.replace(/[&<>"']/g, function (c) { return ESC[c]; }).replace(/[.*+?^$|{}()[\\]\\\\\\/]/g, "\\\\$&");
-    var re = new RegExp(escaped, "gi");
-    var m, lo, hi, mid;
-    while ((m = re.exec(src)) !== null) {
-      lo = 0; hi = N - 1;
-      if (N === 0 || starts[0] > m.index) continue;
-      while (lo < hi) { mid = (lo + hi + 1) >> 1; if (starts[mid] <= m.index) lo = mid; else hi = mid - 1; }
-      if (!hit[lo] && m.index + m[0].length <= stateCell(lo)) hit[lo] = 1;
-    }
+    if (hay === null) hay = people.map(function (p) { return ((p[0] === null ? "" : p[0]) + "\\n" + p[1].join("\\n")).toLowerCase(); });
+    var low = needle.toLowerCase(), hit = new Uint8Array(people.length);
+    for (var n = 0; n < hay.length; n++) if (hay[n].indexOf(low) >= 0) hit[n] = 1;
     return hit;
   }
 
-  var q = $("q"), fRule = $("f-rule"), fType = $("f-type"), fDrift = $("f-drift"), fSoon = $("f-soon"), fExpired = $("f-expired");
+  var q = $("q"), fRule = $("f-rule"), fType = $("f-type"), fDrift = $("f-drift"), fSoon = $("f-soon"), fExpired = $("f-expired"), fUnmanaged = $("f-unmanaged");
   for (var i = 0; i < rules.length; i++) {
     var o = document.createElement("option");
     o.value = String(i);
@@ -370,16 +436,17 @@ const SCRIPT = `
     var hit = needle === "" ? null : found(needle);
     var rule = fRule.value === "" ? -1 : Number(fRule.value);
     var type = fType.value;
-    var drift = fDrift.checked, soon = fSoon.checked, expired = fExpired.checked;
+    var drift = fDrift.checked, soon = fSoon.checked, expired = fExpired.checked, unmanaged = fUnmanaged.checked;
     var counts = rules.map(function () { return 0; });
     shown = [];
     for (var n = 0; n < N; n++) {
       var i = order === null ? n : order[n];
-      if (hit !== null && !hit[i]) continue;
+      if (hit !== null && !hit[person(i)]) continue;
       if (rule !== -1 && ruleOf[i] !== rule) continue;
       if (type !== "" && rules[ruleOf[i]].l !== type) continue;
-      if (drift && key(i, 0) !== "n" && key(i, 0) !== "p") continue;
-      if ((soon || expired) && !((soon && key(i, 1) === "s") || (expired && key(i, 1) === "x"))) continue;
+      var st = state(i), ex = expiry(i);
+      if ((drift || unmanaged) && !((drift && (st === 1 || st === 2)) || (unmanaged && st === 4))) continue;
+      if ((soon || expired) && !((soon && ex === 1) || (expired && ex === 2))) continue;
       shown.push(i);
       counts[ruleOf[i]]++;
     }
@@ -401,7 +468,7 @@ const SCRIPT = `
   }
   $("more").addEventListener("click", function () { limit += PAGE; render(); });
   $("filters").addEventListener("submit", function (e) { e.preventDefault(); });
-  [q, fRule, fType, fDrift, fSoon, fExpired].forEach(function (el) { el.addEventListener(el === q ? "input" : "change", update); });
+  [q, fRule, fType, fDrift, fSoon, fExpired, fUnmanaged].forEach(function (el) { el.addEventListener(el === q ? "input" : "change", update); });
   document.documentElement.className = "js";
   $("app").hidden = false;
   $("entries-note").hidden = false;

@@ -50,7 +50,8 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
 
   const scope = changedSinceNotes(plan);
   if (scope !== null) {
-    out.push(printable(scope.read), paint("dim", `  # ${printable(scope.unread)}`));
+    out.push(printable(scope.read));
+    if (plan.changedSince !== undefined && plan.changedSince.unread.count > 0) out.push(paint("dim", `  # ${printable(scope.unread)}`));
     for (const note of scope.noLongerManaged) out.push(paint("yellow", `  # ${printable(note)}`));
     out.push("");
   }
@@ -90,22 +91,28 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
 
 /** What each symbol means, in the order of the legend; only the symbols a plan uses are listed. */
 const SYMBOLS = [
-  ["~", "a rule list changes, or a user's aliases change"],
-  ["+", "a user or alias is added"],
-  ["-", "a user, alias or entry is removed (on a rule: all of its entries)"],
-  ["-/+", "a list is rebuilt: emptied, then filled again"],
-  ["#", "a note: the construct path, a skipped rule, an expired user"],
+  ["~", "changed in place"],
+  ["+", "added"],
+  ["-", "removed"],
+  ["-/+", "rebuilt (emptied, then filled again)"],
+  ["#", "note"],
 ] as const;
 
 type PlanSymbol = (typeof SYMBOLS)[number][0];
 
-/** A Terraform-like legend of the symbols the changed rules' blocks use (and only those). */
+/**
+ * A Terraform-like legend of the symbols the changed rules' blocks use (and only those), on one
+ * line (issue 32: a 4-6 line legend on every plan was noise). The counting rule follows only when
+ * the counts could be misread: a user added or removed with several aliases counts once.
+ */
 function legend(updates: readonly RulePlan[], paint: Paint): string[] {
   // Every changed rule shows its construct path as a "#" note.
   const used = new Set<PlanSymbol>(["#"]);
+  let severalAliases = false;
   for (const rule of updates) {
     const c = rule.changes;
     used.add(c.rebuild ? "-/+" : c.removeAll ? "-" : "~");
+    if ([...c.addUsers, ...c.removeUsers].some((u) => u.aliases.length > 1)) severalAliases = true;
     for (const row of changeRows(rule)) {
       if (row.kind === "add-user") used.add("+");
       else if (row.kind === "add-aliases") used.add("~").add("+");
@@ -113,12 +120,8 @@ function legend(updates: readonly RulePlan[], paint: Paint): string[] {
       else used.add("-");
     }
   }
-  const width = Math.max(...SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol]) => symbol.length));
-  return [
-    paint("dim", "Symbols:"),
-    ...SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol, meaning]) => paint("dim", `  ${symbol.padEnd(width)}  ${meaning}`)),
-    paint("dim", COUNTING_LEGEND),
-  ];
+  const symbols = SYMBOLS.filter(([symbol]) => used.has(symbol)).map(([symbol, meaning]) => `${symbol} ${meaning}`);
+  return [paint("dim", `Symbols: ${symbols.join(", ")}.`), ...(severalAliases ? [paint("dim", COUNTING_LEGEND)] : [])];
 }
 
 /** `rule "Endpoint exfiltration" (c3e0…)`: name quoted and made printable, full ID. */

@@ -54,6 +54,8 @@ export interface SessionRequest {
   readonly requestHook?: ((context: RequestContext) => RequestHook) | undefined;
   /** Progress of the long phases. @default - none */
   readonly onProgress?: Session["onProgress"];
+  /** The retry policy. @default - DEFAULT_RETRY_POLICY (doctor asks for one attempt, to report a failure as it is) */
+  readonly retry?: Partial<RetryPolicy> | undefined;
 }
 
 /** What a request hook may use to describe a retry. */
@@ -110,6 +112,7 @@ export async function openSession(request: SessionRequest): Promise<OpenSession>
     requestDeadlineMs,
     runDeadline,
     timeoutMs: timeoutSeconds * 1000,
+    ...(request.retry === undefined ? {} : { retry: request.retry }),
     ...(onRequest === undefined ? {} : { onRequest }),
     rateLimiter,
   });

@@ -14,6 +14,8 @@ export interface InitRequest {
   readonly packageSpec?: string;
   /** Also write the GitHub workflows. */
   readonly workflows: boolean;
+  /** The CDK of the app (src/core/init-files.ts). @default "cdktf" */
+  readonly framework?: "cdktf" | "cdktn";
 }
 
 /** Writes the app; refuses (a UsageError, nothing written) when the directory is a file or holds any of the files. */
@@ -23,6 +25,7 @@ export async function initApp(request: InitRequest): Promise<readonly InitFile[]
     dirName: basename(request.dir),
     packageSpec: request.packageSpec ?? `^${toolVersion}`,
     versions,
+    ...(request.framework === undefined ? {} : { framework: request.framework }),
     ...(request.workflows ? { workflows: shippedWorkflows() } : {}),
   });
   if (!isDirectoryOrAbsent(request.dir)) {

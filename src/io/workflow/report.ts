@@ -3,6 +3,7 @@
  * query-users per editable rule, no write), the app's declarations when asked, and writes the
  * HTML page and the CSV that the pure core renders. Each file is written atomically.
  */
+import { dirname, relative } from "node:path";
 import type { AccessReport } from "../../core/access-report";
 import { buildAccessReport } from "../../core/access-report";
 import type { DesiredList } from "../../core/desired";
@@ -29,8 +30,14 @@ export interface AccessReportFiles {
   readonly csv?: string | undefined;
 }
 
-/** Writes the files asked for; `generatedAt` is shown on the page. */
+/**
+ * Writes the files asked for; `generatedAt` is shown on the page when it is not the report's `now`.
+ * With both files, the page names the CSV (by its path from the page's directory).
+ */
 export async function writeAccessReport(report: AccessReport, files: AccessReportFiles, generatedAt: string): Promise<void> {
-  if (files.html !== undefined) await writeFileAtomic(files.html, renderReportHtml(report, { generatedAt, toolVersion: TOOL_VERSION }));
+  const csvFile = files.html === undefined || files.csv === undefined ? undefined : relative(dirname(files.html), files.csv);
+  if (files.html !== undefined) {
+    await writeFileAtomic(files.html, renderReportHtml(report, { generatedAt, toolVersion: TOOL_VERSION, ...(csvFile === undefined ? {} : { csvFile }) }));
+  }
   if (files.csv !== undefined) await writeFileAtomic(files.csv, renderReportCsv(report));
 }

@@ -1,0 +1,205 @@
+/**
+ * `alert-rule-users doctor`: observes what a first run needs (the Node.js version, the connection
+ * with one read, Terraform, the provider, the app and its synth) and hands each observation to its
+ * pure verdict (src/core/doctor.ts). Sends no write; the one read is a rule-metadata search of
+ * page size 1, made once (no retry: a failure is reported as it is), a 429 waited out once.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { ApiError } from "../../api";
+import {
+  appCheck,
+  baseUrlCheck,
+  nodeCheck,
+  providerCheck,
+  mirrorPath,
+  serviceChecks,
+  synthCheck,
+  terraformCheck,
+  terraformTarget,
+  unconfiguredChecks,
+  type DoctorCheck,
+  type ReadOutcome,
+} from "../../core/doctor";
+import { childEnvironment } from "../../shared/secret-variables";
+import { readAppCommand } from "../synth";
+import { TOOL_VERSION } from "../version";
+import { openSession } from "./connect";
+import { synthesizeApp } from "./synth-app";
+
+/** How long `terraform version` may take before it counts as not runnable (a cold start on a loaded machine is seconds). */
+const TERRAFORM_VERSION_TIMEOUT_MS = 60_000;
+
+export interface DoctorRequest {
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly baseUrl?: string | undefined;
+  readonly tenantId?: string | undefined;
+  /** Absolute. */
+  readonly tokenFile?: string | undefined;
+  readonly tokenCommand?: string | undefined;
+  readonly timeoutSeconds?: number | undefined;
+  /** The app command (--app); else the `app` of cdktf.json in `cwd`. */
+  readonly app?: string | undefined;
+  /** The running Node.js version. @default - process.version */
+  readonly nodeVersion?: string | undefined;
+  readonly onWarning: (message: string) => void;
+}
+
+/** Every check, in the order a new user meets them. */
+export async function runDoctor(request: DoctorRequest): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [nodeCheck(request.nodeVersion ?? process.version, enginesRange())];
+  const rawUrl = nonEmpty(request.baseUrl) ?? nonEmpty(request.env["ALERTS_API_URL"]);
+  checks.push(baseUrlCheck(rawUrl, nonEmpty(request.baseUrl) !== undefined ? "--base-url" : "ALERTS_API_URL"));
+  checks.push(...(await serviceRead(request)));
+  checks.push(terraformCheck(await terraformVersion(request.env, request.cwd)));
+  checks.push(providerCheck(providerState(request.cwd)));
+  checks.push(...(await appChecks(request)));
+  return checks;
+}
+
+async function serviceRead(request: DoctorRequest): Promise<DoctorCheck[]> {
+  const rate = { throttled: 0, retryAfterMs: undefined as number | undefined };
+  let session;
+  try {
+    session = await openSession({
+      env: request.env,
+      cwd: request.cwd,
+      baseUrl: request.baseUrl,
+      tenantId: request.tenantId,
+      tokenFile: request.tokenFile,
+      tokenCommand: request.tokenCommand,
+      timeoutSeconds: request.timeoutSeconds,
+      engine: { parallelism: 1, pageSize: 1, batchSize: 1 },
+      onWarning: request.onWarning,
+      retry: { maxAttempts: 1, maxRateLimitRetries: 1 },
+      requestHook: () => (event) => {
+        if (event.status !== 429) return;
+        rate.throttled += 1;
+        if (event.retryInMs !== undefined) rate.retryAfterMs = event.retryInMs;
+      },
+    });
+  } catch (error) {
+    return unconfiguredChecks(error instanceof Error ? error.message : String(error));
+  }
+  const { baseUrl, tenantId } = session.connection;
+  let outcome: ReadOutcome;
+  try {
+    const page = await session.client.queryRuleMetadataPage([], { pageSize: 1 });
+    outcome = { ok: true, totalRules: page.totalCount };
+  } catch (error) {
+    outcome = readFailure(error);
+  }
+  return serviceChecks(baseUrl, tenantId, outcome, rate);
+}
+
+function readFailure(error: unknown): ReadOutcome {
+  if (error instanceof ApiError) {
+    return {
+      ok: false,
+      kind: error.kind,
+      code: error.networkCode,
+      status: error.status,
+      serviceCode: error.serviceCode,
+      message: `${error.serviceMessage ?? ""} ${error.message}`.trim(),
+    };
+  }
+  return { ok: false, kind: "other", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The first line of `terraform version`, or null when no terraform runs from PATH. */
+function terraformVersion(env: NodeJS.ProcessEnv, cwd: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    let out = "";
+    let child;
+    try {
+      // The environment without the token and the other secrets: terraform needs none of them to say its version.
+      child = spawn("terraform", ["version"], { cwd, env: { ...childEnvironment(env), CHECKPOINT_DISABLE: "1" }, stdio: ["ignore", "pipe", "ignore"] });
+    } catch {
+      resolve(null);
+      return;
+    }
+    const timer = setTimeout(() => child.kill("SIGKILL"), TERRAFORM_VERSION_TIMEOUT_MS);
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const first = out.split(/\r?\n/)[0]?.trim() ?? "";
+      resolve(code === 0 && first !== "" ? first : code === 0 ? "" : null);
+    });
+  });
+}
+
+/**
+ * The provider in `cwd`'s implied local mirror, where `terraform init` in `cwd` looks. Applies to
+ * a directory holding a Terraform configuration (*.tf) or a terraform.d directory; a cdktf app's
+ * stacks get theirs from synth.
+ */
+function providerState(cwd: string): Parameters<typeof providerCheck>[0] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(cwd);
+  } catch {
+    names = [];
+  }
+  if (!names.some((n) => n.endsWith(".tf") || n === "terraform.d")) {
+    return { kind: "not-applicable", why: "no *.tf configuration here; a cdktf app's stacks get the provider from synth" };
+  }
+  const target = terraformTarget(process.platform, process.arch);
+  if (target === null) return { kind: "not-applicable", why: `Terraform has no platform for ${process.platform} on ${process.arch}` };
+  const rel = mirrorPath(TOOL_VERSION, target);
+  try {
+    fs.accessSync(path.join(cwd, rel), fs.constants.X_OK);
+    return { kind: "found", path: rel };
+  } catch {
+    return { kind: fs.existsSync(path.join(cwd, rel)) ? "not-executable" : "missing", path: rel };
+  }
+}
+
+/** cdktf.json, then a synth into a directory of its own (the app's cdktf.out is left as it is). */
+async function appChecks(request: DoctorRequest): Promise<DoctorCheck[]> {
+  let app = nonEmpty(request.app);
+  if (app === undefined) {
+    if (!fs.existsSync(path.join(request.cwd, "cdktf.json"))) {
+      return [appCheck({ kind: "absent" }), synthCheck({ kind: "not-run", why: "no cdktf.json here" })];
+    }
+    try {
+      app = readAppCommand(request.cwd);
+    } catch (error) {
+      return [appCheck({ kind: "invalid", problem: error instanceof Error ? error.message : String(error) }), synthCheck({ kind: "not-run", why: "cdktf.json is invalid" })];
+    }
+  }
+  const outdir = mkdtempSync(path.join(tmpdir(), "alert-rule-users-doctor-"));
+  try {
+    const stacks = await synthesizeApp({ app, outdir, cwd: request.cwd, env: request.env, skipSynth: false, stacks: [] });
+    return [appCheck({ kind: "ok", app }), synthCheck({ kind: "ok", stacks: stacks.length, lists: stacks.reduce((n, s) => n + s.lists, 0) })];
+  } catch (error) {
+    return [appCheck({ kind: "ok", app }), synthCheck({ kind: "failed", problem: error instanceof Error ? error.message : String(error) })];
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/** The `engines.node` range of this package's package.json. */
+function enginesRange(): string {
+  for (const up of ["../../..", "../../../.."]) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, up, "package.json"), "utf8")) as { name?: string; engines?: { node?: string } };
+      if (pkg.name === "alert-rule-users" && typeof pkg.engines?.node === "string") return pkg.engines.node;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return "unknown";
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  return text === undefined || text === "" ? undefined : text;
+}

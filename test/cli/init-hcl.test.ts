@@ -1,0 +1,77 @@
+/**
+ * `alert-rule-users init --hcl DIR` (issue 30): a starter Terraform configuration for the native
+ * provider (main.tf with required_providers, a provider block that reads the environment, one
+ * alertrules_rule_user_list for the sample tenant's rule; a .gitignore that keeps state, plans,
+ * .terraform and the machine's provider out of git), the provider installed into DIR, the next
+ * steps printed; never over a file. (That the three README commands run: test/terraform/native-init-hcl.)
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "../../src/cli/main";
+import type { Io } from "../../src/cli/io";
+import { REPO } from "../support/cli";
+import { RULES } from "../support/sample";
+import { readHcl } from "../support/hcl-reader";
+
+const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
+
+async function cli(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const io: Io = { stdout: { write: (s: string) => ((stdout += s), true) }, stderr: { write: (s: string) => ((stderr += s), true) }, stdin: process.stdin, env: {}, cwd };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+describe("alert-rule-users init --hcl", () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "aru-init-hcl-"));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("writes main.tf and .gitignore, installs the provider into DIR, and prints terraform init and plan for DIR", async () => {
+    const run = await cli(root, "init", "--hcl", "alert rules");
+    expect(run.code).toBe(0);
+    const dir = join(root, "alert rules");
+    const config = readHcl(readFileSync(join(dir, "main.tf"), "utf8"));
+    const terraform = config.blocks.find((b) => b.type === "terraform")!;
+    expect(terraform.blocks[0]!.attributes["alertrules"]).toEqual({ source: "alert-rule-users/alertrules", version: VERSION });
+    expect(config.blocks.filter((b) => b.type === "provider")).toEqual([{ type: "provider", labels: ["alertrules"], attributes: {}, blocks: [] }]);
+    const [resource, ...others] = config.blocks.filter((b) => b.type === "resource");
+    expect(others).toEqual([]);
+    expect(resource!.labels).toEqual(["alertrules_rule_user_list", "engineering_exfiltration"]);
+    expect(resource!.attributes["rule_id"]).toBe(RULES.engineering);
+    expect(Object.keys(resource!.attributes["users"] as object)).toHaveLength(5);
+    const gitignore = readFileSync(join(dir, ".gitignore"), "utf8").split("\n");
+    expect(gitignore).toEqual(expect.arrayContaining([".terraform/", "terraform.tfstate", "terraform.tfstate.*", "*.tfplan", "terraform.d/", ".terraform.lock.hcl"]));
+    const executable = join(dir, "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "alertrules", VERSION);
+    expect(existsSync(executable)).toBe(true);
+    expect(run.stdout).toContain("Wrote a Terraform configuration in alert rules: main.tf, .gitignore.");
+    expect(run.stdout).toContain("cd 'alert rules' && terraform init\n  terraform plan");
+  });
+
+  it("with --workflows also writes the terraform plan, apply and drift workflows", async () => {
+    const run = await cli(root, "init", "--hcl", "tf", "--workflows");
+    expect(run.code).toBe(0);
+    for (const name of ["plan", "apply", "drift"]) {
+      const file = join(root, "tf", ".github", "workflows", `alert-rule-users-terraform-${name}.yml`);
+      expect(readFileSync(file, "utf8")).toBe(readFileSync(join(REPO, "examples", "github-actions-hcl", `${name}.yml`), "utf8"));
+    }
+  });
+
+  it("writes nothing when a file exists, and refuses --package-spec", async () => {
+    mkdirSync(join(root, "tf"));
+    writeFileSync(join(root, "tf", "main.tf"), "# mine\n");
+    const run = await cli(root, "init", "--hcl", "tf");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("init: tf already has main.tf: nothing was written");
+    expect(existsSync(join(root, "tf", ".gitignore"))).toBe(false);
+    expect(existsSync(join(root, "tf", "terraform.d"))).toBe(false);
+    expect(statSync(join(root, "tf", "main.tf")).size).toBe(7);
+    const spec = await cli(root, "init", "--hcl", "other", "--package-spec", "^0.1.0");
+    expect(spec.code).toBe(1);
+    expect(spec.stderr).toContain("init: --package-spec is for a cdktf app; --hcl writes a Terraform configuration");
+  });
+});
