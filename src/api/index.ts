@@ -15,8 +15,8 @@ export { eventIdsOf, observationDataJson } from "./triage/views";
 export type { ClientOptions, RuleMetadataPageOptions, RuleMetadataSearchOptions } from "./rules/client";
 export { HttpTransport, DEFAULT_TIMEOUT_MS } from "./http/transport";
 export { readServiceError, formatIssues } from "./http/response-errors";
-export type { AcceptType, PostOptions, RunDeadline, TransportOptions } from "./http/transport";
-export { ApiError, CredentialError, ReadLimitError, ResponseShapeError } from "./http/errors";
+export type { AcceptType, GuardSlot, PostOptions, RunDeadline, TransportOptions } from "./http/transport";
+export { ApiError, CredentialError, NotSentError, ReadLimitError, ResponseShapeError } from "./http/errors";
 export type { ApiErrorKind, ApiErrorDetails, ReadLimit, ReadLimitErrorDetails, ReceivedBody, ResponseShapeErrorDetails } from "./http/errors";
 export {
   DEFAULT_READ_LIMITS,
@@ -45,7 +45,7 @@ export {
   CREDENTIAL_ENV_VARS,
 } from "./http/config";
 export type { ConnectionConfig, ResolveConnectionOptions, OpenTokenSourceOptions } from "./http/config";
-export { StaticToken, TokenCommand, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, DEFAULT_TOKEN_COMMAND_TIMEOUT_MS } from "./http/credentials";
+export { StaticToken, TokenCommand, ENV_TOKEN_COMMAND_ENV, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, DEFAULT_TOKEN_COMMAND_TIMEOUT_MS, tokenCommandEnvironment } from "./http/credentials";
 export type { TokenSource, TokenCommandOptions, CommandOutput, RunCommand } from "./http/credentials";
 export { filter, group, searchRequest, parseFilter, ALL_TERMS } from "./filters";
 export type { Clause, FilterOptions, SearchPageOptions, SearchRequestOptions, TermTable } from "./filters";

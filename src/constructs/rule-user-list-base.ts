@@ -30,7 +30,7 @@ import { policiesFor } from "./rule-user-list-policy";
 import type { DesiredUser, ListMode } from "../core/desired";
 import { declarationPolicyFailures, encodeNativeAttributes } from "../core/declaration/native";
 import type { NativeAttributes } from "../core/declaration/native";
-import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES } from "../core/native-provider";
+import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, nativeImportId } from "../core/native-provider";
 import type { OnDestroy } from "../core/native-provider";
 import { installProvider } from "../io/provider-install";
 
@@ -78,10 +78,11 @@ export interface RuleUserListMove {
   /** The resource type the list had until now. */
   readonly resourceType: ProvisionerResourceType;
   /**
-   * The rule's observerRuleId, for the `import` block of a list declared by `ruleName`
-   * (`alert-rule-users rules list` shows it).
+   * Not needed: the `import` block names the rule as the list does (by ID, or `name:` and the
+   * rule's name for a list declared by `ruleName`; `additive:` in front for an additive list), so
+   * the first plan after the move shows the import and no change. Checked, then unused.
    *
-   * @default - the list's `ruleId`
+   * @default - the list's `ruleId` or `ruleName`
    */
   readonly ruleId?: string;
 }
@@ -261,9 +262,6 @@ function nativeFailures(props: RuleUserListProps, native: boolean): string[] {
       failures.push(`movedFrom.resourceType: must be "null_resource" or "terraform_data" (the resource type the list had), got ${JSON.stringify(from.resourceType) ?? typeof from.resourceType}`);
     }
     if (from.ruleId !== undefined && (typeof from.ruleId !== "string" || from.ruleId.trim() === "")) failures.push("movedFrom.ruleId: must be the rule's observerRuleId");
-    if (from.ruleId === undefined && typeof props.ruleId !== "string") {
-      failures.push("movedFrom.ruleId: a list declared by ruleName needs the rule's ID for its import block; give it here (alert-rule-users rules list shows it)");
-    }
   }
   return failures;
 }
@@ -433,7 +431,12 @@ export abstract class RuleUserListBase extends Construct {
       const ruleName = typeof props.ruleName === "string" ? props.ruleName : undefined;
       const onDestroy = props.onDestroy === "keep" || props.onDestroy === "clear" ? props.onDestroy : undefined;
       const move = props.movedFrom;
-      const importId = move === undefined ? undefined : (move.ruleId ?? ruleId);
+      // A list declared by name is imported by name (`name:…`), an additive one as additive: the
+      // first plan after the move then shows the import and no change (src/core/native-provider.ts).
+      const importId =
+        move === undefined
+          ? undefined
+          : nativeImportId({ ruleId: ruleId ?? null, ruleName: ruleId === undefined ? (ruleName ?? null) : null, mode: this.mode === "additive" ? "additive" : "authoritative" });
       this.resource = kit.nativeResource(this, RESOURCE_CHILD_ID, {
         attributes: () =>
           encodeNativeAttributes(

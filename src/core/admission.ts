@@ -8,6 +8,7 @@
  */
 import { ExpiredUsersError, PlanTooOldError } from "../errors";
 import { EXPIRING_SOON_DAYS, addDays, dayOf } from "./expiry";
+import type { DesiredList } from "./desired";
 import type { Plan } from "./plan-schema";
 
 /** `--max-plan-age` unless given. */
@@ -51,6 +52,34 @@ export function checkPlanAge(plan: Plan, nowMs: number, maxAgeMs: number, maxAge
       `an old plan can undo a change made after it (its lists may be back to what it observed). Plan again and apply the new plan, ` +
       `or pass a larger --max-plan-age if this plan is still the one to apply.`,
   );
+}
+
+/**
+ * For a fresh apply (no saved plan): refuses a plan that would add a user whose declared
+ * `expiresAt` is on or before `today` (`yyyy-MM-dd`, the real clock's UTC day), whatever the plan's
+ * own `now` (`apply --now` in the past). The declaration is at hand, so every expiry is known.
+ */
+export function checkNoExpiredDeclaredAdds(plan: Plan, desired: readonly DesiredList[], today: string): void {
+  const expiries = new Map<string, string>();
+  for (const list of desired) for (const u of list.users) if (u.expiresAt !== undefined) expiries.set(`${list.constructPath}\0${u.userId}`, u.expiresAt);
+  const expired: string[] = [];
+  for (const rule of plan.rules) {
+    if (rule.action !== "update") continue;
+    for (const call of rule.calls) {
+      if (call.operation !== "add-users") continue;
+      for (const user of call.userList) {
+        const expiresAt = expiries.get(`${rule.constructPath}\0${user.userId}`);
+        if (expiresAt !== undefined && dayOf(expiresAt) <= today) expired.push(`${rule.constructPath}: ${user.userId} (expiresAt ${expiresAt})`);
+      }
+    }
+  }
+  if (expired.length > 0) {
+    throw new ExpiredUsersError(
+      `nothing was applied: the plan adds users whose expiresAt has passed (today is ${today} by this machine's clock; the plan was made for ${dayOf(plan.now ?? plan.createdAt)}):\n` +
+        expired.map((u) => `  ${u}`).join("\n") +
+        "\nApply without --now (or with a --now of today): the plan then no longer adds them.",
+    );
+  }
 }
 
 /**

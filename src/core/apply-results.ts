@@ -8,7 +8,8 @@ export interface CallRecord {
   readonly operation: PlannedCall["operation"];
   /** Users (or user IDs) the call carried; 0 for remove-all-users. */
   readonly users: number;
-  readonly status: "ok" | "failed";
+  /** `not-sent`: the call certainly changed nothing (given up before sending, or every attempt refused with 429 or 401). */
+  readonly status: "ok" | "failed" | "not-sent";
   readonly error?: string;
 }
 

@@ -197,12 +197,21 @@ function declaration(p: Planned, id: string): string[] {
   if (p.disposition === "declared-additive") {
     lines.push(`// WARNING: ${commentText(p.reason ?? "")}.`);
     lines.push("// Entries without a user ID (not declared; they stay in the list):");
-    lines.push(...entries.filter((e) => e.userId === null).map(entryComment));
+    append(lines, entries.filter((e) => e.userId === null).map(entryComment));
   }
   lines.push(`lists.push(`, `  new RuleUserList(scope, ${tsString(id)}, {`, `    ruleId: ${tsString(rule.observerRuleId)},`);
   if (p.disposition === "declared-additive") lines.push(`    mode: "additive",`);
-  lines.push(...usersCode(entries, "    "), "  }),", ");");
+  append(lines, usersCode(entries, "    "));
+  lines.push("  }),", ");");
   return lines;
+}
+
+/**
+ * Appends `items` to `target` one by one: `push(...items)` passes every item as an argument, and a
+ * list of ~100,000 entries overflows the stack.
+ */
+function append(target: string[], items: readonly string[]): void {
+  for (const item of items) target.push(item);
 }
 
 function commentedOut(p: Planned): string[] {
@@ -230,7 +239,7 @@ export function generateImportCode(rules: readonly ImportedRule[], options: Impo
   for (const p of planned) {
     const id = idOf.get(p);
     if (body.length > 0) body.push("");
-    body.push(...(id === undefined ? commentedOut(p) : declaration(p, id)));
+    append(body, id === undefined ? commentedOut(p) : declaration(p, id));
   }
 
   const inComment = (text: string): string => commentText(text).replace(/\*\//g, "*\\/");

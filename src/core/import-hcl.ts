@@ -18,7 +18,7 @@ import { canonicalUsers } from "./canonical";
 import { hclComment, hclString, isResourceName } from "./hcl";
 import { classify, listKind } from "./import-code";
 import type { ImportCode, ImportedRule, ImportedRuleReport, Planned } from "./import-code";
-import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE } from "./native-provider";
+import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE, nativeImportId } from "./native-provider";
 
 export interface ImportHclOptions {
   /** The provider version required (this package's). */
@@ -96,7 +96,7 @@ function resourceBlock(p: Planned, name: string): string[] {
   lines.push(
     "import {",
     `  to = ${NATIVE_RESOURCE_TYPE}.${name}`,
-    `  id = ${hclString(rule.observerRuleId)}`,
+    `  id = ${hclString(nativeImportId({ ruleId: rule.observerRuleId, ruleName: null, mode: p.disposition === "declared-additive" ? "additive" : "authoritative" }))}`,
     "}",
     "",
     `resource "${NATIVE_RESOURCE_TYPE}" "${name}" {`,

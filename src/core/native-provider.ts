@@ -38,3 +38,37 @@ export function terraformTarget(platform: string, arch: string): string | null {
   const cpu = ({ x64: "amd64", arm64: "arm64", ia32: "386", arm: "arm" } as Record<string, string>)[arch];
   return os === undefined || cpu === undefined ? null : `${os}_${cpu}`;
 }
+
+/** A native list as its import ID names it: the rule (by ID or by exact name) and the mode. */
+export interface NativeImport {
+  readonly ruleId: string | null;
+  readonly ruleName: string | null;
+  readonly mode: "authoritative" | "additive";
+}
+
+const ADDITIVE_PREFIX = "additive:";
+const NAME_PREFIX = "name:";
+
+/**
+ * The import ID of a native list (`terraform import`, `import` blocks): `RULE_ID`, or `name:RULE
+ * NAME` for a list declared by name, each prefixed by `additive:` for an additive list. The
+ * imported state then declares the rule as the configuration does, so the first plan after an
+ * import shows the import and no change.
+ */
+export function nativeImportId(list: NativeImport): string {
+  const rule = list.ruleId !== null ? list.ruleId : `${NAME_PREFIX}${list.ruleName ?? ""}`;
+  return list.mode === "additive" ? `${ADDITIVE_PREFIX}${rule}` : rule;
+}
+
+/** Reads an import ID ({@link nativeImportId}); null when it names no rule. */
+export function parseNativeImportId(id: string): NativeImport | null {
+  let rest = id.trim();
+  const additive = rest.startsWith(ADDITIVE_PREFIX);
+  if (additive) rest = rest.slice(ADDITIVE_PREFIX.length);
+  const mode = additive ? "additive" : "authoritative";
+  if (rest.startsWith(NAME_PREFIX)) {
+    const name = rest.slice(NAME_PREFIX.length);
+    return name.trim() === "" ? null : { ruleId: null, ruleName: name, mode };
+  }
+  return rest === "" ? null : { ruleId: rest, ruleName: null, mode };
+}

@@ -118,6 +118,16 @@ const rulePlan = z.object({
   expired: z.array(expiringUser).optional(),
   /** The policy checks this rule's list fails; when any, `action` is `"error"` with `errorKind: "policy"`. */
   violations: z.array(policyViolation).optional(),
+}).superRefine((rule, ctx) => {
+  // An update was planned against a list of a known type, never an all-users rule: a plan that
+  // says otherwise was edited, and would let a read-back of any type verify (src/core/verify.ts).
+  if (rule.action === "update" && (rule.listType === null || rule.listType === "ALL_USERS")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["listType"],
+      message: `a rule to update must have the list type it was planned against (SPECIFIED_USERS or ALL_USERS_NOT_SPECIFIED), not ${JSON.stringify(rule.listType)}: the plan was edited; run plan again`,
+    });
+  }
 });
 
 const count = z.number().int().nonnegative();

@@ -33,11 +33,13 @@ export function remainingCalls(rule: RulePlan, list: ObservedList): number {
 /**
  * Why a list read back does not verify the rule, or null when it does: it must be of the list
  * type the plan saw (a read-back saying the rule now monitors all users, or that an inclusion
- * list became an exclusion list, verifies nothing), and the list itself must need no call.
+ * list became an exclusion list, verifies nothing; a plan without a list type verifies nothing
+ * either), and the list itself must need no call.
  */
 export function readBackProblem(rule: RulePlan, list: ObservedList): string | null {
-  if (rule.listType !== null && list.usersToAlertOn !== rule.listType) {
-    return `read back, the rule's list is of type ${list.usersToAlertOn}, not ${rule.listType} as planned, so it cannot be verified (the service changed the rule, or answered wrongly): check the rule, run plan, then apply again`;
+  // A rule that monitors all users has no list to verify, whatever the plan says it expected.
+  if (list.usersToAlertOn === "ALL_USERS" || list.usersToAlertOn !== rule.listType) {
+    return `read back, the rule's list is of type ${list.usersToAlertOn}, not ${rule.listType ?? "(no list type in the plan)"} as planned, so it cannot be verified (the service changed the rule, or answered wrongly): check the rule, run plan, then apply again`;
   }
   if (remainingCalls(rule, list) > 0) return mismatchMessage(rule, list);
   return null;

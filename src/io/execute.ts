@@ -4,7 +4,8 @@
  * rule to verify it. One rule failing
  * never stops the others; every rule's outcome is reported.
  */
-import type { RuleListClient } from "../api";
+import type { GuardSlot, RuleListClient } from "../api";
+import { ApiError, NotSentError } from "../api";
 import { AlertRuleUsersError } from "../errors";
 import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
@@ -29,10 +30,41 @@ export interface ApplyOptions {
    */
   readonly signal?: AbortSignal;
   /**
-   * Runs once after the checks and the stale check's reads, right before the first write; what it
-   * throws refuses the whole plan, nothing sent (`apply --require-tip`, src/io/git-tip.ts).
+   * Runs right before every write (before a remove-all-users' guard read, never between it and
+   * the call): `apply --require-tip` (src/io/git-tip.ts). What it throws stops every write not yet
+   * started, on every rule: before the first write of the run it refuses the whole plan (thrown,
+   * nothing sent); after, each rule with calls left fails with that reason, its calls left "not
+   * sent".
    */
-  readonly beforeFirstWrite?: () => void | Promise<void>;
+  readonly beforeEachWrite?: () => void | Promise<void>;
+}
+
+/** The check before every write, shared by the rules of one apply: once it refuses, no write starts. */
+class WriteGate {
+  readonly #check: () => void | Promise<void>;
+  /** What the check threw, once it did. */
+  refusal: AlertRuleUsersError | null = null;
+  /** A write was started (sent, or sending) in this apply. */
+  wrote = false;
+
+  constructor(check: () => void | Promise<void>) {
+    this.#check = check;
+  }
+
+  /** Null when the next write may start (it is then counted as started); else the refusal. */
+  async pass(): Promise<AlertRuleUsersError | null> {
+    if (this.refusal !== null) return this.refusal;
+    try {
+      await this.#check();
+    } catch (error) {
+      if (!(error instanceof AlertRuleUsersError)) throw error;
+      this.refusal ??= error;
+      return this.refusal;
+    }
+    if (this.refusal !== null) return this.refusal;
+    this.wrote = true;
+    return null;
+  }
 }
 
 /**
@@ -59,15 +91,17 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
   const parallelism = options.parallelism ?? 4;
   const signal = options.signal;
   if (signal?.aborted === true) return applyResult(interruptedBeforeApply(plan.rules));
-  if (plan.rules.some((r) => r.action === "update")) await options.beforeFirstWrite?.();
+  const gate = options.beforeEachWrite === undefined ? undefined : new WriteGate(options.beforeEachWrite);
 
   const changing = plan.rules.filter((r) => r.action === "update");
   let done = 0;
   const applied = await mapPool(changing, parallelism, async (rule) => {
-    const result = signal?.aborted === true ? interruptedRule(rule) : await applyRule(rule, client, signal);
+    const result = signal?.aborted === true ? interruptedRule(rule) : await applyRule(rule, client, signal, gate);
     options.onProgress?.(++done, changing.length);
     return result;
   });
+  // Refused before anything was written: the whole plan is refused, as before any write.
+  if (gate?.refusal != null && !gate.wrote) throw gate.refusal;
   const byPath = new Map(applied.map((r) => [r.constructPath, r]));
   return applyResult(plan.rules.map((rule): RuleResult => byPath.get(rule.constructPath) ?? notApplied(rule)));
 }
@@ -83,9 +117,8 @@ const SENDERS: { readonly [K in PlannedCall["operation"]]: Sender<K> } = {
   "remove-user-aliases": (client, rule, call) => client.removeUserAliases(rule.ruleId ?? "", call.userList.map(toEntry)),
   "remove-users": (client, rule, call) => client.removeUsers(rule.ruleId ?? "", [...call.userIdList]),
   "remove-all-users": async (client, rule) => {
-    let attempt = 0;
     try {
-      await client.removeAllUsers(rule.ruleId ?? "", { beforeAttempt: (ticket) => checkUnchanged(client, rule, ++attempt > 1, ticket) });
+      await client.removeAllUsers(rule.ruleId ?? "", { beforeAttempt: (slot) => checkUnchanged(client, rule, slot) });
     } catch (err) {
       if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
       throw err;
@@ -111,15 +144,18 @@ class MayHaveLanded extends Error {}
 /**
  * docs/contract.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
  * plan's fingerprint. Runs before every attempt (retries included), the read sent on the rate
- * limiter's `ticket` taken together with the call's own (no wait between them); throws a
- * StalePlanError when the list changed before the first attempt, so the call is not sent and
- * users added since the plan are kept. Before a retry, an empty list means the previous attempt
- * emptied it (a lost response): the call is not sent again and the rule goes on to its next call;
- * any other list, that it may have landed (MayHaveLanded).
+ * limiter's ticket taken together with the call's own and with the call's token (nothing waits
+ * between them, src/api/http/transport.ts); throws a StalePlanError when the list changed and no
+ * earlier attempt may have landed (none yet, or each refused with 429 or 401), so the call is not
+ * sent and users added since the plan are kept. After an attempt that may have landed (a lost
+ * answer, a 5xx, a timeout), an empty list means that attempt emptied it: the call is not sent
+ * again and the rule goes on to its next call; any other list, that it may have landed
+ * (MayHaveLanded).
  */
-async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boolean, ticket: number | undefined): Promise<void> {
-  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket }));
+async function checkUnchanged(client: RuleListClient, rule: RulePlan, slot: GuardSlot): Promise<void> {
+  const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket: slot.ticket, token: slot.token }));
   if (fingerprintList(list) === rule.fingerprint) return;
+  const retry = slot.mayHaveLanded;
   if (retry && list.entries.length === 0) throw new AlreadyEmptied();
   if (retry) {
     throw new MayHaveLanded(
@@ -135,19 +171,32 @@ async function checkUnchanged(client: RuleListClient, rule: RulePlan, retry: boo
   );
 }
 
+/** The call certainly changed nothing: given up before it was sent, or every attempt refused (429, 401) or never sent. */
+function notSent(err: AlertRuleUsersError): boolean {
+  return err instanceof NotSentError || (err instanceof ApiError && err.notSent);
+}
+
 function toEntry(u: { userId: string; aliases: readonly string[] }) {
   return { userIdFromAuthority: u.userId, userAliasList: [...u.aliases] };
 }
 
-async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSignal | undefined): Promise<RuleResult> {
+async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSignal | undefined, gate: WriteGate | undefined): Promise<RuleResult> {
   const facts = plannedRuleFacts(rule);
   const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action };
   const calls: CallRecord[] = [];
   const stopped = (): boolean => signal?.aborted === true;
   /** What a remove-all-users that may have landed left to say (MayHaveLanded). */
   let landed: string | null = null;
-  for (const call of rule.calls) {
+  for (const [index, call] of rule.calls.entries()) {
     if (stopped()) return interruptedRule(rule, calls);
+    // A rebuild's add-users right after its remove-all-users was sent is not stopped: it puts the
+    // declared users back (stopping it would leave the list empty until the next apply).
+    const rebuilding = call.operation === "add-users" && calls.at(-1)?.operation === "remove-all-users" && calls.at(-1)?.status !== "not-sent";
+    const refusal = rebuilding ? null : ((await gate?.pass()) ?? null);
+    if (refusal !== null) {
+      for (const left of rule.calls.slice(index)) calls.push({ operation: left.operation, users: callSize(left), status: "not-sent", error: refusal.message });
+      return { ...base, outcome: "failed", calls, verified: null, message: `${refusal.message} No further write was sent.` };
+    }
     try {
       await send(client, rule, call);
       calls.push({ operation: call.operation, users: callSize(call), status: "ok" });
@@ -159,7 +208,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
         continue;
       }
       if (!(err instanceof AlertRuleUsersError)) throw err;
-      calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });
+      calls.push({ operation: call.operation, users: callSize(call), status: notSent(err) ? "not-sent" : "failed", error: err.message });
       if (stopped()) return interruptedRule(rule, calls);
       // A failed or ambiguous write may still have landed: read back; if the list already matches, it converged.
       const read = await readList(client, facts);

@@ -10,7 +10,7 @@
  *   apply   reads again right before writing, sends the fewest calls from that read, verifies
  */
 import type { DesiredList, RuleFacts, RuleObservation, RunOptions } from "../io/workflow";
-import { applyOneRule, planOneRule, readRuleList, redactText, refusalOf, viewOfLiveList } from "../io/workflow";
+import { applyOneRule, parseNativeImportId, planOneRule, readRuleList, redactText, refusalOf, viewOfLiveList } from "../io/workflow";
 import { UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type ResourceType, type Value } from "./protocol";
 import type { ProviderRun } from "./configure";
 import { ruleUserListSchema } from "./schema";
@@ -78,16 +78,20 @@ export function ruleUserListResource(current: () => ProviderRun | null): Resourc
     upgrade: (_version, state) => state,
 
     importState(id) {
-      const ruleId = id.trim();
-      if (ruleId === "") return Promise.resolve({ state: {}, diagnostics: [error("Invalid import ID", 'Import a rule user list by its rule ID (observerRuleId): terraform import alertrules_rule_user_list.NAME RULE_ID, or an import block with id = "RULE_ID".')] });
-      return Promise.resolve({ state: { id: ruleId, rule_id: ruleId } });
+      const imported = parseNativeImportId(id);
+      if (imported === null) {
+        return Promise.resolve({ state: {}, diagnostics: [error("Invalid import ID", 'Import a rule user list by its rule ID (observerRuleId), or by "name:" and the rule\'s exact name, with "additive:" in front for an additive list: terraform import alertrules_rule_user_list.NAME RULE_ID, or an import block with id = "RULE_ID".')] });
+      }
+      // The state names the rule as the configuration will (by ID or by name), so the generated
+      // configuration names it once and the first plan after the import shows no change.
+      return Promise.resolve({ state: { id: imported.ruleId ?? id.trim(), rule_id: imported.ruleId, rule_name: imported.ruleName, mode: imported.mode } });
     },
 
     async read({ state, private: kept }) {
       const run = need();
       const stored = decodePrivate(kept);
       const reference = referenceOf(state);
-      const id = str(state["id"]) ?? reference.ruleId;
+      const id = reference.ruleId ?? (reference.ruleName === null ? str(state["id"]) : null);
       let rule: RuleFacts;
       if (stored !== null && (id === null || stored.rule.observerRuleId === id)) rule = stored.rule;
       else {
@@ -100,7 +104,8 @@ export function ruleUserListResource(current: () => ProviderRun | null): Resourc
       const base: ObjectValue = {
         ...state,
         id: rule.observerRuleId,
-        rule_id: str(state["rule_id"]) ?? rule.observerRuleId,
+        // a list imported by name keeps naming its rule by name only (the configuration does)
+        rule_id: str(state["rule_id"]) ?? (str(state["rule_name"]) !== null && stored === null ? null : rule.observerRuleId),
         mode: state["mode"] ?? DEFAULT_MODE,
         allow_mass_removal: state["allow_mass_removal"] ?? false,
         on_destroy: state["on_destroy"] ?? "keep",
@@ -136,12 +141,10 @@ export function ruleUserListResource(current: () => ProviderRun | null): Resourc
       if (declared.kind === "unknown") {
         return { planned: { ...planned, id: prior?.["id"] ?? UNKNOWN, rule_id: config["rule_id"] ?? UNKNOWN, rule_name: config["rule_name"] ?? UNKNOWN, list_type: UNKNOWN, expired_user_ids: UNKNOWN, entries_without_user_id: UNKNOWN } };
       }
-      const replace: PathStep[][] = [];
-      if (prior !== null) {
-        if (config["rule_id"] !== null && config["rule_id"] !== prior["rule_id"]) replace.push(["rule_id"]);
-        if (config["rule_name"] !== null && config["rule_name"] !== prior["rule_name"]) replace.push(["rule_name"]);
-      }
-      const observation = await observationFor(run, replace.length > 0 ? null : prior, config, replace.length > 0 ? Buffer.alloc(0) : priorPrivate);
+      const observation = await observationFor(run, prior, config, priorPrivate);
+      // A list change never replaces; naming another rule does (the rule the configuration resolves to is not the state's).
+      const resolvedId = observation.kind === "found" || (observation.kind === "failed" && observation.rule !== null) ? observation.rule!.observerRuleId : null;
+      const replace: PathStep[][] = prior !== null && resolvedId !== null && resolvedId !== str(prior["id"]) ? [[config["rule_id"] !== null ? "rule_id" : "rule_name"]] : [];
       const plan = planOneRule(declared.list, observation, run.session);
       const rule = plan.rules[0]!;
       const diagnostics: Diagnostic[] = [];
@@ -166,8 +169,9 @@ export function ruleUserListResource(current: () => ProviderRun | null): Resourc
       const filled: ObjectValue = {
         ...planned,
         id: facts?.observerRuleId ?? UNKNOWN,
-        rule_id: config["rule_id"] ?? facts?.observerRuleId ?? UNKNOWN,
-        rule_name: config["rule_name"] ?? (prior !== null ? (prior["rule_name"] ?? null) : (facts?.name ?? UNKNOWN)),
+        // the counterpart of what the configuration sets: kept from the state, resolved at create
+        rule_id: config["rule_id"] ?? (prior !== null && replace.length === 0 ? (prior["rule_id"] ?? null) : (facts?.observerRuleId ?? UNKNOWN)),
+        rule_name: config["rule_name"] ?? (prior !== null && replace.length === 0 ? (prior["rule_name"] ?? null) : (facts?.name ?? UNKNOWN)),
         list_type: rule.listType ?? (prior?.["list_type"] ?? null),
         expired_user_ids: changes ? UNKNOWN : (prior?.["expired_user_ids"] ?? []),
         entries_without_user_id: changes ? UNKNOWN : (prior?.["entries_without_user_id"] ?? []),
@@ -192,8 +196,9 @@ export function ruleUserListResource(current: () => ProviderRun | null): Resourc
           rule_id: known(planned["rule_id"], rule?.ruleId ?? null),
           rule_name: known(planned["rule_name"], rule?.ruleName ?? null),
           list_type: known(planned["list_type"], rule?.listType ?? null),
-          expired_user_ids: [],
-          entries_without_user_id: [],
+          // what the plan knew stays as planned (Terraform checks); what it did not is empty once verified
+          expired_user_ids: known(planned["expired_user_ids"], []),
+          entries_without_user_id: known(planned["entries_without_user_id"], []),
         };
         const nextPrivate = kept === null ? undefined : encodePrivate({ ...kept, list: null });
         const withPrivate = (state: ObjectValue | null, diagnostics: Diagnostic[]) => ({ state, ...(nextPrivate === undefined ? {} : { private: nextPrivate }), diagnostics });

@@ -359,10 +359,9 @@ describe("RateLimiter", () => {
       const run = async (): Promise<number[]> => {
         const sends = [await sendTime(limiter, time)];
         const pair = await limiter.acquirePair();
-        expect(pair).toBeDefined();
         sends.push(time.now());
         // (the read is answered at once) the second goes out with no wait
-        expect(limiter.begin(pair![1])).toBe(true);
+        expect(limiter.begin(pair[1])).toBe(true);
         sends.push(time.now());
         const later = await Promise.all(Array.from({ length: 4 }, () => sendTime(limiter, time)));
         return [...sends, ...later];
@@ -373,27 +372,40 @@ describe("RateLimiter", () => {
       expect(mostInWindow(sends)).toBe(2);
     });
 
-    it("pairs nothing at --max-rps 1 or below: two sends cannot share a second", async () => {
+    it("pairs at --max-rps 1 and below too, keeping two intervals free on either side (a guard read is never followed by a wait)", async () => {
+      // given --max-rps 1, one request sent, then a pair, then two more sends
       const time = virtualTime();
-      expect(await time.runUntil(limiterOn(time, { maxRps: 1 }).acquirePair())).toBeUndefined();
-      expect(await time.runUntil(limiterOn(time, { maxRps: 0.5 }).acquirePair())).toBeUndefined();
+      const limiter = limiterOn(time, { maxRps: 1 });
+      const run = async (): Promise<number[]> => {
+        const sends = [await sendTime(limiter, time)];
+        const pair = await limiter.acquirePair();
+        sends.push(time.now());
+        expect(limiter.begin(pair[1])).toBe(true);
+        sends.push(time.now());
+        sends.push(await sendTime(limiter, time), await sendTime(limiter, time));
+        return sends;
+      };
+      // then the pair goes back to back, two intervals after the send before it and before the next
+      expect(await time.runUntil(run())).toEqual([0, 2000, 2000, 4000, 5000]);
     });
 
-    it("stops pairing once the service refuses a pair's second send (a burst of one)", async () => {
+    it("keeps pairing after the service refused a pair's second send: the caller reads again on a new pair", async () => {
       const time = virtualTime();
       const limiter = limiterOn(time, { maxRps: 4 });
-      const [first, second] = (await time.runUntil(limiter.acquirePair()))!;
+      const [first, second] = await time.runUntil(limiter.acquirePair());
       limiter.settle(first, { throttled: false });
       expect(limiter.begin(second)).toBe(true);
       limiter.settle(second, { throttled: true });
-      expect(await time.runUntil(limiter.acquirePair())).toBeUndefined();
+      const again = await time.runUntil(limiter.acquirePair());
+      expect(again).toHaveLength(2);
+      expect(limiter.begin(again[1])).toBe(true);
     });
 
     it("lets the second send go only if no other send was let out while the first was answered", async () => {
       // given a pair whose first request takes longer than two intervals, while another worker sends
       const time = virtualTime();
       const limiter = limiterOn(time, { maxRps: 2 });
-      const [first, second] = (await time.runUntil(limiter.acquirePair()))!;
+      const [first, second] = await time.runUntil(limiter.acquirePair());
       await time.runUntil(limiter.acquire());
       limiter.settle(first, { throttled: false });
       // then the second is refused (it would crowd the other send): it is cancelled and taken again

@@ -11,7 +11,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiError, CredentialError, ReadLimitError, TokenCommand, openTokenSource, registerEnvironmentSecrets, resolveConnection } from "../../src/api";
+import { ApiError, CredentialError, ReadLimitError, TokenCommand, openTokenSource, registerEnvironmentSecrets, resolveConnection, type RunCommand } from "../../src/api";
 import { redactString } from "../../src/api/http/redact";
 import { useSimulator } from "../support/simulator";
 import { clientFor, rejectionOf, sampleRules } from "./helpers";
@@ -257,5 +257,143 @@ describe("a failing token command", () => {
     // then
     expect(error.message).toMatch(/exited with status 22.*curl: \(22\)/s);
     expect(error.message).not.toMatch(/client-secret-5f5f5f5f|eyJhbGciOiJIUzI1/);
+  });
+});
+
+describe("a token command that misbehaves (issue 31 item 4)", () => {
+  /** Generous: a run the tool stops at 0.5 s must end well within this, not when a held child does (30 s). */
+  const HELD_OUTPUT_TIMEOUT_MS = 15_000;
+  const scriptFile = (body: string): { command: string; cleanup: () => void } => {
+    const dir = mkdtempSync(join(tmpdir(), "aru-token-script-"));
+    writeFileSync(join(dir, "cmd.sh"), body);
+    return { command: `sh '${join(dir, "cmd.sh")}'`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  };
+
+  it(
+    "is stopped at its limit with its whole process group, even when a child in a session of its own (setsid) holds its output",
+    async () => {
+      const source = new TokenCommand({
+        command: "echo started >&2; setsid sh -c 'sleep 30' & sleep 20",
+        given: "ALERTS_API_TOKEN_COMMAND",
+        env: process.env,
+        timeoutMs: 500,
+      });
+      await expect(source.token()).rejects.toThrow(/did not finish within 0.5 s and was stopped.*Its stderr:\n {2}started/s);
+    },
+    HELD_OUTPUT_TIMEOUT_MS,
+  );
+
+  it(
+    "that exits having printed its token while a child it left (setsid) holds its output serves the token",
+    async () => {
+      const source = new TokenCommand({ command: "echo held-output-token-1234; setsid sh -c 'sleep 30' &", given: "ALERTS_API_TOKEN_COMMAND", env: process.env });
+      await expect(source.token()).resolves.toBe("held-output-token-1234");
+    },
+    HELD_OUTPUT_TIMEOUT_MS,
+  );
+
+  it(
+    "is bounded by the run's deadline (--run-deadline) when that comes before its own limit",
+    async () => {
+      const source = new TokenCommand({
+        command: "echo started >&2; sleep 20",
+        given: "ALERTS_API_TOKEN_COMMAND",
+        env: process.env,
+        // a clock that stands still: 1 s of the run's deadline is left when the command starts
+        now: () => Date.parse("2026-11-24T12:00:00Z"),
+        deadline: { at: Date.parse("2026-11-24T12:00:01Z"), ms: 60_000, source: "--run-deadline" },
+      });
+      await expect(source.token()).rejects.toThrow(/was stopped at the run's deadline \(--run-deadline\), after 1 s/);
+    },
+    HELD_OUTPUT_TIMEOUT_MS,
+  );
+
+  it("whose renewal fails while the cached token is still valid goes on with the cached token, warns once, and tries again later", async () => {
+    // given a command that gave a token of 60 s and then fails
+    let now = Date.parse("2026-11-24T12:00:00Z");
+    let failing = false;
+    const warnings: string[] = [];
+    const run: RunCommand = () =>
+      Promise.resolve(
+        failing
+          ? { exitCode: 1, signal: null, stdout: "", stderr: "vault: connection refused", timedOut: false }
+          : { exitCode: 0, signal: null, stdout: JSON.stringify({ token: "cached-token-aaaa1111", expiresIn: 60 }), stderr: "", timedOut: false },
+      );
+    const source = new TokenCommand({ command: "renew", given: "ALERTS_API_TOKEN_COMMAND", run, now: () => now, onWarning: (m) => warnings.push(m) });
+    expect(await source.token()).toBe("cached-token-aaaa1111");
+    // when it is due (55 s in) and the renewal fails
+    failing = true;
+    now += 55_000;
+    // then the cached token serves, with one warning, and the command is not run again at once
+    expect(await source.token()).toBe("cached-token-aaaa1111");
+    expect(await source.token()).toBe("cached-token-aaaa1111");
+    expect(source.runs).toBe(2);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/renewing the token failed; the cached token \(valid until 2026-11-24T12:01:00.000Z\) is used meanwhile.*exited with status 1/s);
+    // and it is tried again later (still failing: the cached token again, no second warning)
+    now += 3_000;
+    expect(await source.token()).toBe("cached-token-aaaa1111");
+    expect(source.runs).toBe(3);
+    expect(warnings).toHaveLength(1);
+    // and once the cached token has expired, the failure is an error
+    now += 3_000;
+    await expect(source.token()).rejects.toThrow(CredentialError);
+  });
+
+  it("that fails shows its stderr without the token it printed in that very run (sh -x), nor anything written as a token field", async () => {
+    const script = scriptFile(
+      [
+        "set -x",
+        "tok=fresh-live-token-0123456789abcdef",
+        "echo 'debug: access_token=other-secret-value-9999' >&2",
+        `printf '{"token": "%s", ' "$tok"`,
+        "",
+      ].join("\n"),
+    );
+    try {
+      const error = await rejectionOf(new TokenCommand({ command: script.command, given: "ALERTS_API_TOKEN_COMMAND", env: process.env }).token());
+      expect((error as Error).message).toMatch(/not valid JSON.*Its stderr:/s);
+      expect((error as Error).message).toMatch(/\+ tok=\[REDACTED\]/);
+      expect((error as Error).message).not.toMatch(/fresh-live-token|other-secret-value/);
+    } finally {
+      script.cleanup();
+    }
+  });
+
+  it("that fails shows its stderr without ANSI or OSC escape sequences and control characters", async () => {
+    const script = scriptFile("printf '\\033[31mred\\033[0m \\033]0;a title\\007 \\033]8;;http://x.example\\033\\\\link\\033]8;;\\033\\\\ bell\\007\\r done\\n' >&2; exit 3\n");
+    try {
+      const error = await rejectionOf(new TokenCommand({ command: script.command, given: "ALERTS_API_TOKEN_COMMAND", env: process.env }).token());
+      const message = (error as Error).message;
+      expect(message).toMatch(/exited with status 3.*red {2}link bell done/s);
+      expect(message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    } finally {
+      script.cleanup();
+    }
+  });
+
+  it("runs with an environment built from an allow-list: its documented variables and ALERT_RULE_USERS_TOKEN_COMMAND_ENV, never the plan key or other secrets", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "aru-token-env-"));
+    try {
+      const env = {
+        PATH: process.env["PATH"],
+        ALERTS_API_URL: "http://127.0.0.1:9",
+        ALERTS_TENANT_ID: "t",
+        ALERTS_API_TOKEN_COMMAND: `env > '${join(dir, "env")}'; echo env-token-12345678`,
+        ALERTS_CLIENT_SECRET: "client-secret-env-1",
+        ALERT_RULE_USERS_PLAN_KEY: "plan-key-env-0123456789abcdef0123",
+        DATABASE_PASSWORD: "unrelated-secret-1",
+        ALERT_RULE_USERS_TOKEN_COMMAND_ENV: "MY_VAULT_ROLE",
+        MY_VAULT_ROLE: "ci-role",
+      };
+      await openTokenSource(resolveConnection({ env }), { env });
+      const seen = readFileSync(join(dir, "env"), "utf8");
+      expect(seen).toMatch(/^ALERTS_CLIENT_SECRET=client-secret-env-1$/m);
+      expect(seen).toMatch(/^MY_VAULT_ROLE=ci-role$/m);
+      expect(seen).toMatch(/^PATH=/m);
+      expect(seen).not.toMatch(/ALERT_RULE_USERS_PLAN_KEY|DATABASE_PASSWORD|ALERTS_API_TOKEN_COMMAND/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -149,6 +149,22 @@ describe("the access report page in chromium", () => {
     await p.close();
   });
 
+  it("searches the text of the cells, not the markup around it: 'td' and 'br' find only the aliases that hold them, 'quot' none (issue 31 item 9)", async () => {
+    const p = await browser.newPage();
+    await p.goto(pathToFileURL(page).href);
+    const search = p.getByLabel("Person (alias or user ID)");
+    // "td" is in one alias's text (a hostile one holds "<td>forged"), and in the markup of every row
+    await search.fill("td");
+    expect((await shownRows(p)).map((r) => r[2])).toEqual(["908712345678907777"]);
+    // "br" is in one alias's text (jamal.brooks), and in the markup between the aliases of the
+    // hostile row (<br>); "quot" only in the markup (&quot;)
+    await search.fill("br");
+    expect((await shownRows(p)).map((r) => r[2])).toEqual(["908712345678904003"]);
+    await search.fill("quot");
+    expect(await p.locator("#count").innerText()).toBe("0 entries match.");
+    await p.close();
+  });
+
   it("sends no request: the only one the page makes is its own file", async () => {
     const context = await browser.newContext();
     const requests: string[] = [];

@@ -126,14 +126,19 @@ describe("RuleUserList as alertrules_rule_user_list", () => {
     expect(() => synthJson([{ id: "watch", props: native({ ruleId: "c3e0", users: [{ userId: "8", aliases: ["c@example.com"] }, { userId: "9", aliases: ["x@elsewhere.org"], expiresAt: "2020-01-01" }] }) }], policies)).not.toThrow();
   });
 
-  it("refuses onDestroy and movedFrom on a provisioner resource, and a move of a list by name without the rule's ID", () => {
+  it("refuses onDestroy and movedFrom on a provisioner resource", () => {
     expect(() => synthJson([{ id: "watch", props: { ruleId: "c3e0", users: [], resourceType: "terraform_data", onDestroy: "clear" } }])).toThrow(
       '[stack/watch] onDestroy: applies to resourceType "alertrules_rule_user_list" only',
     );
     expect(() => synthJson([{ id: "watch", props: native({ ruleId: "c3e0", users: [], onDestroy: "wipe" as never }) }])).toThrow('onDestroy: must be "keep" or "clear", got "wipe"');
-    expect(() => synthJson([{ id: "watch", props: native({ ruleName: "Engineering", users: [], movedFrom: { resourceType: "terraform_data" } }) }])).toThrow(
-      "[stack/watch] movedFrom.ruleId: a list declared by ruleName needs the rule's ID for its import block",
-    );
+  });
+
+  it("moves a list declared by name, or an additive one, with an import ID that declares it as the configuration does (no change after the import)", () => {
+    const after = synthJson([
+      { id: "by-name", props: native({ ruleName: "Engineering", users: [], movedFrom: { resourceType: "terraform_data" } }) },
+      { id: "extra", props: native({ ruleId: "c3e0", mode: "additive", users: [alice], movedFrom: { resourceType: "terraform_data" } }) },
+    ]);
+    expect((after.import as Array<{ id: string }>).map((i) => i.id).sort()).toEqual(["additive:c3e0", "name:Engineering"]);
   });
 
   it("movedFrom writes a removed block (destroy = false) for the old resource and an import block for the new, at the same logical ID", () => {
@@ -141,7 +146,7 @@ describe("RuleUserList as alertrules_rule_user_list", () => {
     const oldName = Object.keys(before.resource["terraform_data"]!)[0]!;
     const after = synthJson([
       { id: "watch", props: native({ ruleId: "c3e0", users: [alice], movedFrom: { resourceType: "terraform_data" } }) },
-      { id: "by-name", props: native({ ruleName: "Finance", users: [], movedFrom: { resourceType: "terraform_data", ruleId: "f1n4" } }) },
+      { id: "by-name", props: native({ ruleName: "Finance", users: [], movedFrom: { resourceType: "terraform_data" } }) },
     ]);
     const byName = Object.keys(after.resource[NATIVE]!).find((n) => n.startsWith("by-name"))!;
     expect(after.removed).toEqual([
@@ -150,7 +155,7 @@ describe("RuleUserList as alertrules_rule_user_list", () => {
     ]);
     expect(after.import).toEqual([
       { id: "c3e0", to: `${NATIVE}.${oldName}` },
-      { id: "f1n4", to: `${NATIVE}.${byName}` },
+      { id: "name:Finance", to: `${NATIVE}.${byName}` },
     ]);
     // from null_resource, the stack keeps hashicorp/null: Terraform needs it to forget the old resource
     const fromNull = synthJson([{ id: "watch", props: native({ ruleId: "c3e0", users: [], movedFrom: { resourceType: "null_resource" } }) }]);

@@ -237,4 +237,18 @@ describe("generateImportCode", () => {
   ])("importAppCommand(%j) is %s", (file, command) => {
     expect(importAppCommand(file)).toBe(command);
   });
+
+  it("writes a list of 200,000 entries without overflowing the stack (no push(...array)) (issue 31 item 10)", () => {
+    // given one rule with 200,000 users and another with 200,000 entries without ID (additive, listed in comments)
+    const many = Array.from({ length: 200_000 }, (_, i) => ({ userId: `u${i}`, aliases: [`u${i}@example.com`] }));
+    const idless = Array.from({ length: 200_000 }, (_, i) => ({ userId: null, aliases: [`n${i}@example.com`] }));
+    const rules: ImportedRule[] = [
+      { rule: rule("Big", "big"), list: list(many) },
+      { rule: rule("Big without IDs", "big-noid"), list: list([{ userId: "u-1", aliases: ["u-1@example.com"] }, ...idless]) },
+    ];
+    // when the module is generated, then every user is in it
+    const source = generateImportCode(rules).source;
+    expect(source).toContain('{ userId: "u199999", aliases: ["u199999@example.com"] },');
+    expect(source).toContain("n199999@example.com");
+  });
 });

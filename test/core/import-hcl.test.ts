@@ -56,7 +56,8 @@ describe("import --format hcl", () => {
       for (const e of live.list!.entries) if (e.userId !== null) users[e.userId] = { aliases: [...e.aliases].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : a < b ? -1 : 1)) };
       expect(resource!.attributes["users"]).toEqual(users);
       const importBlock = imports.find((b) => (b.attributes["to"] as { traversal: string }).traversal === `alertrules_rule_user_list.${resource!.labels[1]}`);
-      expect(importBlock?.attributes["id"]).toBe(live.rule.observerRuleId);
+      // an additive list (entries without a user ID) is imported as additive: the import shows no change
+      expect(importBlock?.attributes["id"]).toBe(resource!.attributes["mode"] === "additive" ? `additive:${live.rule.observerRuleId}` : live.rule.observerRuleId);
     }
   });
 

@@ -204,6 +204,20 @@ describe("alertrules_rule_user_list", () => {
     expect(setwise(plan.planned)).toBe(setwise(refreshed.state));
   });
 
+  it("imports an additive list declared by name (name: and additive: in the import ID): the generated configuration names the rule once and plans no change", async () => {
+    const { resource } = await configured();
+    const imported = await resource.importState(`additive:name:${FINANCE_NAME}`);
+    expect(errors(imported.diagnostics)).toEqual([]);
+    const refreshed = await resource.read({ state: { ...config({}), ...imported.state }, private: EMPTY });
+    expect(refreshed.state!["rule_id"]).toBeNull();
+    expect(refreshed.state!["id"]).toBe(RULES.finance);
+    const generated = config({ rule_name: FINANCE_NAME, users: refreshed.state!["users"]!, mode: "additive", allow_mass_removal: false, on_destroy: "keep" });
+    const plan = await resource.plan({ prior: refreshed.state!, proposed: proposed(refreshed.state, generated), config: generated, priorPrivate: refreshed.private ?? EMPTY });
+    expect(errors(plan.diagnostics)).toEqual([]);
+    expect(plan.requiresReplace ?? []).toEqual([]);
+    expect(setwise(plan.planned)).toBe(setwise(refreshed.state));
+  });
+
   it("keeps the live list on destroy by default, and clears it with on_destroy = clear", async () => {
     const { resource } = await configured();
     const keep = await create(resource, config({ rule_id: RULES.finance, users: users(sim.rule(RULES.finance)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }))) }));

@@ -4,8 +4,10 @@
  * read of that rule that matches the plan, so the added user survives or the rule is refused;
  * an interactive apply reads the lists again after "yes" and refuses when one changed.
  */
-import { RateLimiter, RuleListClient } from "../../src/api";
+import { RateLimiter, RuleListClient, type RequestEvent } from "../../src/api";
+import { TokenCommand, type TokenSource } from "../../src/api/http/credentials";
 import { realSleep } from "../../src/api/http/retry";
+import { applyPlan, checkNotStale } from "../../src/io/execute";
 import { main } from "../../src/cli/main";
 import type { RunningSimulator } from "../../src/simulator";
 import { listing, runCli, writesOf } from "../support/cli";
@@ -165,4 +167,105 @@ describe("a rebuild under a rate cap (--max-rps 2) while someone else writes", (
       expect(result.rules[0]).toMatchObject({ outcome: "failed", verified: false });
     });
   });
+});
+
+/**
+ * issue 31 item 2, the audit's reproduction: under a service limit a little below --max-rps, at
+ * --max-rps 1, and with a token always due for renewal, someone adds a user to each rule about
+ * 300 ms after that rule's guard read was answered. Nothing may wait between that read and
+ * remove-all-users, so the user is kept: added after the list was emptied (the rule then fails
+ * verification), or seen by a new read (the rule is refused).
+ */
+describe("the guard read is never followed by a wait (several workers)", () => {
+  const RULES = 4;
+  const LATE_MS = 300;
+  /** Generous: up to ~40 requests at 1.5 a second, with 429s between. */
+  const SLOW_APPLY_TIMEOUT_MS = 120_000;
+  const late = (i: number) => ({ userIdFromAuthority: `late-${i}`, userAliasList: [`late.${i}@example.com`] });
+
+  async function rebuildWithLatecomers(options: { simulatorRps?: number; maxRps?: number; tokenSource?: TokenSource }) {
+    const seed = tenant(Array.from({ length: RULES }, (_, i) => ({ users: [simUser(`x-${i + 1}`), simUser(null, `noid${i + 1}@example.com`)] })));
+    const declared = Array.from({ length: RULES }, (_, i) => ({
+      users: [
+        { userId: `x-${i + 1}`, aliases: [`x-${i + 1}@example.com`] },
+        { userId: `y-${i + 1}`, aliases: [`noid${i + 1}@example.com`] },
+      ],
+    }));
+    return withSimulator({ seed, token: TOKEN }, async (sim) => {
+      const plan = await planIn(otherClient(sim), declared);
+      if (options.simulatorRps !== undefined) sim.setFaults({ rateLimitRps: options.simulatorRps });
+      const reads = new Map<string, number>();
+      const additions: Array<Promise<void>> = [];
+      // someone else adds a user to each rule 300 ms after its first guard read was answered (its
+      // first read is the stale check's)
+      const onRequest = (event: RequestEvent): void => {
+        if (event.operation !== "query-users" || event.outcome !== "ok" || event.ruleId === undefined) return;
+        const ruleId = event.ruleId;
+        const count = (reads.get(ruleId) ?? 0) + 1;
+        reads.set(ruleId, count);
+        if (count !== 2) return;
+        const i = Number(ruleId.slice(-12));
+        additions.push(
+          realSleep(LATE_MS).then(() => {
+            const users = sim.rule(ruleId)?.users ?? [];
+            sim.setUsers(ruleId, [...users, late(i)]);
+          }),
+        );
+      };
+      const client = new RuleListClient({
+        baseUrl: sim.url,
+        tenantId: TENANT,
+        ...(options.tokenSource === undefined ? { token: TOKEN } : { tokenSource: options.tokenSource }),
+        rateLimiter: new RateLimiter({ maxRps: options.maxRps }),
+        onRequest,
+      });
+      await checkNotStale(plan, client, 4, "saved");
+      const result = await applyPlan(plan, client, { parallelism: 4 });
+      await Promise.all(additions);
+      return { result, listings: Array.from({ length: RULES }, (_, i) => listing(sim, safetyRuleId(i + 1))), guarded: additions.length };
+    });
+  }
+
+  function expectEveryLatecomerKept(run: Awaited<ReturnType<typeof rebuildWithLatecomers>>): void {
+    expect(run.guarded).toBe(RULES);
+    const wiped = run.listings.flatMap((users, index) => (users.includes(`late-${index + 1}:late.${index + 1}@example.com`) ? [] : [`rule ${index + 1}`]));
+    expect(wiped).toEqual([]);
+    // and no rule is passed over it, nor said to have possibly landed a call that was never sent
+    for (const rule of run.result.rules) {
+      expect(rule).toMatchObject({ outcome: "failed" });
+      expect(rule.message ?? "").not.toMatch(/may have landed/);
+    }
+  }
+
+  it(
+    "a service limit a little below --max-rps (1.5 against 2): every user added 300 ms after its rule's guard read is kept",
+    async () => {
+      expectEveryLatecomerKept(await rebuildWithLatecomers({ simulatorRps: 1.5, maxRps: 2 }));
+    },
+    SLOW_APPLY_TIMEOUT_MS,
+  );
+
+  it(
+    "--max-rps 1 with 4 workers: every user added 300 ms after its rule's guard read is kept",
+    async () => {
+      expectEveryLatecomerKept(await rebuildWithLatecomers({ maxRps: 1 }));
+    },
+    SLOW_APPLY_TIMEOUT_MS,
+  );
+
+  it(
+    "a token command whose token is always due for renewal (each run takes 400 ms): the token is taken before the guard read, so every user added 300 ms after it is kept",
+    async () => {
+      const tokenSource = new TokenCommand({
+        command: "always-due",
+        given: "ALERTS_API_TOKEN_COMMAND",
+        run: async () => {
+          await realSleep(400);
+          return { exitCode: 0, signal: null, stdout: JSON.stringify({ token: TOKEN, expiresIn: 0.001 }), stderr: "", timedOut: false };
+        },
+      });
+      expectEveryLatecomerKept(await rebuildWithLatecomers({ tokenSource }));
+    },
+    SLOW_APPLY_TIMEOUT_MS,
+  );
 });

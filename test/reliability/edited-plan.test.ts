@@ -302,4 +302,29 @@ describe("a saved plan applied after an expiresAt passed", () => {
       }
     });
   });
+
+  it("a fresh apply --now in the past refuses too: a user who has expired by the real clock is not added (issue 31 item 10)", async () => {
+    // given a declaration adding a user who expired 3 days ago
+    const expiresAt = dayOf(daysFromNow(-3));
+    const stacks = declare(DECLARED);
+    const props = stacks[0]!.lists[0]!.props as { users: Array<Record<string, unknown>> };
+    props.users[2] = { ...props.users[2], expiresAt };
+    await withSimulator({ seed: SEED, token: TOKEN }, async (sim) => {
+      const ws = workspace(stacks);
+      scan.dir(ws.dir);
+      try {
+        // when it is applied at once with a clock 10 days ago
+        const now = `${daysFromNow(-10).toISOString().slice(0, 19)}Z`;
+        const apply = await run(["apply", "--auto-approve", "--now", now], ws, sim);
+
+        // then nothing is written and the message names the user
+        expect(apply.code).toBe(1);
+        expect(apply.stderr).toContain(`safety/rule-1: u-3 (expiresAt ${expiresAt})`);
+        expect(writesOf(sim.requestCounts())).toEqual({});
+        expect(listing(sim, RULE_1)).not.toContain("u-3:u-3@example.com");
+      } finally {
+        ws.cleanup();
+      }
+    });
+  });
 });

@@ -34,9 +34,9 @@ function mergeAnother(ws: Workspace): string {
 }
 
 /** The app in a git checkout of main's tip (detached, as CI checks out), with a saved plan adding u-2. */
-async function withCheckout(body: (sim: RunningSimulator, ws: Workspace) => Promise<void>): Promise<void> {
-  await withSimulator({ seed: SEED, token: TOKEN }, async (sim) => {
-    const ws = workspace(DECLARED);
+async function withCheckout(body: (sim: RunningSimulator, ws: Workspace) => Promise<void>, seed = SEED, declared = DECLARED): Promise<void> {
+  await withSimulator({ seed, token: TOKEN }, async (sim) => {
+    const ws = workspace(declared);
     scan.dir(ws.dir);
     try {
       git(ws.dir, "init", "-q", "-b", "main");
@@ -119,5 +119,29 @@ describe("apply --require-tip REF", () => {
       expect(writesOf(sim.requestCounts())).toEqual({});
       expect(listing(sim, RULE)).toEqual(["u-1:u-1@example.com"]);
     });
+  });
+
+  it("checks before every write, not only the first: REF moving after the first write stops the writes left (issue 31 item 6)", async () => {
+    // given a rule whose plan has three writes (add u-3, remove an alias of u-1, remove u-2), sent one after the other
+    const seed = tenant([{ users: [simUser("u-1", "u-1@example.com", "u-1@old.example.com"), simUser("u-2")] }]);
+    const declared = declare([{ users: [{ userId: "u-1", aliases: ["u-1@example.com"] }, { userId: "u-3", aliases: ["u-3@example.com"] }] }]);
+    await withCheckout(
+      async (sim, ws) => {
+        // and a slow service, and a newer merge as soon as the first write arrives
+        sim.setFaults({ latencyMs: 500 });
+        const apply = spawnCli(["apply", "plan.json", "--require-tip", "main"], { cwd: ws.dir, env: env(sim.url) });
+        await waitFor("the first write", () => Object.keys(writesOf(sim.requestCounts())).length > 0);
+        mergeAnother(ws);
+        const result = await apply.done;
+        scan.add("apply", result.stdout, result.stderr);
+        // then the first write is the only one sent, and apply fails naming the moved ref
+        expect(result.code).toBe(1);
+        expect(Object.values(writesOf(sim.requestCounts())).reduce((a, b) => a + b, 0)).toBe(1);
+        expect(`${result.stdout}${result.stderr}`).toMatch(/is not the tip of main/);
+        expect(`${result.stdout}${result.stderr}`).toMatch(/not sent/);
+      },
+      seed,
+      declared,
+    );
   });
 });

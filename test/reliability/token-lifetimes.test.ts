@@ -50,7 +50,7 @@ async function applyOutlivingTokens(form: "expiresAt" | "bare", seed: number): P
   const kept = mkdtempSync(join(tmpdir(), "aru-lifetimes-"));
   const tokens = join(kept, "minted.jsonl");
   const runsFile = join(kept, "runs");
-  const mint = `echo run >> '${runsFile}'; "${process.execPath}" "${CLI}" simulator token --url "$SIM_URL" | tee -a '${tokens}'`;
+  const mint = `echo run >> '${runsFile}'; "${process.execPath}" "${CLI}" simulator token --url "$ALERTS_API_URL" | tee -a '${tokens}'`;
   const command = form === "expiresAt" ? mint : `${mint} | jq -r .token`;
   let figures: Figures | undefined;
   try {

@@ -57,4 +57,10 @@ describe("renderReportCsv", () => {
     expect(rows.some((r) => r.includes(",'@SUM(1+1)@evil.example.com,"))).toBe(true);
     expect(rows.every((r) => !/,[=+\-@]/.test(r.replace(/"[^"]*(?:""[^"]*)*"/g, "q")))).toBe(true);
   });
+
+  it("quotes a field holding a semicolon, so a spreadsheet whose list separator is ';' keeps it one field (issue 31 item 9)", () => {
+    expect(csvField("a;=1+1;b@x.com")).toBe('"a;=1+1;b@x.com"');
+    expect(csvField("=1+1;b")).toBe(`"'=1+1;b"`);
+    expect(csvField("plain@x.com")).toBe("plain@x.com");
+  });
 });

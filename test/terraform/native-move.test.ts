@@ -50,9 +50,11 @@ afterAll(() => {
 
 /**
  * The app's lists, carried by `terraform_data`, or moved from it to the native resource: two
- * authoritative lists declared by rule ID (the plain case: imported, nothing else), an additive list
- * and a list declared by name (the provider's import reads a list by ID as authoritative, so the
- * first plan also reshapes their state: docs/provider-migration.md); zero writes for all four.
+ * authoritative lists declared by rule ID, an additive list and a list declared by name (imported
+ * as `additive:ID` and `name:NAME`). Both authoritative lists and the one by name are imported with
+ * no change; the additive one shows its undeclared live users leaving the state (an import cannot
+ * know which users an additive declaration covers; additive never removes, so nothing is sent:
+ * docs/provider-migration.md); zero writes for all four.
  */
 function lists(moved: boolean): AppList[] {
   const carrier = (ruleId: string) =>
@@ -107,9 +109,9 @@ describe("moving a terraform_data stack onto the native resource, with zero writ
     };
     // then every list is imported, every old resource forgotten (never destroyed), and nothing written
     const byAddress = (prefix: string) => shown.resource_changes.filter((c) => c.address.startsWith(prefix));
-    expect(byAddress("alertrules_rule_user_list.").map((c) => c.change.importing?.id).sort()).toEqual([RULES.engineering, RULES.finance, RULES.legal, RULES.sales].sort());
+    expect(byAddress("alertrules_rule_user_list.").map((c) => c.change.importing?.id).sort()).toEqual([RULES.engineering, RULES.finance, `additive:${RULES.legal}`, `name:${SALES_NAME}`].sort());
     expect(byAddress("terraform_data.").map((c) => c.change.actions)).toEqual([["forget"], ["forget"], ["forget"], ["forget"]]);
-    for (const name of ["engineering", "finance"]) {
+    for (const name of ["engineering", "finance", "sales"]) {
       expect(byAddress(`alertrules_rule_user_list.${name}_`).map((c) => c.change.actions)).toEqual([["no-op"]]);
     }
     expect(plan.stdout).toMatch(/terraform_data\.engineering[^\n]* will no longer be managed by Terraform, but will not be destroyed/);

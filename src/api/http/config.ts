@@ -7,9 +7,8 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { ConfigError, UsageError } from "../../errors";
-import { ENV_TOKEN_COMMAND, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, StaticToken, TokenCommand, type RunCommand, type TokenSource } from "./credentials";
+import { ENV_TOKEN_COMMAND, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, StaticToken, TokenCommand, tokenCommandEnvironment, tokenCommandTimeoutMs, type CommandDeadline, type RunCommand, type TokenSource } from "./credentials";
 import { redactString, registerSecret } from "./redact";
-import { PLAN_KEY_VARIABLE as ENV_PLAN_KEY_NAME } from "../../shared/secret-variables";
 
 export interface ConnectionConfig {
   /** http(s) URL without credentials and without trailing slash. */
@@ -153,22 +152,33 @@ export interface OpenTokenSourceOptions {
   readonly run?: RunCommand | undefined;
   /** @default - Date.now */
   readonly now?: (() => number) | undefined;
+  /** The run's deadline: no run of the command goes past it. @default - none */
+  readonly runDeadline?: CommandDeadline | undefined;
+  /** Told when a renewal failed and the cached token goes on serving. @default - silent */
+  readonly onWarning?: ((message: string) => void) | undefined;
 }
 
 /**
  * The token source of a resolved connection. For a token command the first token is fetched
  * now, so that a failing command is an error before any request (and any write) is sent.
  */
-/** What a token command's environment never holds. */
-const TOKEN_COMMAND_WITHHELD: ReadonlySet<string> = new Set([ENV_PLAN_KEY_NAME]);
 
 export async function openTokenSource(config: ConnectionConfig, options: OpenTokenSourceOptions): Promise<TokenSource> {
   if (config.token !== undefined) return new StaticToken(config.token, `${ENV_TOKEN} (or --token-file)`);
   if (config.tokenCommand === undefined) throw new ConfigError(`No token: set ${ENV_TOKEN}, pass --token-file FILE, or give ${ENV_TOKEN_COMMAND}.`);
-  // The command gets the run's environment (its client ID and secret, say) but never the plan key:
-  // it signs plans, and a token command has no use for it (src/shared/secret-variables.ts).
-  const env = Object.fromEntries(Object.entries(options.env).filter(([name]) => !TOKEN_COMMAND_WITHHELD.has(name.toUpperCase())));
-  const source = new TokenCommand({ ...config.tokenCommand, env, cwd: options.cwd, run: options.run, now: options.now });
+  // The command gets an environment built from an allow-list (its client ID and secret, say), never
+  // the plan key (src/api/http/credentials.ts tokenCommandEnvironment).
+  const env = tokenCommandEnvironment(options.env);
+  const source = new TokenCommand({
+    ...config.tokenCommand,
+    env,
+    timeoutMs: tokenCommandTimeoutMs(options.env),
+    cwd: options.cwd,
+    run: options.run,
+    now: options.now,
+    deadline: options.runDeadline,
+    onWarning: options.onWarning,
+  });
   await source.token();
   return source;
 }

@@ -8,12 +8,21 @@
  * the refused request again, once). One fetch at a time: every request that needs a new token
  * while the command runs waits for that run (single flight). Every token the command returns is
  * registered for redaction before anything else sees it; its stdout is never shown, its stderr
- * only on failure and redacted.
+ * only on failure, redacted (also of what its stdout held in that run, parsed or not, and of
+ * anything written like a token field) and stripped of escape sequences and control characters.
+ *
+ * A renewal ahead of expiry that fails while the cached token is still valid is not fatal: the
+ * cached token goes on serving (a warning, once), and the command is tried again later. The
+ * command runs in its own process group with an environment built from an allow-list
+ * ({@link tokenCommandEnvironment}, on src/shared/child-env.ts); at its time limit, or at the run's deadline when that comes
+ * first, the whole group is killed and the run ends, even when a child it left behind (in a
+ * session of its own) still holds its output open.
  */
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import { CredentialError } from "./errors";
-import { redactString, registerSecret } from "./redact";
+import { BASE_ALLOW_LIST, childEnvironment, type AllowedVariable } from "../../shared/child-env";
+import { REDACTED, redactString, registerSecret } from "./redact";
 
 /** A source of the bearer token, shared by every request of a run. */
 export interface TokenSource {
@@ -22,10 +31,16 @@ export interface TokenSource {
   /** A token to send now (fetched first, or again when it is about to expire). */
   token(): Promise<string>;
   /**
-   * `refused` was answered 401: a token to send the request again with, or null when this source
-   * has no other (a static token).
+   * `refused` was answered 401: a token to send the request again with, and whether it was
+   * fetched for this renewal (false: another request had already fetched it), or null when this
+   * source has no other (a static token).
    */
-  renew(refused: string): Promise<string | null>;
+  renew(refused: string): Promise<{ readonly token: string; readonly fetched: boolean } | null>;
+  /**
+   * `refused` was answered 401 and the request that sent it renews after its wait: until then,
+   * {@link token} hands it to no one (it fetches a new one). @default - nothing to do
+   */
+  markRefused?(refused: string): void;
 }
 
 /** A token that stays the same for the whole run. */
@@ -42,7 +57,7 @@ export class StaticToken implements TokenSource {
     return Promise.resolve(this.#token);
   }
 
-  renew(): Promise<string | null> {
+  renew(): Promise<null> {
     return Promise.resolve(null);
   }
 
@@ -77,6 +92,15 @@ export interface CommandOutput {
 
 export type RunCommand = (command: string, options: { env: Readonly<Record<string, string | undefined>>; cwd: string | undefined; timeoutMs: number }) => Promise<CommandOutput>;
 
+/** The deadline of the run (the transport's RunDeadline): a command's run ends by it too. */
+export interface CommandDeadline {
+  /** Milliseconds since the epoch, on the clock of `now`. */
+  readonly at: number;
+  readonly ms: number;
+  /** The flag or variable that set it, for the message. */
+  readonly source: string;
+}
+
 export interface TokenCommandOptions {
   /** The shell command line. */
   readonly command: string;
@@ -91,7 +115,14 @@ export interface TokenCommandOptions {
   readonly now?: (() => number) | undefined;
   /** @default - `sh -c command` (src/api/http/credentials.ts runShell) */
   readonly run?: RunCommand | undefined;
+  /** The run's deadline (`--run-deadline`): no run of the command goes past it. @default - none */
+  readonly deadline?: CommandDeadline | undefined;
+  /** Told once when a renewal failed and the cached, still valid token goes on serving. @default - silent */
+  readonly onWarning?: ((message: string) => void) | undefined;
 }
+
+/** After a renewal failed while the cached token is valid: try again after this long (or half of what is left of it, when less). */
+const RENEWAL_RETRY_MS = 10_000;
 
 interface CachedToken {
   readonly token: string;
@@ -116,9 +147,16 @@ export class TokenCommand implements TokenSource {
   readonly #timeoutMs: number;
   readonly #now: () => number;
   readonly #run: RunCommand;
+  readonly #deadline: CommandDeadline | undefined;
+  readonly #onWarning: ((message: string) => void) | undefined;
   #current: CachedToken | null = null;
   #inflight: Promise<CachedToken> | null = null;
   #runs = 0;
+  /** After a failed renewal: no new run before this time (ms since the epoch). */
+  #retryAt = -Infinity;
+  #warned = false;
+  /** Tokens answered 401: never handed out again. */
+  readonly #refused = new Set<string>();
 
   constructor(options: TokenCommandOptions) {
     this.#command = options.command;
@@ -127,6 +165,8 @@ export class TokenCommand implements TokenSource {
     this.#timeoutMs = options.timeoutMs ?? tokenCommandTimeoutMs(this.#env);
     this.#now = options.now ?? Date.now;
     this.#run = options.run ?? runShell;
+    this.#deadline = options.deadline;
+    this.#onWarning = options.onWarning;
     this.origin = `the token command '${describeCommand(options.command)}' (${options.given})`;
   }
 
@@ -135,20 +175,29 @@ export class TokenCommand implements TokenSource {
     return this.#runs;
   }
 
-  async token(): Promise<string> {
-    // A run under way means the cached token is due or was refused: wait for the new one.
-    if (this.#inflight !== null) return (await this.#inflight).token;
-    const current = this.#current;
-    if (current !== null && !this.#due(current)) return current.token;
-    return (await this.#fetch()).token;
+  markRefused(refused: string): void {
+    this.#refused.add(refused);
   }
 
-  async renew(refused: string): Promise<string | null> {
-    if (this.#inflight !== null) return (await this.#inflight).token;
+  async token(): Promise<string> {
+    const current = this.#current;
+    // Due, but a renewal failed a moment ago and the cached token is still valid: use it.
+    const usable = current !== null && !this.#refused.has(current.token);
+    if (usable && this.#inflight === null && (!this.#due(current) || this.#now() < this.#retryAt)) return current.token;
+    try {
+      // A run under way means the cached token is due or was refused: wait for the new one.
+      return (await (this.#inflight ?? this.#fetch())).token;
+    } catch (error) {
+      return this.#fallBack(current, error);
+    }
+  }
+
+  async renew(refused: string): Promise<{ token: string; fetched: boolean }> {
+    if (this.#inflight !== null) return { token: (await this.#inflight).token, fetched: true };
     const current = this.#current;
     // Another request already fetched a newer token: send with that one.
-    if (current !== null && current.token !== refused && !this.#due(current)) return current.token;
-    return (await this.#fetch()).token;
+    if (current !== null && current.token !== refused && !this.#refused.has(current.token) && !this.#due(current)) return { token: current.token, fetched: false };
+    return { token: (await this.#fetch()).token, fetched: true };
   }
 
   toJSON(): Record<string, unknown> {
@@ -162,6 +211,23 @@ export class TokenCommand implements TokenSource {
     return this.#now() >= cached.expiresAt - ahead;
   }
 
+  /**
+   * A renewal ahead of expiry failed: the cached token while it is still valid (a warning, once;
+   * the command tried again after {@link RENEWAL_RETRY_MS} or half the time left), else the error.
+   */
+  #fallBack(cached: CachedToken | null, error: unknown): string {
+    const now = this.#now();
+    if (cached === null || cached.expiresAt === undefined || now >= cached.expiresAt || this.#refused.has(cached.token) || !(error instanceof CredentialError)) throw error;
+    this.#retryAt = now + Math.min(RENEWAL_RETRY_MS, (cached.expiresAt - now) / 2);
+    if (!this.#warned) {
+      this.#warned = true;
+      this.#onWarning?.(
+        `renewing the token failed; the cached token (valid until ${new Date(cached.expiresAt).toISOString()}) is used meanwhile, and renewal is tried again later. ${error.message}`,
+      );
+    }
+    return cached.token;
+  }
+
   /** One run at a time: callers that arrive while the command runs share its result. */
   #fetch(): Promise<CachedToken> {
     this.#inflight ??= this.#runOnce().finally(() => {
@@ -171,13 +237,59 @@ export class TokenCommand implements TokenSource {
   }
 
   async #runOnce(): Promise<CachedToken> {
-    this.#runs += 1;
     const fetchedAt = this.#now();
-    const output = await this.#run(this.#command, { env: this.#env, cwd: this.#cwd, timeoutMs: this.#timeoutMs });
-    const cached = readCommandOutput(output, fetchedAt, this.#timeoutMs, this.origin);
+    // The run's deadline bounds the command too.
+    const left = this.#deadline === undefined ? Infinity : this.#deadline.at - fetchedAt;
+    const byRun = this.#deadline !== undefined && left < this.#timeoutMs;
+    const timeoutMs = Math.min(this.#timeoutMs, left);
+    if (timeoutMs <= 0) throw new CredentialError(`${this.origin} was not run: the run's deadline (${this.#deadline?.source ?? "--run-deadline"}) has passed.`);
+    this.#runs += 1;
+    const output = await this.#run(this.#command, { env: this.#env, cwd: this.#cwd, timeoutMs });
+    const cached = readCommandOutput(output, fetchedAt, timeoutMs, this.origin, byRun ? this.#deadline?.source : undefined);
     this.#current = cached;
+    this.#retryAt = -Infinity;
     return cached;
   }
+}
+
+/** Names the token command may add to its allow-list (comma- or space-separated). */
+export const ENV_TOKEN_COMMAND_ENV = "ALERT_RULE_USERS_TOKEN_COMMAND_ENV";
+
+/**
+ * What a token command gets besides the base every child gets (src/shared/child-env.ts): proxies
+ * and CA bundles (both cases), and the families token commands are documented to read: the tool's
+ * own connection settings (`ALERTS_CLIENT_ID`, `ALERTS_TOKEN_URL`, ...), the usual secret stores
+ * and cloud CLIs (Vault, AWS, Azure, Google Cloud), a GitHub Actions OIDC request.
+ */
+const TOKEN_COMMAND_ALLOW_LIST: readonly AllowedVariable[] = [
+  ...BASE_ALLOW_LIST,
+  "SHELL", "HOSTNAME", "XDG_RUNTIME_DIR",
+  "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
+  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY",
+  "ALERTS_*", "VAULT_*", "AWS_*", "AZURE_*", "GOOGLE_*", "CLOUDSDK_*", "ACTIONS_ID_TOKEN_REQUEST_*",
+];
+/**
+ * The one secret the tool knows of that the token command is documented to read (the README's
+ * OAuth client-credentials example): the shared helper withholds every known secret, so it is put
+ * back here, by name.
+ */
+const TOKEN_COMMAND_SECRET = "ALERTS_CLIENT_SECRET";
+/** Never given to the token command: what makes Node print environments (the helper withholds the token, the command and the plan key). */
+const TOKEN_COMMAND_WITHHELD = new Set(["NODE_OPTIONS", "NODE_DEBUG"]);
+
+/**
+ * The token command's environment (issue 31 item 3), from the shared allow-list helper
+ * (src/shared/child-env.ts `childEnvironment`): the base every child gets, the variables token
+ * commands are documented to read (above), `ALERTS_CLIENT_SECRET`, and the names listed in
+ * ALERT_RULE_USERS_TOKEN_COMMAND_ENV; never the static token, the plan key or the command line
+ * itself. Names compare without case (Windows).
+ */
+export function tokenCommandEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const extra = (env[ENV_TOKEN_COMMAND_ENV] ?? "").split(/[\s,]+/).filter((name) => name !== "" && !TOKEN_COMMAND_WITHHELD.has(name.toUpperCase()));
+  const base = childEnvironment([...TOKEN_COMMAND_ALLOW_LIST, ...extra], {}, env);
+  for (const name of Object.keys(base)) if (TOKEN_COMMAND_WITHHELD.has(name.toUpperCase())) delete base[name];
+  const secret = env[TOKEN_COMMAND_SECRET];
+  return secret === undefined ? base : { ...base, [TOKEN_COMMAND_SECRET]: secret };
 }
 
 /** The timeout of the token command from the environment (ALERT_RULE_USERS_TOKEN_COMMAND_TIMEOUT_SECONDS), or 30 s. */
@@ -196,13 +308,14 @@ export function tokenCommandTimeoutMs(env: Readonly<Record<string, string | unde
  * token read is registered for redaction first. Messages never quote stdout; stderr is shown
  * (its end, redacted) when the command failed.
  */
-export function readCommandOutput(output: CommandOutput, fetchedAt: number, timeoutMs: number, origin: string): CachedToken {
+export function readCommandOutput(output: CommandOutput, fetchedAt: number, timeoutMs: number, origin: string, deadlineSource?: string): CachedToken {
   const fail = (what: string, withStderr: boolean): CredentialError => {
-    const tail = withStderr ? stderrTail(output.stderr) : "";
+    const tail = withStderr ? stderrTail(output.stderr, tokenCandidates(output.stdout)) : "";
     return new CredentialError(`${origin} ${what}.${tail === "" ? "" : ` Its stderr:\n${tail}`}`);
   };
   if (output.spawnError !== undefined) throw fail(`could not be started (${output.spawnError}); check that sh is on PATH`, false);
-  if (output.timedOut) throw fail(`did not finish within ${timeoutMs / 1000} s and was stopped; make it faster, or raise ${ENV_TOKEN_COMMAND_TIMEOUT_SECONDS}`, true);
+  if (output.timedOut && deadlineSource !== undefined) throw fail(`was stopped at the run's deadline (${deadlineSource}), after ${timeoutMs / 1000} s`, true);
+  if (output.timedOut) throw fail(`did not finish within ${timeoutMs / 1000} s and was stopped (with every process it started in its group); make it faster, or raise ${ENV_TOKEN_COMMAND_TIMEOUT_SECONDS}`, true);
   if (output.exitCode !== 0) {
     const how = output.exitCode === null ? `was killed by ${output.signal ?? "a signal"}` : `exited with status ${output.exitCode}`;
     throw fail(`${how}; run it by hand to see why (its output is never shown, only its stderr)`, true);
@@ -260,8 +373,35 @@ function describeCommand(command: string): string {
   return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
-function stderrTail(stderr: string): string {
-  const text = redactString(stderr.trim());
+/**
+ * What the command's stdout may hold of a token, parsed or not: the whole of it when it is one
+ * word, the value of a `token` or `access_token` field (its quote unclosed too), and every long
+ * run of token characters. Used to redact its stderr in that very run (`sh -x` prints `+ tok=...`
+ * before the JSON that then fails to parse).
+ */
+function tokenCandidates(stdout: string): string[] {
+  const text = stdout.trim();
+  const found = new Set<string>();
+  if (text !== "" && !/\s/.test(text)) found.add(text);
+  for (const m of text.matchAll(/"(?:access_)?token"\s*:\s*"((?:[^"\\]|\\.)*)/gi)) if (m[1] !== undefined) found.add(m[1]);
+  for (const m of text.matchAll(/[A-Za-z0-9\-._~+/=]{12,}/g)) found.add(m[0]);
+  return [...found].filter((t) => t.length >= 4);
+}
+
+/** A value assigned to a name that says token, secret or password (`tok=...`, `"token": "..."`, `access_token: ...`). */
+const TOKEN_FIELD = /((?:^|[^A-Za-z0-9])[A-Za-z_-]*(?:tok|token|secret|passw(?:or)?d|pwd)[A-Za-z0-9_-]*["']?\s*[:=]\s*["']?)[^\s"',;&]{4,}/gi;
+/** ANSI CSI and OSC sequences, other ESC sequences, and the 8-bit CSI. */
+const ESCAPE_SEQUENCES = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+/** Control characters but tab and line feed. */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text safe to show on a terminal: escape sequences and control characters (not tab, line feed) removed. */
+export function printableText(text: string): string {
+  return text.replace(ESCAPE_SEQUENCES, "").replace(CONTROL_CHARACTERS, "");
+}
+
+function stderrTail(stderr: string, fresh: readonly string[]): string {
+  const text = redactString(printableText(stderr).trim(), fresh).replace(TOKEN_FIELD, `$1${REDACTED}`);
   if (text === "") return "";
   const tail = text.length > STDERR_TAIL_CHARS ? `...${text.slice(-STDERR_TAIL_CHARS)}` : text;
   return tail
@@ -270,9 +410,15 @@ function stderrTail(stderr: string): string {
     .join("\n");
 }
 
+/** After `sh` exited: how long its stdout may stay open (a child it left holding it) before the run ends anyway. */
+const EXIT_GRACE_MS = 1000;
+
 /**
- * Runs `sh -c command` in its own process group, stdin closed; on timeout the whole group is
- * killed (a `sleep` the shell started included). Reads at most 64 KiB of stdout.
+ * Runs `sh -c command` in its own process group, stdin closed; at the time limit the whole group
+ * is killed (a `sleep` the shell started included) and the run ends at once, even when a child in
+ * a session of its own (`setsid`) still holds the output open: our ends of the pipes are closed.
+ * Once `sh` has exited the run ends when its output closes, or {@link EXIT_GRACE_MS} later (the
+ * group killed then too). Reads at most 64 KiB of stdout.
  */
 export const runShell: RunCommand = (command, { env, cwd, timeoutMs }) =>
   new Promise((resolve) => {
@@ -286,6 +432,8 @@ export const runShell: RunCommand = (command, { env, cwd, timeoutMs }) =>
     let stderr = "";
     let timedOut = false;
     let settled = false;
+    let exited: { code: number | null; signal: string | null } | null = null;
+    let grace: NodeJS.Timeout | undefined;
     const killGroup = (): void => {
       try {
         if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
@@ -294,16 +442,20 @@ export const runShell: RunCommand = (command, { env, cwd, timeoutMs }) =>
         // already gone
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, timeoutMs);
     const finish = (result: CommandOutput): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(grace);
+      child.stdout.destroy();
+      child.stderr.destroy();
       resolve(result);
     };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+      finish({ exitCode: exited?.code ?? null, signal: exited?.signal ?? "SIGKILL", stdout, stderr, timedOut });
+    }, timeoutMs);
     child.stdout.setEncoding("utf8");
     child.stderr.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
@@ -314,6 +466,13 @@ export const runShell: RunCommand = (command, { env, cwd, timeoutMs }) =>
     });
     child.on("error", (error: NodeJS.ErrnoException) => {
       finish({ exitCode: null, signal: null, stdout, stderr, timedOut, spawnError: error.code ?? error.message });
+    });
+    child.on("exit", (code, signal) => {
+      exited = { code, signal };
+      grace = setTimeout(() => {
+        killGroup();
+        finish({ exitCode: code, signal, stdout, stderr, timedOut });
+      }, EXIT_GRACE_MS);
     });
     child.on("close", (exitCode, signal) => {
       finish({ exitCode, signal, stdout, stderr, timedOut });

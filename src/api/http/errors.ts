@@ -31,6 +31,11 @@ export interface ApiErrorDetails {
   readonly note?: string | undefined;
   /** Where the token came from (TokenSource.origin), named by the hint of a 401. */
   readonly tokenOrigin?: string | undefined;
+  /**
+   * No attempt can have changed anything: each was answered 429 or 401, or never reached the
+   * service. The message then says "not sent" rather than leaving it open. @default false
+   */
+  readonly notSent?: boolean | undefined;
 }
 
 function subject(operation: string, ruleId: string | undefined): string {
@@ -87,6 +92,8 @@ export class ApiError extends AlertRuleUsersError {
   readonly attempts: number;
   /** For network errors: the system error code (ECONNREFUSED, ...), for the CLI's hint. */
   readonly networkCode: string | undefined;
+  /** No attempt can have changed anything (each refused with 429 or 401, or never sent). */
+  readonly notSent: boolean;
 
   constructor(details: ApiErrorDetails) {
     const clean: ApiErrorDetails = {
@@ -95,7 +102,11 @@ export class ApiError extends AlertRuleUsersError {
       serviceCode: details.serviceCode === undefined ? undefined : redactString(details.serviceCode),
     };
     const attempts = clean.attempts > 1 ? ` (after ${clean.attempts} attempts)` : "";
-    const sentences = [clean.note, hintFor(clean)]
+    const unsent =
+      clean.notSent === true && isWrite(clean.operation)
+        ? "Not sent: no attempt was acted on by the service (each was refused with 429 or 401, or never reached it), so nothing was changed"
+        : undefined;
+    const sentences = [clean.note, unsent, hintFor(clean)]
       .filter((s): s is string => s !== undefined)
       .map((s) => (/[.!?]$/.test(s) ? s : `${s}.`));
     const head = `${subject(clean.operation, clean.ruleId)} failed: ${describeFailure(clean)}${attempts}`;
@@ -110,6 +121,7 @@ export class ApiError extends AlertRuleUsersError {
     this.retryable = clean.retryable;
     this.attempts = clean.attempts;
     this.networkCode = clean.networkCode;
+    this.notSent = clean.notSent === true;
   }
 
   override toJSON(): Record<string, unknown> {
@@ -123,7 +135,28 @@ export class ApiError extends AlertRuleUsersError {
       serviceMessage: this.serviceMessage,
       retryable: this.retryable,
       attempts: this.attempts,
+      notSent: this.notSent,
     };
+  }
+}
+
+/** The rule-list writes (the operations a "not sent" is worth saying of). */
+function isWrite(operation: string): boolean {
+  return operation === "add-users" || operation === "remove-users" || operation === "remove-user-aliases" || operation === "remove-all-users";
+}
+
+/**
+ * A write given up before it was sent: remove-all-users whose guard read could not be followed by
+ * it without a wait (src/api/http/transport.ts). Nothing was changed.
+ */
+export class NotSentError extends AlertRuleUsersError {
+  readonly operation: string;
+  readonly ruleId?: string;
+
+  constructor(message: string, operation: string, ruleId: string | undefined) {
+    super("API", redactString(message));
+    this.operation = operation;
+    if (ruleId !== undefined) this.ruleId = ruleId;
   }
 }
 

@@ -28,7 +28,10 @@
  *   service may ask one request to wait without being out of capacity, and against a token
  *   bucket the cut spacing already waits about as long.
  * - **`maxRps`** (`--max-rps N`) is a hard cap: sends are spaced at least 1/N s apart, so no
- *   window of one second ever holds more than N sends. The adaptive rate can only go below it.
+ *   window of one second ever holds more than N sends, but for one exception: the read that
+ *   guards remove-all-users and the call go out back to back ({@link RateLimiter.acquirePair}),
+ *   with two intervals kept free on either side, so the pair never raises the average. The
+ *   adaptive rate can only go below it.
  *
  * The bucket holds one token (sends are spaced, never burst), so a cut takes effect at once. The
  * clock and the sleep are injected: tests drive the limiter without waiting. Every ticket
@@ -140,10 +143,6 @@ export class RateLimiter {
   readonly #refused: number[] = [];
   /** Slow start: most requests in flight before the first 429. */
   #window = 1;
-  /** Second tickets of pairs (acquirePair) not yet settled or cancelled. */
-  readonly #seconds = new Set<number>();
-  /** The service refused a pair's second send: pairs are off for the rest of the run. */
-  #pairsRefused = false;
   readonly #waiting: Array<() => void> = [];
 
   constructor(options: RateLimiterOptions = {}) {
@@ -200,28 +199,25 @@ export class RateLimiter {
    * Waits until two requests may go out back to back, and takes both tokens: the read that guards
    * a write and the write itself (remove-all-users is sent only right after a read of its rule
    * that still matches the plan; the wait comes before the read, so nothing waits between them).
-   * Under a rate the pair takes two intervals on each side of its first send, so no second holds
-   * more sends than the rate allows; below two a second (`--max-rps 1`) two sends cannot share a
-   * second, and after the service refused a pair's second send (a burst of one) pairs are off:
-   * then it returns undefined and the caller takes one ticket at a time. Send the first ticket's
-   * request at once; call {@link begin} right before sending the second's.
+   * Under a rate the pair takes two intervals on each side of its first send: the average stays
+   * within the rate, and the pair is the one place two sends come closer than one interval (at
+   * `--max-rps 1` or below too: a guard read followed by a wait would let a change in unseen). A
+   * service that refuses the pair's second send (429) is answered by the caller with a new pair, its
+   * read sent again. Send the first ticket's request at once; call {@link begin} right before
+   * sending the second's.
    */
-  async acquirePair(): Promise<[number, number] | undefined> {
+  async acquirePair(): Promise<[number, number]> {
     for (;;) {
-      const rps = this.#rps(this.#now());
-      if (this.#pairsRefused || (rps !== undefined && rps <= 1)) return undefined;
       if (this.#startingSlowly() && this.#sentAt.size >= this.#window) {
         await new Promise<void>((resolve) => this.#waiting.push(resolve));
         continue;
       }
       const now = this.#now();
+      const rps = this.#rps(now);
       const earliest = rps === undefined ? -Infinity : this.#nextAt + 1000 / rps;
       if (now >= earliest) {
         if (rps !== undefined) this.#nextAt = now + 2000 / rps;
-        const first = this.#take(now);
-        const second = this.#take(now);
-        this.#seconds.add(second);
-        return [first, second];
+        return [this.#take(now), this.#take(now)];
       }
       await this.#sleep(earliest - now);
     }
@@ -250,7 +246,6 @@ export class RateLimiter {
 
   /** Gives back the ticket of a request that was not sent after all. */
   cancel(ticket: number): void {
-    this.#seconds.delete(ticket);
     if (this.#sentAt.delete(ticket)) this.#wake();
   }
 
@@ -259,10 +254,7 @@ export class RateLimiter {
     const now = this.#now();
     const sentAt = this.#sentAt.get(ticket) ?? now;
     this.#sentAt.delete(ticket);
-    const secondOfPair = this.#seconds.delete(ticket);
     try {
-      // The service refused the second of two sends back to back: its burst is one; no more pairs.
-      if (secondOfPair && outcome.throttled) this.#pairsRefused = true;
       if (!outcome.throttled) {
         this.#window += 1;
         this.#admitted.push(sentAt);

@@ -19,7 +19,7 @@
  */
 import axios, { isAxiosError, type AxiosInstance } from "axios";
 import type { z } from "zod";
-import { ApiError, ReadLimitError, ResponseShapeError, type ApiErrorKind } from "./errors";
+import { ApiError, NotSentError, ReadLimitError, ResponseShapeError, type ApiErrorKind } from "./errors";
 import { DEFAULT_READ_LIMITS, ENV_MAX_BODY_MIB, ENV_REQUEST_DEADLINE_SECONDS, ENV_RUN_DEADLINE_SECONDS, RUN_DEADLINE_FLAG, byteSize, seconds } from "./read-limits";
 import { RequestCounter, type RequestEvent, type RequestHook } from "./counter";
 import { redactString } from "./redact";
@@ -55,22 +55,52 @@ export interface PostOptions {
   /** The rule the operation is about; carried into errors and hook events. */
   readonly ruleId?: string | undefined;
   /**
-   * Runs right before every attempt (the first and each retry); what it throws stops the call
-   * unsent. remove-all-users re-reads its rule here (src/io/execute.ts). With a rate limiter the
-   * wait for a send comes before it, not between it and the attempt: the limiter's two tickets
-   * are taken first ({@link RateLimiter.acquirePair}), the read goes on the first (`readTicket`:
-   * pass it as the read's `ticket`), the attempt on the second, at once.
+   * The guard: runs right before every attempt (the first and each retry); what it throws stops
+   * the call unsent. remove-all-users re-reads its rule here (src/io/execute.ts). Nothing waits
+   * between the guard's read and the attempt (docs/guarantees.md): the token is taken first, then
+   * the rate limiter's two tickets ({@link RateLimiter.acquirePair}); the read goes on the first
+   * with that token (pass the slot's `ticket` and `token` to the read), the attempt on the second,
+   * at once. When the second cannot go at once (the read took so long that other sends were let
+   * out), the guard runs again on a new pair: a guard read is never followed by a wait.
    */
-  readonly beforeAttempt?: ((readTicket: number | undefined) => Promise<void>) | undefined;
+  readonly beforeAttempt?: ((slot: GuardSlot) => Promise<void>) | undefined;
   /**
-   * A rate-limiter ticket already taken for this request's first attempt (the `readTicket` of a
-   * `beforeAttempt`); its retries take their own. @default - the first attempt takes one too
+   * A rate-limiter ticket already taken for this request's first attempt (the `ticket` of a
+   * {@link GuardSlot}); its retries take their own. @default - the first attempt takes one too
    */
   readonly ticket?: number | undefined;
+  /**
+   * The token to send this request's first attempt with (the `token` of a {@link GuardSlot}): the
+   * one its guarded call will be sent with, taken before the read. @default - the token source's
+   */
+  readonly token?: string | undefined;
 }
 
-/** How many pairs a guarded attempt tries before it reads and then waits for one ticket. */
-const PAIR_TRIES = 2;
+/** What a guard (`beforeAttempt`) is given for its read. */
+export interface GuardSlot {
+  /** The rate limiter's ticket for the read (pass it as the read's `ticket`); undefined without a limiter. */
+  readonly ticket: number | undefined;
+  /** The token the guarded call goes with (pass it as the read's `token`): taken before the read, never renewed between read and call. */
+  readonly token: string;
+  /**
+   * An earlier attempt of the guarded call was sent and not clearly refused (a timeout, a lost
+   * answer, a 5xx): it may have landed. False when every earlier attempt was answered 429 or 401,
+   * or never reached the service, or there was none.
+   */
+  readonly mayHaveLanded: boolean;
+}
+
+/** Most renewals after a 401 in one request (each with a token another request fetched; one fetched for it is final). */
+const MAX_RENEWALS = 3;
+
+/** How many times a guarded call's pair may lapse (other sends let out during its read) before the call is given up, not sent. */
+const MAX_GUARD_LAPSES = 5;
+/**
+ * How many 429s a guarded call takes (each on the send right after its guard read, each followed
+ * by a new read) before it is given up, not sent: a service that never admits two requests back
+ * to back (a burst below two) refuses every one.
+ */
+const MAX_GUARDED_429S = 4;
 
 export interface TransportOptions {
   /** Base URL without trailing slash (see resolveConnection). */
@@ -201,9 +231,18 @@ export class HttpTransport {
     // 429s are counted apart from failures: each has its own budget (src/api/http/retry.ts).
     let failures = 0;
     let rateLimited = 0;
-    // After a 401: the token to send again with, once (null: not renewed yet).
-    let renewed: string | null = null;
-    let refusedOnce = false;
+    // After a 401: the refused token, renewed after the next wait, right before the send (a token
+    // renewed before a long wait may expire in it: a bare token of 5 s behind a rate limit).
+    let refused: string | null = null;
+    let renewals = 0;
+    // The last token the source fetched for this request (a renewal that ran the command for it):
+    // a 401 for that one is final ("refused twice in a row"); one fetched by another request may
+    // have gone stale while this one waited, and is renewed once more.
+    let fetchedForThis: string | null = null;
+    // A guarded call: whether an earlier attempt may have landed (GuardSlot.mayHaveLanded), and
+    // whether any attempt may have reached the service and acted (for the "not sent" of errors).
+    let mayHaveLanded = false;
+    const guard = options.beforeAttempt;
     // The request's own deadline, or the run's when that comes first.
     const ownDeadlineAt = this.#now() + this.requestDeadlineMs;
     const byRun = this.runDeadline !== undefined && this.runDeadline.at <= ownDeadlineAt;
@@ -211,15 +250,44 @@ export class HttpTransport {
     for (let attempt = 1; ; attempt += 1) {
       // Rate limiter: wait for a send token (the wait counts against the deadline), then tell it
       // how the service answered.
-      const ticket = await this.#ticket(options, attempt);
-      let attemptMs: number;
+      let ticket: number;
       let token: string;
+      let attemptMs: number;
+      // Asked after the limiter's wait, right before sending (before the guard's read for a
+      // guarded call): a token that expires while the request waits its turn is renewed ahead,
+      // not refused; after a 401, the renewal runs here.
+      const takeToken = async (): Promise<string> => {
+        let next: string;
+        if (refused !== null) {
+          const renewal = await this.#tokens.renew(refused);
+          refused = null;
+          if (renewal === null) throw new InvalidArgumentError("A token source that cannot renew was asked to.");
+          if (renewal.fetched) fetchedForThis = renewal.token;
+          next = renewal.token;
+        } else {
+          next = attempt === 1 && options.token !== undefined ? options.token : await this.#tokens.token();
+        }
+        this.#sent.add(next);
+        return next;
+      };
+      if (guard !== undefined) {
+        // A guarded call: the pair, then the token, the read and the call with no wait between
+        // the last two (no renewal, no ticket).
+        const refuse = (refusedToken: string): void => {
+          refused = refusedToken;
+          this.#tokens.markRefused?.(refusedToken);
+        };
+        ({ ticket, token } = await this.#guarded(operation, ruleId, guard, { take: takeToken, refuse }, mayHaveLanded, deadlineAt, attempt - 1, byRun));
+      } else {
+        ticket = await this.#ticket(options, attempt);
+        try {
+          token = await takeToken();
+        } catch (error) {
+          this.rateLimiter?.cancel(ticket);
+          throw error;
+        }
+      }
       try {
-        // Asked after the limiter's wait, right before sending: a token that expires while the
-        // request waits its turn is renewed ahead, not refused.
-        token = renewed ?? (await this.#tokens.token());
-        renewed = null;
-        this.#sent.add(token);
         attemptMs = this.#attemptBudget(operation, ruleId, deadlineAt, attempt - 1, byRun);
       } catch (error) {
         this.rateLimiter?.cancel(ticket);
@@ -235,6 +303,7 @@ export class HttpTransport {
         result.type === "failure" ? (result.kind === "timeout" ? "timeout" : (result.code ?? result.kind)) : result.type === "too-large" ? "too-large" : undefined;
       const report = (outcome: RequestEvent["outcome"], retryInMs?: number): void =>
         this.#report({ operation, ruleId, attempt, status, outcome, durationMs, failure, retryInMs });
+      if (!refusedUnacted(result)) mayHaveLanded = true;
 
       if (result.type === "too-large") {
         report("error");
@@ -257,22 +326,34 @@ export class HttpTransport {
         return value;
       }
 
-      // A 401: a new token from the source, and the request sent again with it, once.
-      if (result.type === "response" && result.status === 401 && !refusedOnce) {
-        refusedOnce = true;
-        const next = await this.#tokens.renew(token);
-        if (next !== null) {
-          this.#sent.add(next);
-          renewed = next;
-          report("retry", 0);
-          continue;
-        }
+      // The read of a guard, on the token its call is to go with: a 401 is the guard's to handle
+      // (a new token, then a new pair and read), not this read's (a renewal and a resend here
+      // would come between the read and the call).
+      if (result.type === "response" && result.status === 401 && attempt === 1 && options.token !== undefined && !(this.#tokens instanceof StaticToken)) {
+        report("error");
+        throw new PinnedTokenRefused(options.token);
+      }
+      // A 401: a new token from the source, and the request sent again with it, once (more when
+      // the token refused was one another request had fetched, which may have gone stale).
+      if (result.type === "response" && result.status === 401 && !(this.#tokens instanceof StaticToken) && token !== fetchedForThis && renewals < MAX_RENEWALS) {
+        renewals += 1;
+        refused = token;
+        // No other request is handed the refused token meanwhile (each fetches a new one, one run for all).
+        this.#tokens.markRefused?.(token);
+        report("retry", 0);
+        continue;
       }
 
       const limited = result.type === "response" && result.status === 429;
       if (limited) rateLimited += 1;
       else failures += 1;
-      const decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
+      let decision = this.#decide(result, limited ? rateLimited : failures, options.idempotent);
+      if (guard !== undefined && limited && decision.retry && rateLimited >= MAX_GUARDED_429S) {
+        decision = {
+          retry: false,
+          reason: `The service answered 429 to each of ${rateLimited} sends made right after the call's guard read (each time after a new read): it does not admit two requests back to back now; the call is not sent after a wait, which would let a change made after the read be wiped`,
+        };
+      }
       if (decision.retry && this.#now() + decision.delayMs >= deadlineAt) {
         report("error");
         throw this.#deadlineReached(operation, ruleId, attempt, byRun);
@@ -283,45 +364,79 @@ export class HttpTransport {
         continue;
       }
       report("error");
-      throw this.#error(operation, ruleId, result, attempt, decision.reason ?? this.#refusalNote(result, refusedOnce));
+      throw this.#error(operation, ruleId, result, attempt, decision.reason ?? this.#refusalNote(result, renewals > 0), !mayHaveLanded);
     }
   }
 
-  /**
-   * The limiter's ticket for an attempt, after the attempt's `beforeAttempt` ran. A guarded
-   * attempt takes a pair: the guard's read on the first ticket, the attempt on the second, with
-   * no wait between them. When the limiter cannot pair sends (a rate of one a second or less, a
-   * service that refused a pair's second send), or the read took so long that the pair lapsed
-   * twice, the read goes first and the attempt waits for its own ticket after it.
-   */
+  /** The limiter's ticket for an attempt of an unguarded request (0 without a limiter). */
   async #ticket(options: PostOptions, attempt: number): Promise<number> {
     const limiter = this.rateLimiter;
-    const guard = options.beforeAttempt;
-    if (guard === undefined) {
-      if (limiter === undefined) return 0;
-      return attempt === 1 && options.ticket !== undefined ? options.ticket : limiter.acquire();
-    }
+    if (limiter === undefined) return 0;
+    return attempt === 1 && options.ticket !== undefined ? options.ticket : limiter.acquire();
+  }
+
+  /**
+   * Runs the guard of an attempt and returns the attempt's ticket, to be sent at once: the guard's
+   * read goes on the first ticket of a pair, the attempt on the second, with no wait between them.
+   * When the second cannot go at once (the read took so long that other sends were let out), the
+   * pair lapses and the guard reads again on a new one (the wait comes before that read); after
+   * {@link MAX_GUARD_LAPSES} lapses, or past the deadline, the call is given up, not sent.
+   */
+  async #guarded(
+    operation: string,
+    ruleId: string | undefined,
+    guard: (slot: GuardSlot) => Promise<void>,
+    tokens: { readonly take: () => Promise<string>; readonly refuse: (token: string) => void },
+    mayHaveLanded: boolean,
+    deadlineAt: number,
+    attemptsMade: number,
+    byRun: boolean,
+  ): Promise<{ ticket: number; token: string }> {
+    const limiter = this.rateLimiter;
+    let refusals = 0;
     if (limiter === undefined) {
-      await guard(undefined);
-      return 0;
+      for (;;) {
+        const token = await tokens.take();
+        try {
+          await guard({ ticket: undefined, token, mayHaveLanded });
+          return { ticket: 0, token };
+        } catch (error) {
+          if (!(error instanceof PinnedTokenRefused) || ++refusals > MAX_RENEWALS) throw unpinned(error);
+          tokens.refuse(error.token);
+        }
+      }
     }
-    for (let tries = 0; tries < PAIR_TRIES; tries += 1) {
-      const pair = await limiter.acquirePair();
-      if (pair === undefined) break;
-      const [read, write] = pair;
+    for (let lapses = 0; ; lapses += 1) {
+      if (lapses >= MAX_GUARD_LAPSES) {
+        throw new NotSentError(
+          `${ruleId === undefined ? operation : `${operation} for rule '${ruleId}'`} was not sent: ${lapses} times its guard read took so long that other requests went out before it, ` +
+            `and it is sent only right after a read with nothing in between. Nothing was changed; run apply again (with a lower --parallelism if the service is slow).`,
+          operation,
+          ruleId,
+        );
+      }
+      if (this.#now() >= deadlineAt) throw this.#deadlineReached(operation, ruleId, attemptsMade, byRun);
+      const [read, write] = await limiter.acquirePair();
+      let token: string;
       try {
-        await guard(read);
+        // The token before the read (a renewal here may make the pair lapse: then a new pair, the
+        // token cached by then), never between the read and the call.
+        token = await tokens.take();
+        await guard({ ticket: read, token, mayHaveLanded });
       } catch (error) {
         limiter.cancel(write);
-        throw error;
-      } finally {
         limiter.cancel(read);
+        // The read's token was refused (it expired in the wait for the pair): a new one after the
+        // next pair's wait, then the read again; not counted as a lapse.
+        if (!(error instanceof PinnedTokenRefused) || ++refusals > MAX_RENEWALS) throw unpinned(error);
+        tokens.refuse(error.token);
+        lapses -= 1;
+        continue;
       }
-      if (limiter.begin(write)) return write;
+      limiter.cancel(read);
+      if (limiter.begin(write)) return { ticket: write, token };
       limiter.cancel(write);
     }
-    await guard(undefined);
-    return limiter.acquire();
   }
 
   /**
@@ -446,7 +561,7 @@ export class HttpTransport {
     return nextRetry(this.retryPolicy, count, retryAfterMs, this.#random, budget);
   }
 
-  #error(operation: string, ruleId: string | undefined, result: Answer, attempts: number, note: string | undefined): ApiError {
+  #error(operation: string, ruleId: string | undefined, result: Answer, attempts: number, note: string | undefined, notSent: boolean): ApiError {
     if (result.type === "failure") {
       return new ApiError({
         operation,
@@ -458,6 +573,7 @@ export class HttpTransport {
         networkCode: result.kind === "network" ? result.code : undefined,
         serviceMessage: result.kind === "network" ? result.message : undefined,
         note,
+        notSent,
       });
     }
     const service = readServiceError(result.text, result.contentType);
@@ -473,6 +589,7 @@ export class HttpTransport {
       attempts,
       tokenOrigin: result.status === 401 && !(this.#tokens instanceof StaticToken) ? this.#tokens.origin : undefined,
       note: [note, redirect].filter((s) => s !== undefined).join(". ") || undefined,
+      notSent,
     });
   }
 
@@ -542,6 +659,38 @@ export class HttpTransport {
       ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs }),
     });
   }
+}
+
+/**
+ * A guard's read refused (401) with the token its call was to go with: handled by the guarded
+ * call (a new token, a new pair, the read again), never shown as such.
+ */
+class PinnedTokenRefused extends Error {
+  readonly #token: string;
+
+  constructor(token: string) {
+    super("the token of a guard's read was refused (401)");
+    this.#token = token;
+  }
+
+  get token(): string {
+    return this.#token;
+  }
+}
+
+/** What a guard threw, as the guarded call throws it: a refused read's token as the 401 error it is. */
+function unpinned(error: unknown): unknown {
+  if (!(error instanceof PinnedTokenRefused)) return error;
+  return new ApiError({ operation: "query-users", kind: "http", status: 401, retryable: false, attempts: 1, note: "The token was refused again right after it was fetched" });
+}
+
+/**
+ * The attempt certainly changed nothing: answered 429 (refused before acting) or 401, or it never
+ * reached the service (connection refused, host not found).
+ */
+function refusedUnacted(result: AttemptResult): boolean {
+  if (result.type === "response") return result.status === 429 || result.status === 401;
+  return result.type === "failure" && result.kind === "network" && result.code !== undefined && NOT_SENT_CODES.has(result.code);
 }
 
 function headerValue(value: unknown): string | undefined {

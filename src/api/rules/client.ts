@@ -25,7 +25,7 @@ import {
   type WriteOperation,
 } from "./schemas";
 import { collectPages } from "../http/paging";
-import { HttpTransport, type RunDeadline } from "../http/transport";
+import { HttpTransport, type GuardSlot, type RunDeadline } from "../http/transport";
 import type { TokenSource } from "../http/credentials";
 
 /** The page size of query-rule-metadata unless given. */
@@ -121,16 +121,17 @@ export class RuleListClient {
   }
 
   /**
-   * The users of a rule's inclusion or exclusion list. `ticket`: a rate-limiter ticket already
-   * taken for it (the read that guards remove-all-users, sent right before it).
+   * The users of a rule's inclusion or exclusion list. `ticket` and `token`: a rate-limiter ticket
+   * already taken for it and the token to send it with (the read that guards remove-all-users,
+   * sent right before it: its GuardSlot).
    */
-  async queryUsers(ruleId: string, options: { readonly ticket?: number | undefined } = {}): Promise<UsersInRuleResponse> {
+  async queryUsers(ruleId: string, options: { readonly ticket?: number | undefined; readonly token?: string | undefined } = {}): Promise<UsersInRuleResponse> {
     return this.transport.post(
       "query-users",
       RULE_OPERATIONS["query-users"],
       { tenantId: this.tenantId, ruleId },
       usersInRuleResponseSchema,
-      { accept: "text/plain", idempotent: true, ruleId, ticket: options.ticket },
+      { accept: "text/plain", idempotent: true, ruleId, ticket: options.ticket, token: options.token },
     );
   }
 
@@ -162,16 +163,17 @@ export class RuleListClient {
 
   /**
    * Empties a rule's list. `beforeAttempt` runs right before every attempt, retries included
-   * (apply re-reads the rule there, sending the read on `readTicket`, and throws when it changed,
-   * so nothing is sent); the rate limiter's wait comes before it (src/api/http/transport.ts).
+   * (apply re-reads the rule there, sending the read on the slot's ticket and token, and throws
+   * when it changed, so nothing is sent); the rate limiter's wait and the token come before it,
+   * nothing between it and the attempt (src/api/http/transport.ts).
    */
-  async removeAllUsers(ruleId: string, options: { readonly beforeAttempt?: (readTicket: number | undefined) => Promise<void> } = {}): Promise<void> {
+  async removeAllUsers(ruleId: string, options: { readonly beforeAttempt?: (slot: GuardSlot) => Promise<void> } = {}): Promise<void> {
     const body: RemoveAllUsersRequest = { tenantId: this.tenantId, ruleId };
     await this.#write("remove-all-users", ruleId, body, options.beforeAttempt);
   }
 
   /** Every rule-list write is safe to repeat, so it is retried; any 2xx is success, whatever the body. */
-  async #write(operation: WriteOperation, ruleId: string, body: unknown, beforeAttempt?: (readTicket: number | undefined) => Promise<void>): Promise<void> {
+  async #write(operation: WriteOperation, ruleId: string, body: unknown, beforeAttempt?: (slot: GuardSlot) => Promise<void>): Promise<void> {
     await this.transport.post(operation, RULE_OPERATIONS[operation], body, null, {
       accept: "application/json",
       idempotent: true,

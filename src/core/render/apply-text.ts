@@ -66,6 +66,7 @@ function outcomeLine(rule: RuleResult, paint: Paint): string {
 function callLine(call: CallRecord, paint: Paint): string {
   const what = describeCall(call.operation, call.users);
   if (call.status === "ok") return `${what} ${paint("green", "ok")}`;
+  if (call.status === "not-sent") return `${what} ${paint("red", `not sent${call.error === undefined ? "" : `: ${printable(call.error)}`}`)}`;
   return `${what} ${paint("red", `failed${call.error === undefined ? "" : `: ${printable(call.error)}`}`)}`;
 }
 
@@ -108,7 +109,7 @@ function ruleCell(rule: RuleResult): string {
 }
 
 function callCell(call: CallRecord): string {
-  return `${mdText(describeCall(call.operation, call.users))} ${call.status === "ok" ? "ok" : "**failed**"}`;
+  return `${mdText(describeCall(call.operation, call.users))} ${call.status === "ok" ? "ok" : call.status === "not-sent" ? "**not sent**" : "**failed**"}`;
 }
 
 function verifiedCell(verified: boolean | null): string {

@@ -1,6 +1,7 @@
 /**
  * The access report as CSV for auditors (docs/contract.md §10.3): RFC 4180 (CRLF line ends, a header row,
- * fields with a comma, quote or line break quoted, quotes doubled), one row per list entry and
+ * fields with a comma, semicolon, quote or line break quoted, quotes doubled: spreadsheets in
+ * locales whose list separator is `;` split fields there, so `a;=1+1` would start a formula), one row per list entry and
  * alias (an entry without aliases has one row with an empty alias). Pure: no I/O.
  *
  * Values are written as read (so an auditor can match them), except that a value a spreadsheet
@@ -30,7 +31,7 @@ export function neutralizeFormula(value: string): string {
 /** One RFC 4180 field. */
 export function csvField(value: string): string {
   const safe = neutralizeFormula(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 function csvLine(values: readonly string[]): string {

@@ -12,7 +12,7 @@ import type { ApplyResult } from "../../core/apply-results";
 import { applyResult, interruptedBeforeApply } from "../../core/apply-results";
 import { hasChanges } from "../../core/build-plan";
 import type { DesiredList } from "../../core/desired";
-import { checkNoExpiredAdds, checkPlanAge } from "../../core/admission";
+import { checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../core/admission";
 import { checkPlanIsApplicable, checkSameConnection } from "../../core/guards";
 import type { Plan } from "../../core/plan-schema";
 import { applyPlan, checkNotStale } from "../execute";
@@ -92,6 +92,8 @@ export async function applyFresh(desired: readonly DesiredList[], session: Sessi
   if (interrupted()) return { kind: "interrupted", plan };
   hooks.planReady?.(plan);
   checkPlanIsApplicable(plan, options);
+  // The real clock, whatever `--now`: a user who has expired is not added.
+  checkNoExpiredDeclaredAdds(plan, desired, new Date().toISOString().slice(0, 10));
   if (!hasChanges(plan)) return { kind: "no-changes", plan };
   const approved = await hooks.confirm(plan);
   if (interrupted()) return { kind: "interrupted", plan };
@@ -106,7 +108,7 @@ async function execute(plan: Plan, session: Session, options: RunOptions): Promi
   return applyPlan(plan, session.client, {
     parallelism: session.parallelism,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.requireTip === undefined ? {} : { beforeFirstWrite: () => checkRequiredTip(options) }),
+    ...(options.requireTip === undefined ? {} : { beforeEachWrite: () => checkRequiredTip(options) }),
     onProgress: (done, total) => session.onProgress?.("apply", done, total),
   });
 }

@@ -104,7 +104,7 @@ export async function openSession(request: SessionRequest): Promise<OpenSession>
     if (tooSlow !== null) throw new UsageError(`alert-rule-users: ${tooSlow}`);
   }
   const runDeadline = runDeadlineOf(request.runDeadlineSeconds, limits.runDeadlineMs);
-  const tokenSource = await openTokenSource(connection, { env: request.env, cwd: request.cwd });
+  const tokenSource = await openTokenSource(connection, { env: request.env, cwd: request.cwd, runDeadline, onWarning: request.onWarning });
   const client = new RuleListClient({
     ...connection,
     tokenSource,

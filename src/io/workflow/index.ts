@@ -55,5 +55,7 @@ export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, r
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
 export type { DesiredUser, ListMode } from "../../core/desired";
 export type { ListPolicy } from "../../core/policy-schema";
+/** How a native list's import ID names its rule (src/core/native-provider.ts). */
+export { nativeImportId, parseNativeImportId } from "../../core/native-provider";
 /** The client's names a front door may use (src/io/workflow/door.ts). */
 export * from "./door";

@@ -9,6 +9,7 @@ import { buildAccessReport } from "../../core/access-report";
 import type { DesiredList } from "../../core/desired";
 import { renderReportCsv } from "../../core/render/report-csv";
 import { renderReportHtml } from "../../core/render/report-html";
+import { redactString } from "../../api/http/redact";
 import { writeFileAtomic } from "../../shared/atomic-write";
 import { TOOL_VERSION } from "../version";
 import { readDesired } from "./declared";
@@ -32,12 +33,16 @@ export interface AccessReportFiles {
 
 /**
  * Writes the files asked for; `generatedAt` is shown on the page when it is not the report's `now`.
- * With both files, the page names the CSV (by its path from the page's directory).
+ * With both files, the page names the CSV (by its path from the page's directory). Redacted like
+ * every other output (src/api/http/redact.ts, every form of the token, the plan key and `secrets`):
+ * what the service answered (rule names, aliases) may echo a secret, and the files are kept as
+ * artifacts.
  */
-export async function writeAccessReport(report: AccessReport, files: AccessReportFiles, generatedAt: string): Promise<void> {
+export async function writeAccessReport(report: AccessReport, files: AccessReportFiles, generatedAt: string, secrets: readonly string[] = []): Promise<void> {
   const csvFile = files.html === undefined || files.csv === undefined ? undefined : relative(dirname(files.html), files.csv);
   if (files.html !== undefined) {
-    await writeFileAtomic(files.html, renderReportHtml(report, { generatedAt, toolVersion: TOOL_VERSION, ...(csvFile === undefined ? {} : { csvFile }) }));
+    const html = renderReportHtml(report, { generatedAt, toolVersion: TOOL_VERSION, ...(csvFile === undefined ? {} : { csvFile }) });
+    await writeFileAtomic(files.html, redactString(html, secrets));
   }
-  if (files.csv !== undefined) await writeFileAtomic(files.csv, renderReportCsv(report));
+  if (files.csv !== undefined) await writeFileAtomic(files.csv, redactString(renderReportCsv(report), secrets));
 }
