@@ -17,11 +17,12 @@ import { mixedChange } from "./scenarios/mixed-change";
 import { noOp } from "./scenarios/no-op";
 import { perUserBaseline } from "./scenarios/per-user-baseline";
 import { planAtScale } from "./scenarios/plan-at-scale";
+import { provider } from "./scenarios/provider";
 import { pullRequest } from "./scenarios/pull-request";
 import { rateLimits } from "./scenarios/rate-limits";
 import { synthScaling } from "./scenarios/synth-scaling";
 
-export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits, pullRequest, accessReport, synthScaling];
+export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits, pullRequest, accessReport, synthScaling, provider];
 export const DEFAULT_LATENCY_MS = 20;
 export const RESULTS_FORMAT_VERSION = 1;
 
