@@ -48,7 +48,7 @@ describe("import --format hcl", () => {
     expect(resources.find((r) => r.attributes["rule_id"] === RULES.research)!.attributes["mode"]).toBe("additive");
     const imports = config.blocks.filter((b) => b.type === "import");
     // an additive list (here the one with entries without a user ID) is imported as additive
-    expect(imports.map((b) => b.attributes["id"]).sort()).toEqual(resources.map((r) => `${r.attributes["mode"] === "additive" ? "additive:" : ""}${String(r.attributes["rule_id"])}`).sort());
+    expect(imports.map((b) => b.attributes["id"]).sort()).toEqual(resources.map((r) => `${r.attributes["mode"] === "additive" ? "additive:" : ""}${r.attributes["rule_id"] as string}`).sort());
   }, 240_000);
 
   it("prints the configuration on stdout without --out, and refuses --function-name with --format hcl", async () => {
