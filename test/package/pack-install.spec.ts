@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, connectionEnv, listing, runCli, runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
-import { useSimulator } from "../support/simulator";
+import { useSimulator, withSimulator } from "../support/simulator";
 
 const MINUTES = 60_000;
 const RULE = "a33e7c21-5cb0-4cf5-a266-852063111751"; // the rule init's main.ts declares
@@ -219,7 +219,8 @@ app.synth();
       expect(Number(typescript.version.split(".")[0])).toBeLessThan(7);
       // and it type-checks and plans the sample rule with the installed CLI
       await succeed("tsc --noEmit", runCommand(NPX, ["--no", "--", "tsc", "--noEmit"], { cwd: terrain, timeoutMs: 5 * MINUTES }));
-      const plan = await installedCli(["plan", "--detailed-exitcode"], { cwd: terrain });
+      // against a simulator of its own: the suite's shared one already has Erin from the cdktf app's apply
+      const plan = await withSimulator({}, (own) => installedCli(["plan", "--detailed-exitcode"], { cwd: terrain, env: connectionEnv(own) }));
       expect(plan.code).toBe(2);
       expect(plan.stdout).toContain("erin.walker@example.com");
     },
