@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { InitFile, InitVersions } from "../core/init-files";
+import { UsageError } from "../errors";
 
 /** This package's root (the directory of its package.json): src/io under ts-jest, dist/src/io when built. */
 export function packageRoot(): string {
@@ -101,4 +102,22 @@ export async function writeNewFiles(dir: string, files: readonly InitFile[]): Pr
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     await fs.promises.writeFile(target, file.content, { flag: "wx" });
   }
+}
+
+/**
+ * Writes a new project's files into `dir`; refuses (a UsageError naming the files, nothing written)
+ * when `dir` is a file or already holds any of them: init never overwrites. `shown` is the
+ * directory as the user gave it; `example` the command that would work, for the message.
+ */
+export async function writeInitFiles(dir: string, shown: string, files: readonly InitFile[], example: string): Promise<void> {
+  if (!isDirectoryOrAbsent(dir)) {
+    throw new UsageError(`init: ${shown} exists and is not a directory: nothing was written. Give a new or empty directory.`);
+  }
+  const existing = existingFiles(dir, files);
+  if (existing.length > 0) {
+    throw new UsageError(
+      `init: ${shown} already has ${existing.join(", ")}: nothing was written (init never overwrites a file). ` + `Run it for a new or empty directory (${example}), or move those files away.`,
+    );
+  }
+  await writeNewFiles(dir, files);
 }

@@ -7,8 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { InitFile } from "../core/init-files";
 import { initHclFiles } from "../core/init-hcl";
-import { UsageError } from "../errors";
-import { existingFiles, isDirectoryOrAbsent, packageRoot, writeNewFiles } from "./init-app";
+import { packageRoot, writeInitFiles } from "./init-app";
 import { installProvider } from "./provider-install";
 import type { ProviderInstall } from "./provider-install";
 import { TOOL_VERSION } from "./version";
@@ -31,16 +30,6 @@ export function shippedHclWorkflows(): InitFile[] {
 /** Writes the configuration and installs the provider; refuses (a UsageError, nothing written) when DIR is a file or holds any of the files. */
 export async function initHcl(request: InitHclRequest): Promise<{ files: readonly InitFile[]; provider: ProviderInstall }> {
   const files = initHclFiles({ providerVersion: TOOL_VERSION, ...(request.workflows ? { workflows: shippedHclWorkflows() } : {}) });
-  if (!isDirectoryOrAbsent(request.dir)) {
-    throw new UsageError(`init: ${request.shown} exists and is not a directory: nothing was written. Give a new or empty directory.`);
-  }
-  const existing = existingFiles(request.dir, files);
-  if (existing.length > 0) {
-    throw new UsageError(
-      `init: ${request.shown} already has ${existing.join(", ")}: nothing was written (init never overwrites a file). ` +
-        "Run it for a new or empty directory (alert-rule-users init --hcl alert-rules), or move those files away.",
-    );
-  }
-  await writeNewFiles(request.dir, files);
+  await writeInitFiles(request.dir, request.shown, files, "alert-rule-users init --hcl alert-rules");
   return { files, provider: installProvider({ dir: request.dir }) };
 }

@@ -2,8 +2,7 @@
 import { basename } from "node:path";
 import type { InitFile } from "../../core/init-files";
 import { initFiles } from "../../core/init-files";
-import { UsageError } from "../../errors";
-import { existingFiles, initVersions, isDirectoryOrAbsent, shippedWorkflows, writeNewFiles } from "../init-app";
+import { initVersions, shippedWorkflows, writeInitFiles } from "../init-app";
 
 export interface InitRequest {
   /** The app's directory (absolute). */
@@ -28,16 +27,6 @@ export async function initApp(request: InitRequest): Promise<readonly InitFile[]
     ...(request.framework === undefined ? {} : { framework: request.framework }),
     ...(request.workflows ? { workflows: shippedWorkflows() } : {}),
   });
-  if (!isDirectoryOrAbsent(request.dir)) {
-    throw new UsageError(`init: ${request.shown} exists and is not a directory: nothing was written. Give a new or empty directory.`);
-  }
-  const existing = existingFiles(request.dir, files);
-  if (existing.length > 0) {
-    throw new UsageError(
-      `init: ${request.shown} already has ${existing.join(", ")}: nothing was written (init never overwrites a file). ` +
-        "Run it for a new or empty directory (alert-rule-users init my-alert-rules), or move those files away.",
-    );
-  }
-  await writeNewFiles(request.dir, files);
+  await writeInitFiles(request.dir, request.shown, files, "alert-rule-users init my-alert-rules");
   return files;
 }
