@@ -10,7 +10,7 @@
  *   apply   reads again right before writing, sends the fewest calls from that read, verifies
  */
 import type { DesiredList, RuleFacts, RuleObservation, RunOptions } from "../io/workflow";
-import { applyOneRule, parseNativeImportId, planOneRule, readRuleList, redactText, refusalOf, viewOfLiveList } from "../io/workflow";
+import { applyOneRule, parseNativeImportId, planOneRule, readRuleList, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
 import { UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type ResourceType, type Value } from "./protocol";
 import type { ProviderRun } from "./configure";
 import { ruleUserListSchema } from "./schema";
@@ -119,6 +119,7 @@ export function ruleUserListResource(current: () => ProviderRun | null): Resourc
       const mode = str(base["mode"]) === "additive" ? "additive" : "authoritative";
       const view = viewOfLiveList(observed.list, { mode, users: state["users"] === null || state["users"] === undefined ? null : usersOf(state["users"]) });
       return {
+        // what the service returned may echo a secret: state never holds one
         state: stateOf({ base, rule, listType: observed.list.usersToAlertOn, view }),
         private: encodePrivate({ v: 1, rule, list: observed.list }),
       };
@@ -164,7 +165,8 @@ export function ruleUserListResource(current: () => ProviderRun | null): Resourc
           return { planned: null, diagnostics: [error("Two resources for one rule", `rule ${key} (${observation.rule.name}) is declared by more than one alertrules_rule_user_list in this configuration (by rule_id and by rule_name, or twice): keep exactly one resource per rule.`, attributeOfError("duplicate-rule", config))] };
         }
       }
-      const facts = observation.kind === "found" || observation.kind === "failed" ? observation.rule : null;
+      // the rule's facts come from the service, which may echo a secret: what reaches state never holds one
+      const facts = observation.kind === "found" || observation.kind === "failed" ? (observation.rule === null ? null : redactValues(observation.rule)) : null;
       const changes = prior === null || rule.action === "update";
       const filled: ObjectValue = {
         ...planned,

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { DesiredList, DesiredUser, ListMode, ListPolicy, ListView, ObservedList, RuleFacts } from "../io/workflow";
-import { declarationProblems, policyOf } from "../io/workflow";
+import { declarationProblems, policyOf, redactValues } from "../io/workflow";
 import { UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type Value } from "./protocol";
 
 export const DEFAULT_MODE: ListMode = "authoritative";
@@ -196,8 +196,9 @@ export interface PrivateData {
   readonly list: ObservedList | null;
 }
 
+/** The private data as Terraform stores it (with the state): every secret the service may have echoed removed. */
 export function encodePrivate(data: PrivateData): Buffer {
-  return Buffer.from(JSON.stringify(data), "utf8");
+  return Buffer.from(JSON.stringify(redactValues(data)), "utf8");
 }
 
 /** The private data, or null when there is none or it is not ours (an older version: read again). */
@@ -223,12 +224,13 @@ export function stateOf(input: {
   readonly view: Pick<ListView, "users" | "expiredOnList" | "aliasesWithoutUserId">;
 }): ObjectValue {
   const { base, rule, view } = input;
-  return {
+  // aliases and names come from the service, which may echo a secret: state never holds one
+  return redactValues({
     ...base,
     id: rule.observerRuleId,
     users: usersValue(view.users),
     list_type: input.listType,
     expired_user_ids: [...view.expiredOnList],
     entries_without_user_id: [...view.aliasesWithoutUserId],
-  };
+  });
 }

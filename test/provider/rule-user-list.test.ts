@@ -218,6 +218,16 @@ describe("alertrules_rule_user_list", () => {
     expect(setwise(plan.planned)).toBe(setwise(refreshed.state));
   });
 
+  it("never puts a secret the service echoes (in an alias) into state or private data", async () => {
+    const { resource } = await configured();
+    sim.setUsers(RULES.finance, [{ userIdFromAuthority: "1", userAliasList: [`${sim.token}@example.com`] }]);
+    const imported = await resource.importState(RULES.finance);
+    const refreshed = await resource.read({ state: { ...config({}), ...imported.state }, private: EMPTY });
+    expect(JSON.stringify(refreshed.state)).not.toContain(sim.token);
+    expect(refreshed.private?.toString("utf8") ?? "").not.toContain(sim.token);
+    expect(JSON.stringify(refreshed.state)).toContain("[REDACTED]");
+  });
+
   it("keeps the live list on destroy by default, and clears it with on_destroy = clear", async () => {
     const { resource } = await configured();
     const keep = await create(resource, config({ rule_id: RULES.finance, users: users(sim.rule(RULES.finance)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }))) }));

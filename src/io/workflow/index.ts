@@ -51,7 +51,7 @@ export type { Plan } from "../../core/plan-schema";
 export type { ApplyResult } from "../../core/apply-results";
 export type { ApplyReport, ApplyReportRecorder, ApplyReportSource } from "../../core/apply-report";
 /** One rule at a time: the native provider's calls (src/provider). */
-export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, readRuleList, redactText, refusalOf, today, viewOfLiveList } from "./one-rule";
+export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, readRuleList, redactText, redactValues, refusalOf, today, viewOfLiveList } from "./one-rule";
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
 export type { DesiredUser, ListMode } from "../../core/desired";
 export type { ListPolicy } from "../../core/policy-schema";

@@ -95,9 +95,21 @@ export function viewOfLiveList(observed: ObservedList, basis: ViewBasis, now: Da
   return viewOfList(observed, basis, today(now));
 }
 
-/** The plan of one declaration against what was observed for it (pure, redacted as every plan is). */
+/**
+ * Values with every registered secret removed from their strings: what the provider writes into
+ * Terraform's state comes from the service (aliases, rule names), which may echo a secret.
+ */
+export function redactValues<T>(value: T): T {
+  return redactStrings(value);
+}
+
+/**
+ * The plan of one declaration against what was observed for it (pure). Not redacted as a whole:
+ * the provider shows only its messages, each redacted where it is made (src/provider), and it
+ * makes a plan per resource on Terraform's refresh path.
+ */
 export function planOneRule(desired: DesiredList, observation: RuleObservation, session: Session, now: Date = new Date()): Plan {
-  const plan = buildPlan({
+  return buildPlan({
     declarations: [desired],
     observations: [observation],
     connection: session.connection,
@@ -105,7 +117,6 @@ export function planOneRule(desired: DesiredList, observation: RuleObservation, 
     toolVersion: TOOL_VERSION,
     batchSize: session.batchSize,
   });
-  return redactStrings(plan);
 }
 
 /** Why a plan may not be applied (a declaration error, the mass-removal guard), or null when it may. */
