@@ -6,7 +6,8 @@
  * built CLI as CI runs it, each against a fresh simulator. Also the synth of the app alone, to show
  * how much of the wall time synth takes.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { timedCommand, type TimedRun } from "../lib/terraform-dir";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,25 +30,8 @@ export const PULL_REQUEST_FULL: PullRequestSizes = { rules: 300, usersPerRule: 2
 export const PULL_REQUEST_QUICK: PullRequestSizes = { rules: 40, usersPerRule: 20, changed: 3, rps: 2 };
 export const PULL_REQUEST_WALL_TARGET_MS = 10_000;
 
-interface CliRun {
-  readonly wallMs: number;
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type CliRun = TimedRun;
 
-function timedCommand(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(file, [...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ wallMs: Number(process.hrtime.bigint() - started) / 1e6, code, stdout, stderr }));
-  });
-}
 
 /** The props of a RuleUserList for a declaration (construct ids are the list's index). */
 function propsOf(list: DesiredList): Record<string, unknown> {

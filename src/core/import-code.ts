@@ -87,18 +87,28 @@ export function commentText(value: string): string {
 }
 
 /**
+ * A name as plain ASCII words joined by `separator`: accents dropped, lower case, every other run
+ * of characters one separator, none at either end, at most `max` characters. One rule for the
+ * construct IDs of `import --all` and the resource names of `import --format hcl`.
+ */
+export function slugOf(name: string, separator: "-" | "_", max: number): string {
+  const runs = separator === "-" ? /-+/g : /_+/g;
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, separator)
+    .replace(new RegExp(`^${runs.source}|${runs.source}$`, "g"), "")
+    .slice(0, max)
+    .replace(new RegExp(`${runs.source}$`), "");
+}
+
+/**
  * A construct ID from a rule name: lower case letters, digits and dashes, starting with a letter
  * (Terraform resource names must), at most 60 characters; `rule` when nothing is left.
  */
 export function constructIdFor(name: string): string {
-  const slug = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60)
-    .replace(/-+$/g, "");
+  const slug = slugOf(name, "-", 60);
   if (slug === "") return "rule";
   return /^[a-z]/.test(slug) ? slug : `rule-${slug}`;
 }

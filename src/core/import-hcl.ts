@@ -16,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { canonicalUsers } from "./canonical";
 import { hclComment, hclString, isResourceName } from "./hcl";
-import { classify, listKind } from "./import-code";
+import { classify, listKind, slugOf } from "./import-code";
 import type { ImportCode, ImportedRule, ImportedRuleReport, Planned } from "./import-code";
 import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE, nativeImportId } from "./native-provider";
 
@@ -31,14 +31,7 @@ const MAX_NAME = 50;
 
 /** The resource name a rule name gives before deduplication. */
 export function resourceNameFor(ruleName: string): string {
-  const slug = ruleName
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .slice(0, MAX_NAME)
-    .replace(/_+$/g, "");
+  const slug = slugOf(ruleName, "_", MAX_NAME);
   if (slug === "") return "rule";
   return isResourceName(slug) && /^[a-z]/.test(slug) ? slug : `rule_${slug}`;
 }
