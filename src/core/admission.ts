@@ -67,8 +67,7 @@ export function checkNoExpiredDeclaredAdds(plan: Plan, desired: readonly Desired
   for (const rule of plan.rules) {
     if (rule.action !== "update") continue;
     for (const call of rule.calls) {
-      if (call.operation !== "add-users") continue;
-      for (const user of call.userList) {
+      for (const user of usersAdded(call)) {
         const expiresAt = expiries.get(`${rule.constructPath}\0${user.userId}`);
         if (expiresAt !== undefined && dayOf(expiresAt) <= today) expired.push(`${rule.constructPath}: ${user.userId} (expiresAt ${expiresAt})`);
       }

@@ -4,7 +4,7 @@
  * counts (src/core/render/) and the plan's summary (src/core/build-plan.ts) all read them here,
  * so a new kind is one row, and the compiler names every renderer line that must show it. Pure data.
  */
-import type { RuleChanges } from "./plan-schema";
+import type { RuleChanges } from "./rule-changes";
 
 /** The symbols of a text plan, in the manner of `terraform plan`. */
 export type PlanSymbol = "~" | "+" | "-" | "-/+" | "#";

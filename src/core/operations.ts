@@ -1,23 +1,29 @@
 /**
- * The write operations, one row each: everything the tool knows about an operation besides how it
- * is sent (src/io/execute.ts keeps that as an exhaustive record of the same keys): which calls of
- * it a rule's changes need, where it stands in the monitoring-safe order, the users it carries, how
- * plans and reports name it, and which users it adds or which user IDs it removes (the admission's
- * expired-user check, the read-back's kept entries). A new write operation is added to the plan
- * schema's `plannedCall` union, the api's wire table (src/api/rules/schemas.ts RULE_OPERATIONS)
- * and here; the compiler then names every other place that must handle it: the sender, the
- * simulator's routes, and the client method the sender calls.
+ * The write operations, one row each: everything the tool knows about an operation besides its
+ * wire path and request schema (RULE_OPERATIONS and WRITE_REQUESTS in src/api/rules/schemas.ts):
+ * what a planned call of it carries (the plan schema's planned call is built from the rows), which
+ * calls of it a rule's changes need, where it stands in the monitoring-safe order, the users it
+ * carries, how plans and reports name it, which users it adds or which user IDs it removes (the
+ * admission's expired-user check, the read-back's kept entries), and what its request body
+ * carries (the sender, src/io/execute.ts, sends every call from it). The table is a record over
+ * the wire's write operations, so a new one there does not compile until its row is here
+ * (docs/architecture.md, "Adding a write operation").
  */
-import type { WriteOperation as WireWriteOperation } from "../api/rules/schemas";
-import type { UsersToAlertOn } from "../api/rules/schemas";
+import { z } from "zod";
+import type { UsersToAlertOn, WireWrite, WriteFields, WriteOperation } from "../api/rules/schemas";
 import { compareStrings } from "./canonical";
-import type { PlannedCall, PlannedUser, RuleChanges } from "./plan-schema";
+import type { DeepReadonly } from "./deep-readonly";
+import { plannedUser, type PlannedUser } from "./planned-user";
+import type { RuleChanges } from "./rule-changes";
 
-/** The write operations of a plan: the operation union of its planned calls. */
-export type WriteOperation = PlannedCall["operation"];
+/** The write operations: those of the wire table (its reads aside), each a row below. */
+export type { WriteOperation };
 
-/** The planned call of one operation. */
-export type CallOf<K extends WriteOperation> = Extract<PlannedCall, { operation: K }>;
+/** The fields of the zod shape `S` as parsed (none for an empty shape, where zod's own type would forbid every key). */
+type Fields<S extends z.ZodRawShape> = keyof S extends never ? Record<never, never> : z.infer<z.ZodObject<S>>;
+
+/** A planned call of operation `K` that carries the fields of the zod shape `S`. */
+type Call<K extends WriteOperation, S extends z.ZodRawShape> = DeepReadonly<{ operation: K } & Fields<S>>;
 
 /**
  * Where an operation stands in the monitoring-safe order (docs/contract.md §4): `empty` first (a
@@ -35,36 +41,40 @@ export interface CallSource {
   readonly batchSize: number;
 }
 
-export interface WriteOperationSpec<K extends WriteOperation> {
+export interface WriteOperationSpec<K extends WriteOperation, S extends z.ZodRawShape> {
+  readonly operation: K;
+  /** What a planned call carries besides its operation, as plans save it (docs/plan-format.md). */
+  readonly carries: S;
   /** The calls of this operation the rule's changes need, in batch order; none when it has no part in them. */
-  readonly calls: (source: CallSource) => CallOf<K>[];
+  readonly calls: (source: CallSource) => Call<K, S>[];
   readonly phase: Phase;
   /** Order inside its phase (remove-user-aliases before remove-users). */
   readonly rank: number;
   /** The users (or user IDs) the call carries; 0 for remove-all-users. Apply records the same count. */
-  readonly size: (call: CallOf<K>) => number;
+  readonly size: (call: Call<K, S>) => number;
   /** How plans and reports name a call: `add-users (2 users)`, `remove-all-users`. */
   readonly describe: (users: number) => string;
   /** The users the call puts in the list (the admission refuses a plan adding an expired user). */
-  readonly usersAdded: (call: CallOf<K>) => readonly PlannedUser[];
+  readonly usersAdded: (call: Call<K, S>) => readonly PlannedUser[];
   /** The user IDs the call names to take out of the list (a read back names the entries the service kept). */
-  readonly userIdsRemoved: (call: CallOf<K>) => readonly string[];
+  readonly userIdsRemoved: (call: Call<K, S>) => readonly string[];
+  /** What the call's request body carries besides tenantId and ruleId (the client adds those). */
+  readonly request: (call: Call<K, S>) => WriteFields<K>;
+}
+
+/** One row, its call type inferred from what it `carries`. */
+function row<K extends WriteOperation, S extends z.ZodRawShape>(spec: WriteOperationSpec<K, S>): WriteOperationSpec<K, S> {
+  return spec;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const withUsers = (operation: string) => (users: number) => `${operation} (${plural(users, "user")})`;
+const toEntry = (u: PlannedUser) => ({ userIdFromAuthority: u.userId, userAliasList: [...u.aliases] });
 
-export const WRITE_OPERATIONS: { readonly [K in WriteOperation]: WriteOperationSpec<K> } = {
-  "remove-all-users": {
-    calls: ({ changes }) => (changes.removeAll ? [{ operation: "remove-all-users" }] : []),
-    phase: "empty",
-    rank: 0,
-    size: () => 0,
-    describe: () => "remove-all-users",
-    usersAdded: () => [],
-    userIdsRemoved: () => [],
-  },
-  "add-users": {
+export const WRITE_OPERATIONS = {
+  "add-users": row({
+    operation: "add-users",
+    carries: { userList: z.array(plannedUser) },
     // a rebuild adds every declared user again, with all declared aliases, once the list is empty
     calls: ({ changes, users, batchSize }) =>
       (changes.removeAll ? (changes.rebuild ? chunk(users, batchSize) : []) : chunk(mergeAdds(changes), batchSize)).map((userList) => ({
@@ -77,8 +87,11 @@ export const WRITE_OPERATIONS: { readonly [K in WriteOperation]: WriteOperationS
     describe: withUsers("add-users"),
     usersAdded: (call) => call.userList,
     userIdsRemoved: () => [],
-  },
-  "remove-user-aliases": {
+    request: (call) => ({ userList: call.userList.map(toEntry) }),
+  }),
+  "remove-user-aliases": row({
+    operation: "remove-user-aliases",
+    carries: { userList: z.array(plannedUser) },
     calls: ({ changes, batchSize }) => (changes.removeAll ? [] : chunk(changes.removeAliases, batchSize)).map((userList) => ({ operation: "remove-user-aliases", userList })),
     phase: "remove",
     rank: 0,
@@ -86,8 +99,11 @@ export const WRITE_OPERATIONS: { readonly [K in WriteOperation]: WriteOperationS
     describe: withUsers("remove-user-aliases"),
     usersAdded: () => [],
     userIdsRemoved: () => [],
-  },
-  "remove-users": {
+    request: (call) => ({ userList: call.userList.map(toEntry) }),
+  }),
+  "remove-users": row({
+    operation: "remove-users",
+    carries: { userIdList: z.array(z.string()) },
     calls: ({ changes, batchSize }) =>
       (changes.removeAll
         ? []
@@ -102,8 +118,43 @@ export const WRITE_OPERATIONS: { readonly [K in WriteOperation]: WriteOperationS
     describe: withUsers("remove-users"),
     usersAdded: () => [],
     userIdsRemoved: (call) => call.userIdList,
-  },
-};
+    request: (call) => ({ userIdList: [...call.userIdList] }),
+  }),
+  "remove-all-users": row({
+    operation: "remove-all-users",
+    carries: {},
+    calls: ({ changes }) => (changes.removeAll ? [{ operation: "remove-all-users" }] : []),
+    phase: "empty",
+    rank: 0,
+    size: () => 0,
+    describe: () => "remove-all-users",
+    usersAdded: () => [],
+    userIdsRemoved: () => [],
+    request: () => ({}),
+  }),
+} as const satisfies { readonly [K in WriteOperation]: { readonly operation: K } };
+
+type Carries<K extends WriteOperation> = (typeof WRITE_OPERATIONS)[K]["carries"];
+
+/** The planned call of one operation. */
+export type CallOf<K extends WriteOperation> = Call<K, Carries<K>>;
+
+/** One write call of a plan, exactly as it will be sent (minus tenantId and ruleId, which the rule carries). */
+export type PlannedCall = { [K in WriteOperation]: CallOf<K> }[WriteOperation];
+
+/** A planned call as zod parses it (the plan schema makes it read-only with the rest of the plan). */
+type ParsedCall = { [K in WriteOperation]: { operation: K } & Fields<Carries<K>> }[WriteOperation];
+
+const OPERATIONS = Object.keys(WRITE_OPERATIONS) as WriteOperation[];
+
+/**
+ * The plan schema's planned call (src/core/plan-schema.ts): one member per row, its operation and
+ * what the row `carries`, in the table's order.
+ */
+export const plannedCall = z.discriminatedUnion(
+  "operation",
+  OPERATIONS.map((operation) => z.object({ operation: z.literal(operation), ...WRITE_OPERATIONS[operation].carries })) as unknown as [z.ZodObject, ...z.ZodObject[]],
+) as unknown as z.ZodType<ParsedCall>;
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -116,16 +167,22 @@ function mergeAdds(changes: RuleChanges): PlannedUser[] {
   return [...changes.addUsers, ...changes.addAliases].sort((a, b) => compareStrings(a.userId, b.userId));
 }
 
-/** The plan's operations are exactly the wire's write operations: a new one must be added to both. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const planAndWireAgree: Same<WriteOperation, WireWriteOperation> = true;
-void planAndWireAgree;
-
-function spec(operation: WriteOperation): WriteOperationSpec<WriteOperation> {
-  return WRITE_OPERATIONS[operation] as WriteOperationSpec<WriteOperation>;
+/** A row seen over every operation at once: what the functions below ask of any call. */
+interface AnyRow {
+  readonly calls: (source: CallSource) => PlannedCall[];
+  readonly phase: Phase;
+  readonly rank: number;
+  readonly size: (call: PlannedCall) => number;
+  readonly describe: (users: number) => string;
+  readonly usersAdded: (call: PlannedCall) => readonly PlannedUser[];
+  readonly userIdsRemoved: (call: PlannedCall) => readonly string[];
+  readonly request: (call: PlannedCall) => WriteFields<WriteOperation>;
 }
 
-const OPERATIONS = Object.keys(WRITE_OPERATIONS) as WriteOperation[];
+/** The row of an operation; its functions are given only calls of that operation. */
+function spec(operation: WriteOperation): AnyRow {
+  return WRITE_OPERATIONS[operation] as unknown as AnyRow;
+}
 
 /** Users (or user IDs) a call carries; 0 for remove-all-users. The one count of plans, renderers and apply records. */
 export function callSize(call: PlannedCall): number {
@@ -171,4 +228,9 @@ export function usersAdded(call: PlannedCall): readonly PlannedUser[] {
 /** The user IDs a call names to take out of the list. */
 export function userIdsRemoved(call: PlannedCall): readonly string[] {
   return spec(call.operation).userIdsRemoved(call);
+}
+
+/** The call as the client sends it (src/io/execute.ts): its operation and what its request body carries. */
+export function wireWrite(call: PlannedCall): WireWrite {
+  return { operation: call.operation, fields: spec(call.operation).request(call) } as WireWrite;
 }

@@ -1,7 +1,10 @@
 /**
  * The plan: plain, serializable data. Written by `plan`, saved with `--out`, read back by `apply`.
- * One declaration: the zod schema below; every plan type is inferred from it. The JSON form is
- * documented in docs/plan-format.md. A saved plan carries a checksum of its canonical JSON.
+ * One declaration: the zod schema below, with the parts it is built from (the planned user,
+ * src/core/planned-user.ts; a rule's changes, src/core/rule-changes.ts; the planned call, one
+ * member per row of the operation table, src/core/operations.ts); every plan type is inferred
+ * from it. The JSON form is documented in docs/plan-format.md. A saved plan carries a checksum of
+ * its canonical JSON.
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
@@ -9,55 +12,24 @@ import { USERS_TO_ALERT_ON } from "../api/rules/schemas";
 import { PlanFileError } from "../errors";
 import { canonicalJson } from "./canonical-json";
 import { DECLARATION_CHANGES } from "./changed-declarations";
+import type { DeepReadonly } from "./deep-readonly";
 import { LIST_MODES } from "./desired";
+import { plannedCall } from "./operations";
 import { planContent, signPlan } from "./plan-signature";
+import { plannedUser } from "./planned-user";
 import { POLICY_CHECKS } from "./policy-schema";
+import { ruleChanges } from "./rule-changes";
+
+export type { DeepReadonly } from "./deep-readonly";
+export type { PlannedCall } from "./operations";
+export type { PlannedUser } from "./planned-user";
+export type { ObservedEntry, RemovedUser, RuleChanges } from "./rule-changes";
 
 export const PLAN_FORMAT_VERSION = 1 as const;
 export const DEFAULT_BATCH_SIZE = 100;
 
-/** Makes an inferred type read-only all the way down: the engine never mutates a plan. */
-export type DeepReadonly<T> = T extends (infer E)[]
-  ? readonly DeepReadonly<E>[]
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
-
-const plannedUser = z.object({ userId: z.string().min(1), aliases: z.array(z.string()) });
 /** A declared user that carries an expiry date (`yyyy-MM-dd`, UTC). */
 const expiringUser = z.object({ userId: z.string().min(1), aliases: z.array(z.string()), expiresAt: z.string() });
-/**
- * A user removed with all their aliases. `reason: "expired"` (with the date) when the user is
- * still declared but their `expiresAt` has come; absent when the user is simply not declared.
- */
-const removedUser = plannedUser.extend({ reason: z.literal("expired").optional(), expiresAt: z.string().optional() });
-/** An observed entry as the service returned it (userId null when the entry has no usable ID). */
-const observedEntry = z.object({ userId: z.string().nullable(), aliases: z.array(z.string()) });
-
-/** One write call, exactly as it will be sent (minus tenantId and ruleId, which the rule carries). */
-const plannedCall = z.discriminatedUnion("operation", [
-  z.object({ operation: z.literal("add-users"), userList: z.array(plannedUser) }),
-  z.object({ operation: z.literal("remove-user-aliases"), userList: z.array(plannedUser) }),
-  z.object({ operation: z.literal("remove-users"), userIdList: z.array(z.string()) }),
-  z.object({ operation: z.literal("remove-all-users") }),
-]);
-
-const ruleChanges = z.object({
-  /** Users not in the list yet, with all their declared aliases. */
-  addUsers: z.array(plannedUser),
-  /** Users already in the list that gain aliases. */
-  addAliases: z.array(plannedUser),
-  /** Users that stay but lose aliases. */
-  removeAliases: z.array(plannedUser),
-  /** Users removed with all their aliases (`reason: "expired"` on those whose expiresAt has come). */
-  removeUsers: z.array(removedUser),
-  /** Entries without a user ID that a remove-all-users takes away. */
-  removeEntriesWithoutId: z.array(observedEntry),
-  /** The whole list is emptied (remove-all-users), alone or as the first step of a rebuild. */
-  removeAll: z.boolean(),
-  /** remove-all-users then add-users of the whole declaration (entries without IDs present). */
-  rebuild: z.boolean(),
-});
 
 const massRemovalCheck = z.object({
   /** Entries (user bags) in the observed list. */
@@ -220,13 +192,8 @@ export type RulePlan = DeepReadonly<z.infer<typeof rulePlan>>;
 export type ChangedSince = DeepReadonly<z.infer<typeof changedSince>>;
 export type CoveredDeclaration = DeepReadonly<z.infer<typeof coveredDeclaration>>;
 export type PlanSummary = DeepReadonly<z.infer<typeof planSummary>>;
-export type PlannedUser = DeepReadonly<z.infer<typeof plannedUser>>;
-export type RemovedUser = DeepReadonly<z.infer<typeof removedUser>>;
 export type ExpiringUserEntry = DeepReadonly<z.infer<typeof expiringUser>>;
 export type PolicyViolation = DeepReadonly<z.infer<typeof policyViolation>>;
-export type PlannedCall = DeepReadonly<z.infer<typeof plannedCall>>;
-export type ObservedEntry = DeepReadonly<z.infer<typeof observedEntry>>;
-export type RuleChanges = DeepReadonly<z.infer<typeof ruleChanges>>;
 export type MassRemovalCheck = DeepReadonly<z.infer<typeof massRemovalCheck>>;
 export type RuleAction = RulePlan["action"];
 export type RuleErrorKind = NonNullable<RulePlan["errorKind"]>;

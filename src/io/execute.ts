@@ -10,7 +10,7 @@ import { AlertRuleUsersError } from "../errors";
 import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
 import { applyResult, interruptedBeforeApply, interruptedRule, notApplied } from "../core/apply-results";
-import { callSize, type CallOf } from "../core/operations";
+import { callSize, wireWrite } from "../core/operations";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
 import { plannedRuleFacts, readBackProblem } from "../core/verify";
 import { AlreadyEmptied, checkUnchanged, MayHaveLanded } from "./fresh-read";
@@ -88,37 +88,25 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
   return applyResult(plan.rules.map((rule): RuleResult => byPath.get(rule.constructPath) ?? notApplied(rule)));
 }
 
-type Sender<K extends PlannedCall["operation"]> = (client: RuleListClient, rule: RulePlan, call: CallOf<K>) => Promise<void>;
-
 /**
- * How each write operation is sent: a record over every operation of the plan, so a new operation
- * (src/core/operations.ts) does not compile until it is sent here.
+ * Sends one call as its row of the operation table words its request (wireWrite,
+ * src/core/operations.ts), so every operation is sent the same way. remove-all-users alone is
+ * guarded: the rule is read again right before each attempt, and nothing is sent when it changed.
  */
-const SENDERS: { readonly [K in PlannedCall["operation"]]: Sender<K> } = {
-  "add-users": (client, rule, call) => client.addUsers(rule.ruleId ?? "", call.userList.map(toEntry)),
-  "remove-user-aliases": (client, rule, call) => client.removeUserAliases(rule.ruleId ?? "", call.userList.map(toEntry)),
-  "remove-users": (client, rule, call) => client.removeUsers(rule.ruleId ?? "", [...call.userIdList]),
-  "remove-all-users": async (client, rule) => {
-    try {
-      await client.removeAllUsers(rule.ruleId ?? "", { beforeAttempt: (slot) => checkUnchanged(client, rule, slot) });
-    } catch (err) {
-      if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
-      throw err;
-    }
-  },
-};
-
-function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): Promise<void> {
-  return (SENDERS[call.operation] as Sender<PlannedCall["operation"]>)(client, rule, call);
+async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): Promise<void> {
+  const ruleId = rule.ruleId ?? "";
+  if (call.operation !== "remove-all-users") return client.write(ruleId, wireWrite(call));
+  try {
+    await client.write(ruleId, wireWrite(call), { beforeAttempt: (slot) => checkUnchanged(client, rule, slot) });
+  } catch (err) {
+    if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
+    throw err;
+  }
 }
 
 /** The call certainly changed nothing: given up before it was sent, or every attempt refused (429, 401) or never sent. */
 function notSent(err: AlertRuleUsersError): boolean {
   return err instanceof NotSentError || (err instanceof ApiError && err.notSent);
-}
-
-function toEntry(u: { userId: string; aliases: readonly string[] }) {
-  return { userIdFromAuthority: u.userId, userAliasList: [...u.aliases] };
 }
 
 async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSignal | undefined, gate: WriteGate | undefined): Promise<RuleResult> {

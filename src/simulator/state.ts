@@ -137,7 +137,7 @@ export class TenantStore {
    * usable ID (null, empty, whitespace) becomes a new entry whose ID is the explanatory sentence.
    */
   addUsers(ruleId: string, entries: ReadonlyArray<{ userIdFromAuthority: string | null; userAliasList: readonly string[] }>, actor = SIMULATOR_API_USER): WriteOutcome {
-    return this.write(ruleId, actor, (rule) => {
+    return this.editList(ruleId, actor, (rule) => {
       // The first bag of each user ID, indexed once per call (a search per entry made adding a
       // thousand users to a thousand-user list quadratic).
       const byId = new Map<string, SimUser>();
@@ -166,14 +166,14 @@ export class TenantStore {
   /** Removes the bags whose user ID is listed. IDs that match nothing (also entries without an ID) are ignored. */
   removeUsers(ruleId: string, userIds: readonly string[], actor = SIMULATOR_API_USER): WriteOutcome {
     const wanted = new Set(userIds);
-    return this.write(ruleId, actor, (rule) => {
+    return this.editList(ruleId, actor, (rule) => {
       rule.users = rule.users.filter((user) => isMissingUserId(user.userIdFromAuthority) || !wanted.has(user.userIdFromAuthority ?? ""));
     });
   }
 
   /** Removes the listed aliases (case-insensitively) from the bag with that ID; a bag left empty is dropped. */
   removeUserAliases(ruleId: string, entries: ReadonlyArray<{ userIdFromAuthority: string; userAliasList: readonly string[] }>, actor = SIMULATOR_API_USER): WriteOutcome {
-    return this.write(ruleId, actor, (rule) => {
+    return this.editList(ruleId, actor, (rule) => {
       // The aliases to drop, by the first bag of each user ID: one pass over the entries and one
       // over the list (a search of the list per entry took 23 s on a 140,000-user rule).
       const firstBag = new Map<string, SimUser>();
@@ -197,7 +197,7 @@ export class TenantStore {
 
   /** Empties the rule's list. */
   removeAllUsers(ruleId: string, actor = SIMULATOR_API_USER): WriteOutcome {
-    return this.write(ruleId, actor, (rule) => {
+    return this.editList(ruleId, actor, (rule) => {
       rule.users = [];
     });
   }
@@ -232,7 +232,13 @@ export class TenantStore {
     return null;
   }
 
-  private write(ruleId: string, actor: string, change: (rule: SimRule) => void): WriteOutcome {
+  /**
+   * A user-list write as the service makes it: the service's refusals first (an unknown rule, a
+   * system rule, a rule that monitors all users), then `change` to the rule's list, then the
+   * rule's modifiedAt and modifiedBy. The write methods above are each one such change; a route
+   * of another write operation (src/simulator/rule-routes.ts) brings its own.
+   */
+  editList(ruleId: string, actor: string, change: (rule: SimRule) => void): WriteOutcome {
     const rule = this.rulesById.get(ruleId);
     if (rule === undefined) return notFound(ruleId);
     if (isSystemRule(rule)) {

@@ -22,6 +22,7 @@ import {
   type RuleMetadataSearchResponse,
   type UserListEntry,
   type UsersInRuleResponse,
+  type WireWrite,
   type WriteOperation,
 } from "./schemas";
 import { collectPages } from "../http/paging";
@@ -170,6 +171,16 @@ export class RuleListClient {
   async removeAllUsers(ruleId: string, options: { readonly beforeAttempt?: (slot: GuardSlot) => Promise<void> } = {}): Promise<void> {
     const body: RemoveAllUsersRequest = { tenantId: this.tenantId, ruleId };
     await this.#write("remove-all-users", ruleId, body, options.beforeAttempt);
+  }
+
+  /**
+   * Sends one write of the wire table (WRITE_REQUESTS in src/api/rules/schemas.ts) with what its
+   * body carries; tenantId and ruleId are added here. Apply sends every planned call through it
+   * (src/io/execute.ts); the named methods above send one operation each. `beforeAttempt`: as for
+   * removeAllUsers.
+   */
+  async write(ruleId: string, write: WireWrite, options: { readonly beforeAttempt?: (slot: GuardSlot) => Promise<void> } = {}): Promise<void> {
+    await this.#write(write.operation, ruleId, { tenantId: this.tenantId, ruleId, ...write.fields }, options.beforeAttempt);
   }
 
   /** Every rule-list write is safe to repeat, so it is retried; any 2xx is success, whatever the body. */

@@ -107,6 +107,23 @@ export type RuleOperation = keyof typeof RULE_OPERATIONS;
 /** Every operation of the wire table but its two reads. */
 export type WriteOperation = Exclude<RuleOperation, "query-rule-metadata" | "query-users">;
 
+/**
+ * The request body of each write operation, a record over every write of RULE_OPERATIONS: a new
+ * write is its path above and its request schema here (the compiler names this record).
+ */
+export const WRITE_REQUESTS = {
+  "add-users": addUsersRequestSchema,
+  "remove-users": removeUsersRequestSchema,
+  "remove-user-aliases": removeUserAliasesRequestSchema,
+  "remove-all-users": removeAllUsersRequestSchema,
+} as const satisfies { readonly [K in WriteOperation]: z.ZodType<{ tenantId: string; ruleId: string }> };
+
+/** What a write of `K` carries besides tenantId and ruleId (the client adds those). */
+export type WriteFields<K extends WriteOperation> = K extends WriteOperation ? Omit<z.infer<(typeof WRITE_REQUESTS)[K]>, "tenantId" | "ruleId"> : never;
+
+/** One write as the client sends it: the operation and what its body carries. */
+export type WireWrite = { readonly [K in WriteOperation]: { readonly operation: K; readonly fields: WriteFields<K> } }[WriteOperation];
+
 export { errorBodySchema } from "../http/error-body";
 export type { ErrorBody } from "../http/error-body";
 
