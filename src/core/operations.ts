@@ -132,7 +132,7 @@ export const WRITE_OPERATIONS = {
     userIdsRemoved: () => [],
     request: () => ({}),
   }),
-} as const satisfies { readonly [K in WriteOperation]: { readonly operation: K } };
+} satisfies { readonly [K in WriteOperation]: { readonly operation: K } };
 
 type Carries<K extends WriteOperation> = (typeof WRITE_OPERATIONS)[K]["carries"];
 
@@ -149,7 +149,8 @@ const OPERATIONS = Object.keys(WRITE_OPERATIONS) as WriteOperation[];
 
 /**
  * The plan schema's planned call (src/core/plan-schema.ts): one member per row, its operation and
- * what the row `carries`, in the table's order.
+ * what the row `carries`, in the table's order. The members are built from the table at run time,
+ * which zod's types cannot follow; `ParsedCall` is the same union spelt from the table's types.
  */
 export const plannedCall = z.discriminatedUnion(
   "operation",
