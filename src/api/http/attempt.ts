@@ -53,13 +53,16 @@ export interface AttemptRequest {
 /** Network error codes that mean the request was never sent (safe to retry even when not idempotent). */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
-/** The axios instance of a transport: no defaults with the token (an inspected instance must not show it), no redirects followed. */
-export function createHttpClient(): AxiosInstance {
+/** The HTTP client attempts are sent with (an axios instance; axios is used nowhere else). */
+export type HttpClient = AxiosInstance;
+
+/** The HTTP client of a transport: no defaults with the token (an inspected instance must not show it), no redirects followed. */
+export function createHttpClient(): HttpClient {
   return axios.create({ maxRedirects: 0 });
 }
 
 /** Sends one attempt; never throws. `secrets` are redacted from a failure's message. */
-export async function sendAttempt(http: AxiosInstance, request: AttemptRequest, secrets: () => readonly string[]): Promise<AttemptResult> {
+export async function sendAttempt(http: HttpClient, request: AttemptRequest, secrets: () => readonly string[]): Promise<AttemptResult> {
   const controller = new AbortController();
   let timedOut = false;
   // A whole-attempt deadline (axios' own timeout only watches socket inactivity in Node).

@@ -22,7 +22,7 @@ import { DEFAULT_READ_LIMITS, bodyTooLargeError } from "./read-limits";
 import { RequestCounter, requestEvent, type RequestEvent, type RequestHook } from "./counter";
 import { capGuarded429s, takeTurn, type Guard, type Turn, type TurnRequest } from "./turn";
 import { decideRetry, realSleep, resolveRetryPolicy, type Random, type RetryContext, type RetryPolicy, type Sleep } from "./retry";
-import { createHttpClient, failureLabel, hasStatus, isSuccess, refusedUnacted, sendAttempt, statusOf, type AcceptType, type Answer, type AttemptResult } from "./attempt";
+import { createHttpClient, failureLabel, hasStatus, isSuccess, refusedUnacted, sendAttempt, statusOf, type AcceptType, type Answer, type AttemptResult, type HttpClient } from "./attempt";
 import { parseBody } from "./response-body";
 import { answerError } from "./answer-error";
 import { RequestDeadline, type RunDeadline } from "./deadline";
@@ -30,7 +30,6 @@ import { RequestTokens } from "./token-renewal";
 import type { RateLimiter } from "./rate-limiter";
 import { StaticToken, type TokenSource } from "./credentials";
 import { InvalidArgumentError } from "../../errors";
-import type { AxiosInstance } from "axios";
 
 export type { AcceptType } from "./attempt";
 export type { GuardSlot } from "./turn";
@@ -149,15 +148,15 @@ export class HttpTransport {
   readonly requestDeadlineMs: number;
   readonly maxSearchResults: number;
   readonly runDeadline: RunDeadline | undefined;
-  readonly rateLimiter: RateLimiter | undefined;
   readonly #tokens: TokenSource;
   /** Every token this transport sent, for the redaction of what comes back. */
   readonly #sent = new Set<string>();
-  readonly #http: AxiosInstance;
+  readonly #http: HttpClient;
   readonly #onRequest: RequestHook | undefined;
   readonly #sleep: Sleep;
   readonly #now: () => number;
   readonly #retry: RetryContext;
+  readonly rateLimiter: RateLimiter | undefined;
 
   constructor(options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
