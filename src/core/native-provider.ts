@@ -13,6 +13,12 @@ export const PROVIDER_SOURCE = "alert-rule-users/alertrules";
 /** The registry host Terraform gives a source address without one. */
 export const PROVIDER_HOST = "registry.terraform.io";
 
+/**
+ * The registry host OpenTofu gives the same address: it reads the same implied local mirror
+ * (`terraform.d/plugins`), under its own host, so an install writes the provider under both.
+ */
+export const OPENTOFU_PROVIDER_HOST = "registry.opentofu.org";
+
 /** The resource type of one rule's list. */
 export const NATIVE_RESOURCE_TYPE = "alertrules_rule_user_list";
 
@@ -27,9 +33,9 @@ export type OnDestroy = (typeof ON_DESTROY_VALUES)[number];
  * The path, relative to the directory `terraform init` runs in, of the provider executable in the
  * implied local mirror (unpacked layout): `terraform.d/plugins/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION`.
  */
-export function mirrorPath(version: string, target: string): string {
+export function mirrorPath(version: string, target: string, host: string = PROVIDER_HOST): string {
   const [namespace, type] = PROVIDER_SOURCE.split("/");
-  return `terraform.d/plugins/${PROVIDER_HOST}/${namespace ?? ""}/${type ?? ""}/${version}/${target}/terraform-provider-${type ?? ""}_v${version}`;
+  return `terraform.d/plugins/${host}/${namespace ?? ""}/${type ?? ""}/${version}/${target}/terraform-provider-${type ?? ""}_v${version}`;
 }
 
 /** Terraform's `OS_ARCH` for a Node.js platform and architecture; null where there is none. */

@@ -45,7 +45,7 @@ export class MayHaveLanded extends Error {}
  * docs/contract.md §9.3: remove-all-users is sent only right after a read of its rule that matches the
  * plan's fingerprint. Runs before every attempt (retries included), the read sent on the rate
  * limiter's ticket taken together with the call's own and with the call's token (nothing waits
- * between them, src/api/http/transport.ts); throws a StalePlanError when the list changed and no
+ * between them, src/api/http/turn.ts); throws a StalePlanError when the list changed and no
  * earlier attempt may have landed (none yet, or each refused with 429 or 401), so the call is not
  * sent and users added since the plan are kept. After an attempt that may have landed (a lost
  * answer, a 5xx, a timeout), an empty list means that attempt emptied it: the call is not sent

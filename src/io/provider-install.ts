@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { UsageError } from "../errors";
-import { mirrorPath, terraformTarget } from "../core/native-provider";
+import { OPENTOFU_PROVIDER_HOST, mirrorPath, terraformTarget } from "../core/native-provider";
 import { writeFileAtomicSync } from "../shared/atomic-write";
 import { shellQuote } from "../shared/text";
 import { packageRoot } from "./init-app";
@@ -35,16 +35,18 @@ export interface ProviderInstallRequest {
 }
 
 export interface ProviderInstall {
-  /** The executable, absolute. */
+  /** The executable Terraform runs, absolute. */
   readonly file: string;
   /** The same, relative to the request's directory (`/`-separated). */
   readonly relativePath: string;
+  /** The same executable under OpenTofu's registry host, relative to the request's directory. */
+  readonly openTofuPath: string;
   readonly version: string;
   /** Terraform's OS_ARCH, e.g. `linux_amd64`. */
   readonly target: string;
   readonly nodePath: string;
   readonly providerMain: string;
-  /** False when the same executable was there already (nothing written). */
+  /** False when the same executables were there already (nothing written). */
   readonly changed: boolean;
 }
 
@@ -84,8 +86,10 @@ exec "$node" "$provider" "$@"
 }
 
 /**
- * Writes the provider executable into `request.dir`'s implied local mirror (atomically, mode 0755);
- * leaves an identical one as it is. Refuses Windows, where Terraform needs a real `.exe`.
+ * Writes the provider executable into `request.dir`'s implied local mirror (atomically, mode 0755),
+ * under Terraform's registry host and under OpenTofu's (both resolve `alert-rule-users/alertrules`
+ * through `terraform.d/plugins`, each to its own host); leaves identical ones as they are. Refuses
+ * Windows, where Terraform needs a real `.exe`.
  */
 export function installProvider(request: ProviderInstallRequest): ProviderInstall {
   const platform = request.platform ?? process.platform;
@@ -103,9 +107,19 @@ export function installProvider(request: ProviderInstallRequest): ProviderInstal
   const nodePath = path.resolve(request.nodePath ?? process.execPath);
   const providerMain = path.resolve(request.providerMain ?? providerMainPath());
   const relativePath = mirrorPath(version, target);
+  const openTofuPath = mirrorPath(version, target, OPENTOFU_PROVIDER_HOST);
   const file = path.join(request.dir, ...relativePath.split("/"));
   const content = providerScript(version, nodePath, providerMain);
-  if (isSameExecutable(file, content)) return { file, relativePath, version, target, nodePath, providerMain, changed: false };
+  let changed = false;
+  for (const each of [file, path.join(request.dir, ...openTofuPath.split("/"))]) {
+    if (isSameExecutable(each, content)) continue;
+    writeExecutable(each, content);
+    changed = true;
+  }
+  return { file, relativePath, openTofuPath, version, target, nodePath, providerMain, changed };
+}
+
+function writeExecutable(file: string, content: string): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
   } catch (error) {
@@ -113,7 +127,6 @@ export function installProvider(request: ProviderInstallRequest): ProviderInstal
     throw new UsageError(`provider install: cannot create ${path.dirname(file)} (${code}); give a directory you can write to.`);
   }
   writeFileAtomicSync(file, content, { mode: 0o755 });
-  return { file, relativePath, version, target, nodePath, providerMain, changed: true };
 }
 
 function isSameExecutable(file: string, content: string): boolean {

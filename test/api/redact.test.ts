@@ -1,4 +1,4 @@
-import { REDACTED, redact, redactString, registerSecret } from "../../src/api/http/redact";
+import { REDACTED, redact, redactString, redactStrings, registerSecret } from "../../src/api/http/redact";
 
 describe("redactString", () => {
   it("removes a bearer token wherever it appears", () => {
@@ -86,6 +86,30 @@ describe("redactString finds a secret in every form", () => {
     expect(result).toContain(REDACTED);
     expect(result).toMatch(/^before .*after$/);
     expect(result).not.toContain(encoded);
+  });
+
+  it.each<[string, string]>([
+    ["raw", secret],
+    ["base64 one byte in", b64(`x${secret}`)],
+    ["base64 wrapped at 5 (LF)", (b64(`ab${secret}`).match(/.{1,5}/g) ?? []).join("\n")],
+    ["a bearer header", "Bearer abcdefgh12345678"],
+    ["its first 12 characters, at the very start", secret.slice(0, 12)],
+  ])("redactStrings finds it (%s) as one string among many, and copies only then", (_form, encoded) => {
+    // given: many strings without a secret, the one with it in the middle of a nested value
+    const clean = (i: number) => ({ userId: `u-${i}`, aliases: [`user${i}@example.com`, `U${i}`] });
+    const value = { rule: "r-1", users: [...Array.from({ length: 50 }, (_, i) => clean(i)), { userId: "u-x", aliases: [encoded, "x@example.com"] }, clean(51)] };
+    // when
+    const result = redactStrings(value, [secret]);
+    // then
+    expect(result.users[50]!.aliases[0]).toContain(REDACTED);
+    expect(result.users[50]!.aliases[1]).toBe("x@example.com");
+    expect(result.users[0]).toEqual(clean(0));
+    expect(value.users[50]!.aliases[0]).toBe(encoded); // the input is untouched
+  });
+
+  it("redactStrings returns data that holds no secret as it is", () => {
+    const value = { rule: "r-1", users: [{ userId: "u-1", aliases: ["Bearer of news", "a@example.com"] }] };
+    expect(redactStrings(value, [secret])).toBe(value);
   });
 
   it("a registered secret is removed where no caller passes it", () => {

@@ -54,6 +54,16 @@ describe("alert-rule-users provider install", () => {
     expect(run.stdout).toContain("Next: cd tf && terraform init");
   });
 
+  it("writes the same executable where OpenTofu looks for alert-rule-users/alertrules (its own registry host, the same implied mirror)", async () => {
+    // when
+    const run = await cli(root, "provider", "install");
+    // then
+    const forTofu = RELATIVE.replace("/registry.terraform.io/", "/registry.opentofu.org/");
+    expect(statSync(join(root, forTofu)).mode & 0o777).toBe(0o755);
+    expect(readFileSync(join(root, forTofu), "utf8")).toBe(readFileSync(join(root, RELATIVE), "utf8"));
+    expect(run.stdout).toContain(`The same for OpenTofu: ${forTofu}`);
+  });
+
   it("leaves an identical provider as it is and says so (idempotent)", async () => {
     // given
     await cli(root, "provider", "install");

@@ -13,7 +13,7 @@ import { withSimulator } from "../support/simulator";
 import { CLI, listing, runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
 import type { FaultOptions, RunningSimulator } from "../../src/simulator";
-import { MINUTES, explain, terraform } from "./support";
+import { MINUTES, TERRAFORM, explain, terraform } from "./support";
 import { scaleRuleId, tenantWithRules } from "./support-tenant";
 
 const TOKEN = "provider-faults-token-8c41e9d0";
@@ -141,7 +141,7 @@ describe("the alertrules provider when Terraform is interrupted", () => {
       const logFile = join(ws.dir, "terraform.log");
 
       // when Ctrl-C reaches Terraform's process group (as a terminal sends it) while the first write is in flight
-      const child = spawn("terraform", ["apply", "-auto-approve", "-parallelism=1", "-no-color"], {
+      const child = spawn(TERRAFORM, ["apply", "-auto-approve", "-parallelism=1", "-no-color"], {
         cwd: ws.dir,
         env: { ...ws.env, TF_LOG: "debug", TF_LOG_PATH: logFile },
         detached: true,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
-import { explain, MINUTES } from "./support";
+import { explain, MINUTES, TERRAFORM } from "./support";
 
 const REPO = resolve(__dirname, "..", "..");
 const FIXTURE = join(REPO, "test", "provider", "protocol", "fixtures", "echo-provider.ts");
@@ -17,21 +17,23 @@ const WHOLE_TEST_TIMEOUT_MS = 20 * MINUTES;
 
 const sh = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** `DIR/terraform.d/plugins/...`: the implied local mirror, which `terraform init` reads with no CLI configuration. */
+/** `DIR/terraform.d/plugins/...`: the implied local mirror, which `terraform init` (and `tofu init`, under its own host) reads with no CLI configuration. */
 function installEcho(dir: string): void {
   const platform = `${process.platform}_${process.arch === "x64" ? "amd64" : process.arch}`;
-  const target = join(dir, "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "echo", "0.0.1", platform);
-  mkdirSync(target, { recursive: true });
-  const executable = join(target, "terraform-provider-echo_v0.0.1");
-  writeFileSync(
-    executable,
-    [
-      "#!/bin/sh",
-      `TS_NODE_PROJECT=${sh(join(REPO, "tsconfig.json"))} exec ${sh(process.execPath)} -r ${sh(join(REPO, "node_modules", "ts-node", "register", "transpile-only"))} ${sh(FIXTURE)} "$@"`,
-      "",
-    ].join("\n"),
-  );
-  chmodSync(executable, 0o755);
+  for (const host of ["registry.terraform.io", "registry.opentofu.org"]) {
+    const target = join(dir, "terraform.d", "plugins", host, "alert-rule-users", "echo", "0.0.1", platform);
+    mkdirSync(target, { recursive: true });
+    const executable = join(target, "terraform-provider-echo_v0.0.1");
+    writeFileSync(
+      executable,
+      [
+        "#!/bin/sh",
+        `TS_NODE_PROJECT=${sh(join(REPO, "tsconfig.json"))} exec ${sh(process.execPath)} -r ${sh(join(REPO, "node_modules", "ts-node", "register", "transpile-only"))} ${sh(FIXTURE)} "$@"`,
+        "",
+      ].join("\n"),
+    );
+    chmodSync(executable, 0o755);
+  }
 }
 
 interface Item {
@@ -44,7 +46,7 @@ describe("the echo provider under real Terraform", () => {
   let env: NodeJS.ProcessEnv;
   const store = (): { [name: string]: Item } => JSON.parse(readFileSync(join(dir, "store.json"), "utf8")) as { [name: string]: Item };
 
-  const terraform = async (args: string[]): Promise<CliResult> => runCommand("terraform", [...args, "-no-color"], { cwd: dir, env, timeoutMs: TERRAFORM_CALL_TIMEOUT_MS });
+  const terraform = async (args: string[]): Promise<CliResult> => runCommand(TERRAFORM, [...args, "-no-color"], { cwd: dir, env, timeoutMs: TERRAFORM_CALL_TIMEOUT_MS });
   const succeed = async (args: string[]): Promise<CliResult> => {
     const result = await terraform(args);
     if (result.code !== 0) throw new Error(explain(`terraform ${args.join(" ")}`, result));

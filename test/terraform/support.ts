@@ -21,9 +21,16 @@ export function offlineTerraformEnv(dir: string, extra: NodeJS.ProcessEnv = {}):
   return { ...extra, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1", TF_INPUT: "0" };
 }
 
-/** Runs `terraform ARGS` in `cwd`. */
+/**
+ * The binary the tests drive: `terraform`, or what TERRAFORM_TEST_BINARY names (`npm run
+ * test:opentofu` sets `tofu`: OpenTofu speaks the same plugin protocol and reads the same implied
+ * local mirror).
+ */
+export const TERRAFORM = process.env["TERRAFORM_TEST_BINARY"] ?? "terraform";
+
+/** Runs `terraform ARGS` (or the TERRAFORM_TEST_BINARY) in `cwd`. */
 export function terraform(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return runCommand("terraform", args, { cwd, env, timeoutMs: 10 * MINUTES });
+  return runCommand(TERRAFORM, args, { cwd, env, timeoutMs: 10 * MINUTES });
 }
 
 export function explain(step: string, result: CliResult): string {

@@ -22,6 +22,32 @@ export interface RequestEvent {
 
 export type RequestHook = (event: RequestEvent) => void;
 
+/** What an attempt reports, undefined where it has nothing to say. */
+export interface AttemptReport {
+  readonly operation: string;
+  readonly ruleId: string | undefined;
+  readonly attempt: number;
+  readonly status: number | undefined;
+  readonly outcome: RequestEvent["outcome"];
+  readonly durationMs: number;
+  readonly failure: string | undefined;
+  readonly retryInMs: number | undefined;
+}
+
+/** The event of an attempt, without the fields it has nothing for. */
+export function requestEvent(report: AttemptReport): RequestEvent {
+  return {
+    operation: report.operation,
+    ...(report.ruleId === undefined ? {} : { ruleId: report.ruleId }),
+    attempt: report.attempt,
+    ...(report.status === undefined ? {} : { status: report.status }),
+    outcome: report.outcome,
+    durationMs: report.durationMs,
+    ...(report.failure === undefined ? {} : { failure: report.failure }),
+    ...(report.retryInMs === undefined ? {} : { retryInMs: report.retryInMs }),
+  };
+}
+
 export interface OperationCount {
   /** Logical calls (one per client method call, whatever the retries). */
   readonly calls: number;

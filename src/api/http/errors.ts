@@ -147,7 +147,7 @@ function isWrite(operation: string): boolean {
 
 /**
  * A write given up before it was sent: remove-all-users whose guard read could not be followed by
- * it without a wait (src/api/http/transport.ts). Nothing was changed.
+ * it without a wait (src/api/http/turn.ts). Nothing was changed.
  */
 export class NotSentError extends AlertRuleUsersError {
   readonly operation: string;

@@ -6,6 +6,7 @@
  * the environment; the errors that these limits raise name the variable.
  */
 import { ConfigError } from "../../errors";
+import { ReadLimitError } from "./errors";
 
 export const ENV_MAX_BODY_MIB = "ALERT_RULE_USERS_MAX_BODY_MIB";
 export const ENV_REQUEST_DEADLINE_SECONDS = "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS";
@@ -46,6 +47,17 @@ export function byteSize(bytes: number): string {
   if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
+}
+
+/** A response body over the cap `maxBodyBytes`: the request stops there and is not repeated. */
+export function bodyTooLargeError(operation: string, ruleId: string | undefined, maxBodyBytes: number): ReadLimitError {
+  return new ReadLimitError({
+    operation,
+    ruleId,
+    limit: "body-size",
+    what: `the response body is larger than ${byteSize(maxBodyBytes)}; reading stopped there, and the request is not repeated`,
+    fix: `If an answer this large is expected, raise ${ENV_MAX_BODY_MIB} (MiB); otherwise the service is misbehaving.`,
+  });
 }
 
 /**

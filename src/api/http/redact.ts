@@ -255,6 +255,14 @@ export function redactString(text: string, secrets: readonly string[] = []): str
  * written out as it is, such as a saved plan.
  */
 export function redactStrings<T>(value: T, secrets: readonly string[] = []): T {
+  // Most data holds no secret: one pass over all its strings at once, joined by a character no
+  // pattern matches (a secret shorter than 4 characters or holding a NUL is not one), says so.
+  // Where that pass changes nothing, no string alone would change either: the value is returned
+  // as it is (read-only data; a copy is made only where something is redacted).
+  const strings: string[] = [];
+  collectStrings(value, strings);
+  const joined = strings.join("\u0000");
+  if (redactString(joined, secrets) === joined) return value;
   const walk = (item: unknown): unknown => {
     if (typeof item === "string") return redactString(item, secrets);
     if (Array.isArray(item)) return item.map(walk);
@@ -262,6 +270,12 @@ export function redactStrings<T>(value: T, secrets: readonly string[] = []): T {
     return item;
   };
   return walk(value) as T;
+}
+
+function collectStrings(item: unknown, into: string[]): void {
+  if (typeof item === "string") into.push(item);
+  else if (Array.isArray(item)) for (const element of item) collectStrings(element, into);
+  else if (item !== null && typeof item === "object") for (const element of Object.values(item)) collectStrings(element, into);
 }
 
 /**

@@ -3,6 +3,7 @@
  * (exponential backoff with full jitter, or what `Retry-After` asks for on 429 / 503).
  */
 import { InvalidArgumentError } from "../../errors";
+import { neverSent, type Answer } from "./attempt";
 
 export interface RetryPolicy {
   /**
@@ -139,6 +140,36 @@ export function nextRetry(
     return { retry: true, delayMs: retryAfterMs };
   }
   return { retry: true, delayMs: backoffDelay(policy, attempt, random) };
+}
+
+/** What {@link decideRetry} needs besides the answer. */
+export interface RetryContext {
+  readonly policy: RetryPolicy;
+  /** For the message of a network failure that is not retried. */
+  readonly baseUrl: string;
+  readonly random: Random;
+  readonly now: () => number;
+}
+
+/**
+ * Whether to send again after `answer` (an answer that is not a success), and after how long.
+ * `count` is how many attempts failed this way so far: 429s, or every other failure (each has its
+ * own budget). A request that is not `idempotent` is retried only when it certainly never reached
+ * the service.
+ */
+export function decideRetry(answer: Answer, count: number, idempotent: boolean, context: RetryContext): RetryDecision {
+  const { policy, random } = context;
+  if (answer.type === "failure") {
+    // DNS and TLS failures are not cured by another attempt.
+    const permanent = answer.kind === "network" ? permanentNetworkFailure(answer.code, answer.message) : undefined;
+    if (permanent !== undefined) return { retry: false, reason: `Not retried: ${permanent} (base URL ${context.baseUrl})` };
+    if (!idempotent && !neverSent(answer)) return { retry: false };
+    return nextRetry(policy, count, undefined, random);
+  }
+  if (!isRetryableStatus(answer.status) || !idempotent) return { retry: false };
+  const retryAfterMs = honoursRetryAfter(answer.status) ? retryAfterDelay(answer.retryAfter, answer.retryAfterMs, context.now()) : undefined;
+  const budget = answer.status === 429 ? policy.maxRateLimitRetries + 1 : policy.maxAttempts;
+  return nextRetry(policy, count, retryAfterMs, random, budget);
 }
 
 /**

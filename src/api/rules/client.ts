@@ -54,7 +54,7 @@ export type ClientOptions = ConnectionConfig & {
   readonly requestDeadlineMs?: number | undefined;
   /** Most results one paged search may bring. @default - 20000 (DEFAULT_READ_LIMITS) */
   readonly maxSearchResults?: number | undefined;
-  /** The deadline of the whole run, shared by every request (src/api/http/transport.ts). @default - none */
+  /** The deadline of the whole run, shared by every request (src/api/http/deadline.ts). @default - none */
   readonly runDeadline?: RunDeadline | undefined;
 };
 
@@ -165,7 +165,7 @@ export class RuleListClient {
    * Empties a rule's list. `beforeAttempt` runs right before every attempt, retries included
    * (apply re-reads the rule there, sending the read on the slot's ticket and token, and throws
    * when it changed, so nothing is sent); the rate limiter's wait and the token come before it,
-   * nothing between it and the attempt (src/api/http/transport.ts).
+   * nothing between it and the attempt (src/api/http/turn.ts).
    */
   async removeAllUsers(ruleId: string, options: { readonly beforeAttempt?: (slot: GuardSlot) => Promise<void> } = {}): Promise<void> {
     const body: RemoveAllUsersRequest = { tenantId: this.tenantId, ruleId };

@@ -20,6 +20,7 @@ Writes the native Terraform provider (source "alert-rule-users/alertrules", vers
 package's) into DIR (default: the current directory), where terraform init finds it by itself:
   DIR/terraform.d/plugins/registry.terraform.io/alert-rule-users/alertrules/VERSION/OS_ARCH/
     terraform-provider-alertrules_vVERSION
+and the same under registry.opentofu.org/, where OpenTofu (tofu init) looks for that source.
 That file is a small shell script that runs the provider of this installed package with the
 Node.js running this command (its absolute path is recorded). If that Node.js or this package
 is removed later, the provider says so and exits 1: run this command again.
@@ -52,8 +53,9 @@ Example:
       (installed.changed
         ? `Installed the alertrules provider ${installed.version} (${installed.target}): ${where}\n`
         : `The alertrules provider ${installed.version} (${installed.target}) is installed already, unchanged: ${where}\n`) +
+        `The same for OpenTofu: ${shown === "." ? installed.openTofuPath : `${shown}/${installed.openTofuPath}`}\n` +
         `It runs ${installed.providerMain} with the Node.js at ${installed.nodePath}.\n\n` +
-        `Next: ${shown === "." ? "" : `cd ${shellQuote(shown)} && `}terraform init\n`,
+        `Next: ${shown === "." ? "" : `cd ${shellQuote(shown)} && `}terraform init (or tofu init)\n`,
     );
     return Promise.resolve(0);
   },

@@ -79,7 +79,7 @@ const decoder = new Decoder({ extensionCodec: extensions });
 
 /** Writes `value` as msgpack of type `shape`. Throws a CodecError naming the path where it does not fit. */
 export function encodeMsgpack(shape: Shape, value: Value): Buffer {
-  const wire = toWire(shape, value, "", true);
+  const wire = toWire(shape, value, null, true);
   const bytes = encoder.encode(wire);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -92,7 +92,7 @@ export function decodeMsgpack(shape: Shape, bytes: Uint8Array): Value {
   } catch (error) {
     throw new CodecError(`The value is not valid msgpack: ${(error as Error).message}.`, "");
   }
-  return fromWire(shape, raw, "", { allowUnknown: true, onExtraAttribute: refuseExtra });
+  return fromWire(shape, raw, null, { allowUnknown: true, onExtraAttribute: refuseExtra });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -100,7 +100,7 @@ export function decodeMsgpack(shape: Shape, bytes: Uint8Array): Value {
 
 /** Writes `value` (known throughout) as Terraform's JSON of type `shape`, keys sorted. */
 export function encodeJson(shape: Shape, value: Value): Buffer {
-  return Buffer.from(JSON.stringify(toWire(shape, value, "", false)), "utf8");
+  return Buffer.from(JSON.stringify(toWire(shape, value, null, false)), "utf8");
 }
 
 export interface JsonDecodeOptions {
@@ -119,7 +119,7 @@ export function decodeJson(shape: Shape, bytes: Uint8Array | string, options: Js
   } catch (error) {
     throw new CodecError(`The value is not valid JSON: ${(error as Error).message}.`, "");
   }
-  return fromWire(shape, raw, "", { allowUnknown: false, onExtraAttribute: options.onExtraAttribute ?? refuseExtra });
+  return fromWire(shape, raw, null, { allowUnknown: false, onExtraAttribute: options.onExtraAttribute ?? refuseExtra });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -151,64 +151,81 @@ function typeName(shape: Shape): string {
   }
 }
 
-function mismatch(shape: Shape, value: unknown, path: string): CodecError {
+function mismatch(shape: Shape, value: unknown, where: Where | null): CodecError {
+  const path = pathOf(where);
   const got = value === UNKNOWN ? "unknown" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
   return new CodecError(`${describe(path)} must be a ${typeName(shape)}, not ${got}.`, path);
 }
 
-function attributePath(path: string, name: string): string {
-  return path === "" ? name : `${path}.${name}`;
+/**
+ * Where the walk is, written out only when a message or a callback needs it (most values fit, and
+ * writing a path for every element cost more than reading the element).
+ */
+interface Where {
+  readonly parent: Where | null;
+  /** An attribute's name (string) or an element's key (a map's key or a list's index). */
+  readonly step: string | number;
+  readonly attribute: boolean;
 }
 
-function keyPath(path: string, key: string | number): string {
-  return `${path}[${JSON.stringify(key)}]`;
+/** The path as messages show it: `users["u-1"].aliases[0]`. */
+function pathOf(where: Where | null): string {
+  if (where === null) return "";
+  const parent = pathOf(where.parent);
+  if (!where.attribute) return `${parent}[${JSON.stringify(where.step)}]`;
+  return parent === "" ? String(where.step) : `${parent}.${where.step}`;
 }
+
+const attributePath = (parent: Where | null, name: string): Where => ({ parent, step: name, attribute: true });
+const keyPath = (parent: Where | null, key: string | number): Where => ({ parent, step: key, attribute: false });
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }
 
+/** `target[key] = value`, where a key named `__proto__` is an own property like any other. */
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** Value → what the msgpack encoder or JSON.stringify writes. */
-function toWire(shape: Shape, value: Value | undefined, path: string, allowUnknown: boolean): unknown {
+function toWire(shape: Shape, value: Value | undefined, where: Where | null, allowUnknown: boolean): unknown {
   if (value === null || value === undefined) return null;
   if (value === UNKNOWN) {
     if (allowUnknown) return UNKNOWN;
-    throw new CodecError(`${describe(path)} is unknown, and JSON cannot hold an unknown value.`, path);
+    throw new CodecError(`${describe(pathOf(where))} is unknown, and JSON cannot hold an unknown value.`, pathOf(where));
   }
   switch (shape.kind) {
     case "string":
-      if (typeof value !== "string") throw mismatch(shape, value, path);
+      if (typeof value !== "string") throw mismatch(shape, value, where);
       return value;
     case "bool":
-      if (typeof value !== "boolean") throw mismatch(shape, value, path);
+      if (typeof value !== "boolean") throw mismatch(shape, value, where);
       return value;
     case "number":
-      if (typeof value !== "number") throw mismatch(shape, value, path);
-      if (!Number.isFinite(value)) throw new CodecError(`${describe(path)} must be a finite number, not ${value}.`, path);
+      if (typeof value !== "number") throw mismatch(shape, value, where);
+      if (!Number.isFinite(value)) throw new CodecError(`${describe(pathOf(where))} must be a finite number, not ${value}.`, pathOf(where));
       return value;
     case "list":
     case "set": {
-      if (!Array.isArray(value)) throw mismatch(shape, value, path);
-      return value.map((element, index) => toWire(shape.element, element, keyPath(path, index), allowUnknown));
+      if (!Array.isArray(value)) throw mismatch(shape, value, where);
+      return value.map((element, index) => toWire(shape.element, element, keyPath(where, index), allowUnknown));
     }
     case "map": {
-      if (!isPlainObject(value)) throw mismatch(shape, value, path);
+      if (!isPlainObject(value)) throw mismatch(shape, value, where);
       const out: Record<string, unknown> = {};
-      for (const [key, element] of Object.entries(value)) setOwn(out, key, toWire(shape.element, element, keyPath(path, key), allowUnknown));
+      for (const [key, element] of Object.entries(value)) setOwn(out, key, toWire(shape.element, element, keyPath(where, key), allowUnknown));
       return out;
     }
     case "object": {
-      if (!isPlainObject(value)) throw mismatch(shape, value, path);
+      if (!isPlainObject(value)) throw mismatch(shape, value, where);
       for (const name of Object.keys(value)) {
-        if (!shape.attributes.has(name)) refuseExtra(attributePath(path, name));
+        if (!shape.attributes.has(name)) refuseExtra(pathOf(attributePath(where, name)));
       }
       const out: Record<string, unknown> = {};
       for (const [name, attributeShape] of shape.attributes) {
-        setOwn(out, name, toWire(attributeShape, value[name], attributePath(path, name), allowUnknown));
+        setOwn(out, name, toWire(attributeShape, value[name], attributePath(where, name), allowUnknown));
       }
       return out;
     }
@@ -216,49 +233,49 @@ function toWire(shape: Shape, value: Value | undefined, path: string, allowUnkno
 }
 
 /** What the msgpack decoder or JSON.parse read → Value. */
-function fromWire(shape: Shape, raw: unknown, path: string, options: ReadOptions): Value {
+function fromWire(shape: Shape, raw: unknown, where: Where | null, options: ReadOptions): Value {
   if (raw === null || raw === undefined) return null;
   if (raw === UNKNOWN) {
     if (options.allowUnknown) return UNKNOWN;
-    throw new CodecError(`${describe(path)} is unknown where a known value is required.`, path);
+    throw new CodecError(`${describe(pathOf(where))} is unknown where a known value is required.`, pathOf(where));
   }
   switch (shape.kind) {
     case "string":
-      if (typeof raw !== "string") throw mismatch(shape, raw, path);
+      if (typeof raw !== "string") throw mismatch(shape, raw, where);
       return raw;
     case "bool":
-      if (typeof raw !== "boolean") throw mismatch(shape, raw, path);
+      if (typeof raw !== "boolean") throw mismatch(shape, raw, where);
       return raw;
     case "number":
-      return readNumber(raw, path);
+      return readNumber(raw, where);
     case "list":
     case "set":
-      if (!Array.isArray(raw)) throw mismatch(shape, raw, path);
-      return raw.map((element: unknown, index) => fromWire(shape.element, element, keyPath(path, index), options));
+      if (!Array.isArray(raw)) throw mismatch(shape, raw, where);
+      return raw.map((element: unknown, index) => fromWire(shape.element, element, keyPath(where, index), options));
     case "map": {
-      if (!isPlainObject(raw)) throw mismatch(shape, raw, path);
+      if (!isPlainObject(raw)) throw mismatch(shape, raw, where);
       const out: Record<string, Value> = {};
-      for (const [key, element] of Object.entries(raw)) setOwn(out, key, fromWire(shape.element, element, keyPath(path, key), options));
+      for (const [key, element] of Object.entries(raw)) setOwn(out, key, fromWire(shape.element, element, keyPath(where, key), options));
       return out;
     }
     case "object": {
-      if (!isPlainObject(raw)) throw mismatch(shape, raw, path);
+      if (!isPlainObject(raw)) throw mismatch(shape, raw, where);
       for (const name of Object.keys(raw)) {
-        if (!shape.attributes.has(name)) options.onExtraAttribute(attributePath(path, name));
+        if (!shape.attributes.has(name)) options.onExtraAttribute(pathOf(attributePath(where, name)));
       }
       const out: Record<string, Value> = {};
       for (const [name, attributeShape] of shape.attributes) {
-        setOwn(out, name, Object.prototype.hasOwnProperty.call(raw, name) ? fromWire(attributeShape, raw[name], attributePath(path, name), options) : null);
+        setOwn(out, name, Object.prototype.hasOwnProperty.call(raw, name) ? fromWire(attributeShape, raw[name], attributePath(where, name), options) : null);
       }
       return out;
     }
   }
 }
 
-function readNumber(raw: unknown, path: string): number {
+function readNumber(raw: unknown, where: Where | null): number {
   if (typeof raw === "number") return raw;
   if (typeof raw === "bigint") return Number(raw);
   // cty writes a number that fits neither int64 nor float64 exactly as its decimal text
   if (typeof raw === "string" && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) return Number(raw);
-  throw mismatch({ kind: "number" }, raw, path);
+  throw mismatch({ kind: "number" }, raw, where);
 }
