@@ -58,3 +58,28 @@ export function watchInterrupts(stderr: OutputStream, what: string, source: Sign
     },
   };
 }
+
+/** An interrupt ended a step that {@link interruptible} ran: the command exits with `exitCode`. */
+export class Interrupted extends Error {
+  constructor(readonly exitCode: number) {
+    super(`interrupted (exit code ${exitCode})`);
+  }
+}
+
+/**
+ * Runs `work` with SIGINT/SIGTERM turned into the abort of its signal (`what` names what stops,
+ * as for {@link watchInterrupts}); the handlers are removed when it ends. When it fails after an
+ * interrupt, throws {@link Interrupted} with the interrupt's exit code instead of its echo.
+ */
+export async function interruptible<T>(stderr: OutputStream, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const interrupts = watchInterrupts(stderr, what);
+  try {
+    return await work(interrupts.signal);
+  } catch (error) {
+    const code = interrupts.exitCode();
+    if (code !== null) throw new Interrupted(code);
+    throw error;
+  } finally {
+    interrupts.dispose();
+  }
+}

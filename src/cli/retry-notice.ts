@@ -5,6 +5,7 @@
  * the same line, without the terminal's line clearing.
  */
 import type { RateLimiter, RequestEvent, RequestHook, RetryPolicy } from "../api";
+import type { RetryReport } from "../io/workflow";
 import type { OutputStream } from "./io";
 import { formatRps } from "./progress";
 
@@ -43,14 +44,17 @@ export function retryNotice(
   policy: Pick<RetryPolicy, "maxAttempts" | "maxRateLimitRetries">,
   limiter?: RateLimiter,
 ): RequestHook {
-  const clear = stream.isTTY === true ? "\r\x1b[2K" : "";
-  const where = withoutCredentials(baseUrl);
   return (event) => {
     if (event.outcome !== "retry") return;
-    const rps = event.status === 429 ? limiter?.state().rps : undefined;
-    const slower = rps === undefined ? "" : `; sending at most ${formatRps(rps)} requests/s from now on`;
-    stream.write(`${clear}${describeRetry(event, where, policy)}${slower}\n`);
+    showRetry(stream, { event, baseUrl, policy, rps: event.status === 429 ? limiter?.state().rps : undefined });
   };
+}
+
+/** Writes one retry of a command's run (src/io/workflow/reporter.ts) to `stream`: the line {@link retryNotice} writes. */
+export function showRetry(stream: OutputStream, retry: RetryReport): void {
+  const clear = stream.isTTY === true ? "\r\x1b[2K" : "";
+  const slower = retry.rps === undefined ? "" : `; sending at most ${formatRps(retry.rps)} requests/s from now on`;
+  stream.write(`${clear}${describeRetry(retry.event, withoutCredentials(retry.baseUrl), retry.policy)}${slower}\n`);
 }
 
 /** The base URL without user, password, query or fragment (they may carry secrets). */

@@ -1,14 +1,12 @@
 /**
  * The flags plan, apply and import share, and what they turn into: synth settings, engine
- * settings and a connected session (src/io/workflow/).
+ * settings and the settings of a session (plain data the workflow opens, src/io/workflow/).
  */
 import { isAbsolute, resolve } from "node:path";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, isInstant, openSession, type OpenSession, type SynthSettings } from "../io/workflow";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, isInstant, type InvalidSettings, type SessionSettings, type SynthSettings } from "../io/workflow";
 import { UsageError } from "../errors";
 import { intFlag } from "./args";
 import type { Io } from "./io";
-import { progress, rateNote } from "./progress";
-import { retryNotice } from "./retry-notice";
 
 export const SYNTH_OPTIONS = {
   app: { type: "string" },
@@ -109,51 +107,36 @@ export function maxRpsFlag(command: string, value: string | undefined): number |
 }
 
 /**
- * Opens the run's session (src/io/workflow/connect.ts) from the connection and rate flags:
+ * The session a command asks for (src/io/workflow/connect.ts), from the connection and rate flags:
  * `--timeout SECONDS` bounds each HTTP attempt (an attempt that takes longer is abandoned and
- * retried like a 5xx); `--max-rps N` caps the one rate limiter of the run. Each retry is shown on
- * stderr (src/cli/retry-notice.ts), progress on a TTY; call `done()` when the run is over to clear
- * the progress line.
+ * retried like a 5xx); `--max-rps N` caps the one rate limiter of the run. Plain data: the
+ * workflow opens the session. A flag at fault comes back as `invalid`, thrown by the workflow
+ * where the session opens (the step at which these flags were always checked).
  */
-export async function openRun(
+export function sessionSettings(
   flags: ConnectionFlags & { readonly timeout?: string | undefined; readonly "max-rps"?: string | undefined },
   io: Io,
   settings: EngineSettings,
-): Promise<OpenSession & { done(): void }> {
-  const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
-  const maxRps = maxRpsFlag("alert-rule-users", flags["max-rps"]);
-  const runDeadline = flags["run-deadline"] === undefined ? undefined : intFlag("alert-rule-users", "run-deadline", flags["run-deadline"], 0, 1, MAX_RUN_DEADLINE_SECONDS);
-  let bar: { phase: keyof typeof PHASE_LABELS; line: ReturnType<typeof progress> } | null = null;
-  const done = () => {
-    bar?.line.done();
-    bar = null;
-  };
-  let limiter: OpenSession["rateLimiter"] | undefined;
-  const opened = await openSession({
-    env: io.env,
-    cwd: io.cwd,
-    baseUrl: flags["base-url"],
-    tenantId: flags["tenant-id"],
-    tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
-    tokenCommand: flags["token-command"],
-    timeoutSeconds,
-    maxRps: maxRps === undefined ? undefined : { rps: maxRps, given: `--max-rps ${flags["max-rps"]?.trim() ?? ""}` },
-    runDeadlineSeconds: runDeadline,
-    engine: settings,
-    onWarning: (message) => io.stderr.write(`Warning: ${message}\n`),
-    requestHook: ({ baseUrl, retryPolicy, rateLimiter }) => {
-      limiter = rateLimiter;
-      return retryNotice(io.stderr, baseUrl, retryPolicy, rateLimiter);
-    },
-    onProgress(phase, doneCount, total) {
-      if (bar?.phase !== phase) {
-        done();
-        bar = { phase, line: progress(io.stderr, PHASE_LABELS[phase], () => rateNote(limiter?.state())) };
-      }
-      bar.line.update(doneCount, total);
-    },
-  });
-  return { ...opened, done };
+): SessionSettings | InvalidSettings {
+  try {
+    const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
+    const maxRps = maxRpsFlag("alert-rule-users", flags["max-rps"]);
+    const runDeadline = flags["run-deadline"] === undefined ? undefined : intFlag("alert-rule-users", "run-deadline", flags["run-deadline"], 0, 1, MAX_RUN_DEADLINE_SECONDS);
+    return {
+      env: io.env,
+      cwd: io.cwd,
+      baseUrl: flags["base-url"],
+      tenantId: flags["tenant-id"],
+      tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
+      tokenCommand: flags["token-command"],
+      timeoutSeconds,
+      maxRps: maxRps === undefined ? undefined : { rps: maxRps, given: `--max-rps ${flags["max-rps"]?.trim() ?? ""}` },
+      runDeadlineSeconds: runDeadline,
+      engine: settings,
+    };
+  } catch (invalid) {
+    return { invalid };
+  }
 }
 
 /** The engine settings of commands that only read (rules, who, import, report, triage). */
@@ -173,6 +156,4 @@ export function synthSettings(flags: SynthFlags, io: Io): SynthSettings {
     stacks: flags.stack ?? [],
   };
 }
-
-const PHASE_LABELS = { observe: "Reading rule lists", apply: "Applying" } as const;
 

@@ -1,27 +1,7 @@
 import { resolve } from "node:path";
-import { ENV_TOKEN } from "../../io/workflow";
 import { plural, renderApplyText, renderPlanText } from "../../core/render";
 import { UsageError } from "../../errors";
-import {
-  DEFAULT_MAX_PLAN_AGE,
-  applyFresh,
-  applySavedPlan,
-  checkCoveredDeclarations,
-  checkRequiredTip,
-  parseDuration,
-  readDesired,
-  readDesiredFromEnv,
-  readPlanKey,
-  startApplyReport,
-  writeApplyReports,
-  type ApplyReport,
-  type ApplyReportRecorder,
-  type ApplyReportSource,
-  type ApplyResult,
-  type Plan,
-  type ReportFiles,
-  type RunOptions,
-} from "../../io/workflow";
+import { DEFAULT_MAX_PLAN_AGE, applyRun, parseDuration, type ApplyResult, type ApplyRunRequest, type ApplySettings, type InvalidSettings } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
 import { CLI_IN_APP } from "../hints";
@@ -30,7 +10,8 @@ import { watchInterrupts, type InterruptSignal } from "../interrupt";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, engineSettings, nowFlag, openRun, synthSettings } from "../run-flags";
+import { cliReporter } from "../reporter";
+import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, engineSettings, nowFlag, sessionSettings, synthSettings } from "../run-flags";
 
 export const applyCommand: Command = {
   name: "apply",
@@ -99,35 +80,32 @@ Examples:
     const reports = { json: values["report-json"], markdown: values["report-markdown"] };
     checkOutputPath("apply", "report-json", reports.json, io.cwd);
     checkOutputPath("apply", "report-markdown", reports.markdown, io.cwd);
-    const source: ApplyReportSource =
+    const source: ApplyRunRequest["source"] =
       positionals[0] !== undefined
         ? { kind: "plan-file", path: positionals[0] }
         : { kind: values["from-env"] === true ? "environment" : "declaration" };
-    const recorder = startApplyReport(new Date(), source);
-    const secrets = new Set<string>([io.env[ENV_TOKEN]?.trim() ?? ""]);
+    const color = useColor(io.stdout, io.env);
     const interrupts = watchInterrupts(io.stderr, "apply");
     try {
-      const ran: RunState = { result: null };
-      let code: number;
-      try {
-        code = await runApply(values, positionals, io, recorder, secrets, interrupts.signal, ran);
-      } catch (err) {
-        // an interrupt also stops what it reaches (a synth app, a prompt): report the interrupt, not its echo
-        if (interrupts.received() === null) {
-          await writeReports(reports, recorder.fail(err, new Date().toISOString()), secrets, io, false);
-          throw err;
-        }
-        code = 1;
-      }
-      const signal = interrupts.received();
-      if (signal !== null) {
-        const message = interruptedMessage(signal, ran.result, positionals[0]);
-        recorder.interrupted(message);
-        io.stderr.write(`\n${message}\n`);
-        code = interrupts.exitCode() ?? code;
-      }
-      const written = await writeReports(reports, recorder.finish(code, new Date().toISOString()), secrets, io, true);
-      return written || signal !== null ? code : 1;
+      const { exitCode } = await applyRun(
+        { env: io.env, cwd: io.cwd, source, reports, run: applySettings(values, positionals, io) },
+        {
+          ...cliReporter(io),
+          signal: interrupts.signal,
+          showPlan: (plan) => io.stdout.write(renderPlanText(plan, { color })),
+          confirm: () => confirm(io, interrupts.signal),
+          cancelled: () => io.stderr.write("Apply cancelled: nothing was sent.\n"),
+          showResult: (result) => io.stdout.write("\n" + renderApplyText(result, { color })),
+          interrupted(applied) {
+            const message = interruptedMessage(interrupts.received() ?? "SIGINT", applied, positionals[0]);
+            io.stderr.write(`\n${message}\n`);
+            return { message, exitCode: interrupts.exitCode() ?? 1 };
+          },
+          reportNotWritten: (file, reason, completed) =>
+            io.stderr.write(`Error: could not write the apply report ${file} (${reason})${completed ? "" : "; the error of the run follows"}.\n`),
+        },
+      );
+      return exitCode;
     } finally {
       interrupts.dispose();
     }
@@ -152,11 +130,6 @@ const APPLY_OPTIONS = {
 
 type ApplyValues = ReturnType<typeof parse<typeof APPLY_OPTIONS>>["values"];
 
-/** What the run applied, for the message of an interrupt. */
-interface RunState {
-  result: ApplyResult | null;
-}
-
 /** What an interrupted run did, and how to finish (a saved plan no longer matches the lists it changed). */
 function interruptedMessage(signal: InterruptSignal, result: ApplyResult | null, planFile: string | undefined): string {
   const done = result === null ? "nothing was sent" : `${plural(result.summary.applied, "rule")} applied and verified, ${result.summary.interrupted} not done (interrupted)`;
@@ -169,44 +142,19 @@ function interruptedMessage(signal: InterruptSignal, result: ApplyResult | null,
   return `Apply interrupted by ${signal}: ${done}; no call was started after the interrupt. ${next}`;
 }
 
-/** What the flags of one apply ask for, checked before anything is read or sent. */
-interface ApplyRequest {
-  readonly planFile: string | undefined;
-  readonly settings: ReturnType<typeof engineSettings>;
-  readonly now: string;
-  readonly autoApprove: boolean;
-  readonly maxAge: { readonly ms: number; readonly text: string };
-  readonly requireDeclarations: boolean;
-  readonly options: RunOptions;
-  readonly color: boolean;
+/**
+ * The flags of an apply, checked together (a usage error names the flag and how to fix it); a
+ * flag at fault comes back as `invalid`, for the workflow to record in the reports and throw.
+ */
+function applySettings(values: ApplyValues, positionals: readonly string[], io: Io): ApplySettings | InvalidSettings {
+  try {
+    return checkedSettings(values, positionals, io);
+  } catch (invalid) {
+    return { invalid };
+  }
 }
 
-/** The run's context: where it prints and reports, the secrets it redacts, its interrupt and outcome. */
-interface ApplyContext {
-  readonly io: Io;
-  readonly recorder: ApplyReportRecorder;
-  readonly secrets: Set<string>;
-  readonly signal: AbortSignal;
-  readonly ran: RunState;
-}
-
-async function runApply(
-  values: ApplyValues,
-  positionals: readonly string[],
-  io: Io,
-  recorder: ApplyReportRecorder,
-  secrets: Set<string>,
-  signal: AbortSignal,
-  ran: RunState,
-): Promise<number> {
-  const request = applyRequest(values, positionals, io, signal);
-  checkRequiredTip(request.options); // before the synth and any request: the workflow checks again before the first write
-  const context: ApplyContext = { io, recorder, secrets, signal, ran };
-  return request.planFile !== undefined ? applySaved(values, request.planFile, request, context) : applyDeclared(values, request, context);
-}
-
-/** The flags of an apply, checked together (a usage error names the flag and how to fix it). */
-function applyRequest(values: ApplyValues, positionals: readonly string[], io: Io, signal: AbortSignal): ApplyRequest {
+function checkedSettings(values: ApplyValues, positionals: readonly string[], io: Io): ApplySettings {
   if (positionals.length > 1) throw new UsageError(`apply takes at most one PLANFILE, got ${positionals.length}: ${positionals.join(" ")}.`);
   const planFile = positionals[0];
   if (planFile !== undefined && values["from-env"] === true) throw new UsageError("apply: give either PLANFILE or --from-env, not both.");
@@ -233,86 +181,18 @@ function applyRequest(values: ApplyValues, positionals: readonly string[], io: I
   const requireDeclarations = values["require-declarations"] === true;
   if (planFile === undefined && requireDeclarations) throw new UsageError("apply: --require-declarations applies to a saved plan (PLANFILE) only: a fresh plan is made from the declarations as they are.");
   const requireTip = values["require-tip"];
-  const options: RunOptions = {
-    allowMassRemoval: values["allow-mass-removal"] === true,
-    honourRuleMassRemovalFlag: values["from-env"] === true,
-    signal,
-    ...(requireTip === undefined ? {} : { requireTip: { ref: requireTip, cwd: io.cwd } }),
+  return {
+    session: sessionSettings(values, io, settings),
+    planFile: planFile === undefined ? undefined : { path: resolve(io.cwd, planFile), name: planFile, maxAge: { ms: maxPlanAgeMs, text: maxPlanAge } },
+    synth: synthSettings(values, io),
+    fromEnv: values["from-env"] === true,
+    requireDeclarations,
+    now,
+    autoApprove,
+    guards: {
+      allowMassRemoval: values["allow-mass-removal"] === true,
+      honourRuleMassRemovalFlag: values["from-env"] === true,
+      ...(requireTip === undefined ? {} : { requireTip: { ref: requireTip, cwd: io.cwd } }),
+    },
   };
-  return { planFile, settings, now, autoApprove, maxAge: { ms: maxPlanAgeMs, text: maxPlanAge }, requireDeclarations, options, color: useColor(io.stdout, io.env) };
-}
-
-/** `apply PLANFILE`: the saved plan, through the workflow's admission (it connects only once the file passed). */
-async function applySaved(values: ApplyValues, planFile: string, request: ApplyRequest, { io, recorder, secrets, ran }: ApplyContext): Promise<number> {
-  const planKey = readPlanKey(io.env);
-  if (planKey !== undefined) secrets.add(planKey);
-  let run: Awaited<ReturnType<typeof openRun>> | undefined;
-  const file = { path: resolve(io.cwd, planFile), name: planFile, maxAge: request.maxAge };
-  let saved: Plan | undefined;
-  const result = await applySavedPlan(file, planKey, request.options, {
-    planReady: (plan) => {
-      saved = plan;
-      recorder.planReady(plan);
-    },
-    warn: (message) => io.stderr.write(`Warning: ${message}\n`),
-    connect: async () => {
-      // After the signature: the record compared is the reviewed one; before any connection.
-      if (request.requireDeclarations && saved !== undefined) await checkCoveredDeclarations(saved, planFile, synthSettings(values, io));
-      run = await openRun(values, io, request.settings);
-      for (const secret of run.secrets) secrets.add(secret);
-      recorder.connected(run.connection);
-      return run;
-    },
-  }).finally(() => run?.done());
-  ran.result = result;
-  return finish(result, io, request.color, recorder);
-}
-
-/** `apply` without a file: plans the declaration (the app, or --from-env), shows it, asks, and applies. */
-async function applyDeclared(values: ApplyValues, request: ApplyRequest, { io, recorder, secrets, signal, ran }: ApplyContext): Promise<number> {
-  // Validate the declaration before any request: --from-env reads it from the environment.
-  const fromEnv = values["from-env"] === true ? readDesiredFromEnv(io.env, io.cwd) : null;
-  const run = await openRun(values, io, request.settings);
-  for (const secret of run.secrets) secrets.add(secret);
-  recorder.connected(run.connection);
-  const desired = fromEnv ?? (await readDesired(synthSettings(values, io)));
-  const outcome = await applyFresh(desired, run, request.options, { createdAt: new Date(), now: request.now, secrets: [...secrets] }, {
-    planReady: (plan) => {
-      run.done();
-      recorder.planReady(plan);
-      io.stdout.write(renderPlanText(plan, { color: request.color }));
-    },
-    confirm: async () => request.autoApprove || (await confirm(io, signal)),
-    recheckAfterConfirm: !request.autoApprove,
-  }).finally(() => run.done());
-  if (outcome.kind === "interrupted") {
-    recorder.planReady(outcome.plan);
-    return 1;
-  }
-  if (outcome.kind === "no-changes") return outcome.plan.summary.errors > 0 ? 1 : 0;
-  if (outcome.kind === "cancelled") {
-    recorder.cancelled();
-    io.stderr.write("Apply cancelled: nothing was sent.\n");
-    return 1;
-  }
-  ran.result = outcome.result;
-  return finish(outcome.result, io, request.color, recorder);
-}
-
-/**
- * Writes the requested reports (atomically, every secret masked: src/io/workflow/reports.ts). A
- * report that cannot be written is an error of the run.
- */
-async function writeReports(files: ReportFiles, report: ApplyReport, secrets: ReadonlySet<string>, io: Io, completed: boolean): Promise<boolean> {
-  const failed = await writeApplyReports(files, report, [...secrets], io.cwd);
-  for (const { file, reason } of failed) {
-    io.stderr.write(`Error: could not write the apply report ${file} (${reason})${completed ? "" : "; the error of the run follows"}.\n`);
-  }
-  return failed.length === 0;
-}
-
-function finish(result: ApplyResult, io: Io, color: boolean, recorder: ApplyReportRecorder): number {
-  recorder.applied(result);
-  io.stdout.write("\n" + renderApplyText(result, { color }));
-  return result.ok ? 0 : 1;
 }

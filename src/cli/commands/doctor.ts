@@ -4,9 +4,10 @@
  * check passed or did not apply.
  */
 import { resolve } from "node:path";
-import { doctorPassed, runDoctor, type DoctorCheck } from "../../io/workflow";
+import { doctorRun, type DoctorCheck } from "../../io/workflow";
 import { intFlag, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
+import { cliReporter } from "../reporter";
 
 const FORMATS = ["text", "json"] as const;
 const MARK = { pass: "ok  ", fail: "FAIL", skip: "skip" } as const;
@@ -55,18 +56,19 @@ Exit codes: 0 every check passed or was skipped, 1 a check failed.
       return 0;
     }
     const format = oneOf("doctor", "format", values.format, FORMATS, "text");
-    const checks = await runDoctor({
-      env: io.env,
-      cwd: io.cwd,
-      baseUrl: values["base-url"],
-      tenantId: values["tenant-id"],
-      tokenFile: values["token-file"] === undefined ? undefined : resolve(io.cwd, values["token-file"]),
-      tokenCommand: values["token-command"],
-      timeoutSeconds: intFlag("doctor", "timeout", values.timeout, 30, 1, 3600),
-      app: values.app,
-      onWarning: (message) => io.stderr.write(`Warning: ${message}\n`),
-    });
-    const ok = doctorPassed(checks);
+    const { checks, ok } = await doctorRun(
+      {
+        env: io.env,
+        cwd: io.cwd,
+        baseUrl: values["base-url"],
+        tenantId: values["tenant-id"],
+        tokenFile: values["token-file"] === undefined ? undefined : resolve(io.cwd, values["token-file"]),
+        tokenCommand: values["token-command"],
+        timeoutSeconds: intFlag("doctor", "timeout", values.timeout, 30, 1, 3600),
+        app: values.app,
+      },
+      cliReporter(io),
+    );
     if (format === "json") io.stdout.write(`${JSON.stringify({ ok, checks }, null, 2)}\n`);
     else io.stdout.write(renderText(checks, ok));
     return ok ? 0 : 1;

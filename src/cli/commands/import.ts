@@ -5,13 +5,14 @@
 import { resolve } from "node:path";
 import { UsageError } from "../../errors";
 import { shellQuote } from "../../shared/text";
-import { importAppCommand, importRules, importRulesHcl, writeImportModule } from "../../io/workflow";
+import { importRun } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 
 /** Names the generated module declares or imports: not available for the function. */
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
-import { RATE_HELP, RATE_OPTIONS, openRun, readSettings } from "../run-flags";
+import { RATE_HELP, RATE_OPTIONS, readSettings, sessionSettings } from "../run-flags";
+import { cliReporter } from "../reporter";
 import { checkOutputPath } from "../output-path";
 import { CLI_IN_APP } from "../hints";
 
@@ -99,24 +100,27 @@ Examples:
     }
     const parallelism = intFlag("import", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("import", "page-size", values["page-size"], 100, 1, 500);
-    const run = await openRun(values, io, readSettings(parallelism, pageSize));
-    const code = await (format === "hcl" ? importRulesHcl(run, all ? null : ruleIds) : importRules(run, all ? null : ruleIds, functionName, values.out)).finally(() => run.done());
-
-    for (const warning of code.warnings) io.stderr.write(`${warning}\n`);
+    const code = await importRun(
+      {
+        session: sessionSettings(values, io, readSettings(parallelism, pageSize)),
+        ruleIds: all ? null : ruleIds,
+        format,
+        functionName,
+        out: values.out === undefined ? undefined : { path: resolve(io.cwd, values.out), name: values.out },
+      },
+      cliReporter(io),
+    );
     const declared = code.rules.filter((r) => r.constructId !== null).length;
     const summary = `Imported ${code.rules.length} ${code.rules.length === 1 ? "rule" : "rules"}: ${declared} declared, ${code.rules.length - declared} as comments.`;
     if (values.out !== undefined && format === "hcl") {
-      await writeImportModule(resolve(io.cwd, values.out), code.source, run.secrets);
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
           "Next, in its directory: npx --no alert-rule-users provider install, terraform init, then terraform plan (it shows the imports and no change).\n",
       );
     } else if (values.out !== undefined) {
-      // Aliases and names come from the service, which may echo the token: the file is redacted as stdout is.
-      await writeImportModule(resolve(io.cwd, values.out), code.source, run.secrets);
       io.stderr.write(
         `${summary} Wrote ${values.out}.\n` +
-          `Plan it as an app by itself: ${CLI_IN_APP} plan --app ${shellQuote(importAppCommand(values.out))}\n` +
+          `Plan it as an app by itself: ${CLI_IN_APP} plan --app ${shellQuote(code.appCommand ?? "")}\n` +
           `(or set "app" to that command in cdktf.json), or call ${functionName}(stack) from your app.\n`,
       );
     } else {

@@ -1,14 +1,15 @@
 import { resolve } from "node:path";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
-import { getPlan, hasChanges, planChangedSince, planDeclared, planDocument, readDesired, readPlanKey, savePlan } from "../../io/workflow";
-import { changedSinceOrExit } from "../changed-since";
+import { planRun } from "../../io/workflow";
 import { CLI_IN_APP } from "../hints";
+import { Interrupted, interruptible } from "../interrupt";
 import { shellQuote } from "../../shared/text";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, engineSettings, nowFlag, openRun, synthSettings } from "../run-flags";
+import { cliReporter } from "../reporter";
+import { CLOCK_OPTIONS, ENGINE_OPTIONS, NOW_HELP, RATE_HELP, SYNTH_OPTIONS, engineSettings, nowFlag, sessionSettings, synthSettings } from "../run-flags";
 
 const FORMATS = ["text", "markdown", "json"] as const;
 
@@ -76,29 +77,38 @@ Examples:
     checkOutputPath("plan", "out", values.out, io.cwd);
     const settings = engineSettings("plan", values);
     const now = nowFlag("plan", values.now);
-    const planKey = readPlanKey(io.env);
-    const run = await openRun(values, io, settings);
-    const since = values["changed-since"] === undefined ? null : await changedSinceOrExit(values["changed-since"], synthSettings(values, io), io);
-    if (typeof since === "number") return since;
-    const declared = since === null ? await readDesired(synthSettings(values, io)) : since.declared;
-    if (declared.length === 0) io.stderr.write("Warning: the app declares no RuleUserList: there is nothing to plan.\n");
-    // Redacted once (by getPlan), so the JSON printed and the file saved are the same valid plan.
-    // The plan records every declaration it was made from (apply --require-declarations checks them).
-    const clock = { createdAt: new Date(), now, secrets: run.secrets };
-    const plan = await (since === null
-      ? planDeclared(declared, run, clock)
-      : planChangedSince(since, (desired) => getPlan(desired, run, clock))
-    ).finally(() => run.done());
-
-    if (format === "json") io.stdout.write(planDocument(plan, planKey));
-    else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));
-    else io.stdout.write(renderPlanText(plan, { color: useColor(io.stdout, io.env) }));
-
+    const color = useColor(io.stdout, io.env);
+    let made;
+    try {
+      made = await planRun(
+        {
+          env: io.env,
+          session: sessionSettings(values, io, settings),
+          synth: synthSettings(values, io),
+          now,
+          changedSince: values["changed-since"],
+          document: format === "json",
+          out: values.out === undefined ? undefined : resolve(io.cwd, values.out),
+        },
+        {
+          ...cliReporter(io),
+          interruptible: (work) => interruptible(io.stderr, "plan", work),
+          show(plan, document) {
+            if (format === "json") io.stdout.write(document ?? "");
+            else if (format === "markdown") io.stdout.write(renderPlanMarkdown(plan));
+            else io.stdout.write(renderPlanText(plan, { color }));
+          },
+        },
+      );
+    } catch (error) {
+      if (error instanceof Interrupted) return error.exitCode;
+      throw error;
+    }
+    const { plan, changes } = made;
     if (values.out !== undefined) {
-      await savePlan(resolve(io.cwd, values.out), plan, planKey);
       io.stderr.write(`Saved the plan to ${values.out}. Apply exactly this plan with: ${CLI_IN_APP} apply ${shellQuote(values.out)}\n`);
     }
     if (plan.summary.errors > 0) return 1;
-    return values["detailed-exitcode"] === true && hasChanges(plan) ? 2 : 0;
+    return values["detailed-exitcode"] === true && changes ? 2 : 0;
   },
 };

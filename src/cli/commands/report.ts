@@ -6,13 +6,13 @@
  */
 import { resolve } from "node:path";
 import { plural } from "../../core/render";
-import type { AccessReport } from "../../io/workflow";
 import { UsageError } from "../../errors";
-import { isDrift, isNotManaged, readAccessReport, staleSynthOutput, writeAccessReport } from "../../io/workflow";
+import { reportRun, type AccessReportCounts } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
 import { checkOutputPath } from "../output-path";
-import { CLOCK_OPTIONS, RATE_HELP, RATE_OPTIONS, SYNTH_OPTIONS, nowFlag, openRun, readSettings, synthSettings } from "../run-flags";
+import { cliReporter } from "../reporter";
+import { CLOCK_OPTIONS, RATE_HELP, RATE_OPTIONS, SYNTH_OPTIONS, nowFlag, readSettings, sessionSettings, synthSettings } from "../run-flags";
 import { APP_FLAGS_HELP, wantsApp } from "./who";
 
 export const reportCommand: Command = {
@@ -78,18 +78,20 @@ Examples:
     const parallelism = intFlag("report", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("report", "page-size", values["page-size"], 100, 1, 500);
     const withApp = wantsApp(values, io);
-    const synth = withApp ? synthSettings(values, io) : undefined;
-    const stale = synth?.skipSynth === true ? staleSynthOutput(synth.cwd, synth.outdir) : null;
-    if (stale !== null) io.stderr.write(`${stale}\n`);
-    const run = await openRun(values, io, readSettings(parallelism, pageSize));
-    const report = await readAccessReport(run, synth, now).finally(() => run.done());
-    const files = {
-      html: values.html === undefined ? undefined : resolve(io.cwd, values.html),
-      csv: values.csv === undefined ? undefined : resolve(io.cwd, values.csv),
-    };
-    // One time on the page: the report's clock, unless --now set another (then also when it was made).
-    await writeAccessReport(report, files, values.now === undefined ? report.now : `${new Date().toISOString().slice(0, 19)}Z`);
-    io.stdout.write(reportSummary(report, [values.html, values.csv]));
+    const counts = await reportRun(
+      {
+        session: sessionSettings(values, io, readSettings(parallelism, pageSize)),
+        synth: withApp ? synthSettings(values, io) : undefined,
+        now,
+        nowGiven: values.now !== undefined,
+        files: {
+          html: values.html === undefined ? undefined : resolve(io.cwd, values.html),
+          csv: values.csv === undefined ? undefined : resolve(io.cwd, values.csv),
+        },
+      },
+      cliReporter(io),
+    );
+    io.stdout.write(reportSummary(counts, [values.html, values.csv]));
     return 0;
   },
 };
@@ -98,18 +100,16 @@ Examples:
  * What `report` says when done: the files, then the counts. Entries of rules the app declares
  * nothing for are counted apart from drift: the app does not manage those rules (issue 32).
  */
-function reportSummary(report: AccessReport, written: readonly (string | undefined)[]): string {
-  const unmanaged = report.entries.filter(isNotManaged).length;
-  const unmanagedRules = report.rules.filter((r) => !r.managed).length;
+function reportSummary(report: AccessReportCounts, written: readonly (string | undefined)[]): string {
   const counts = [
-    plural(report.entries.length, "entry", "entries"),
-    `in ${plural(report.rules.length, "rule")}`,
+    plural(report.entries, "entry", "entries"),
+    `in ${plural(report.rules, "rule")}`,
     ...(report.withDeclarations
       ? [
-          `${report.entries.filter(isDrift).length} drift`,
-          `${report.entries.filter((e) => e.expiry === "expiring").length} expiring within 14 days`,
-          `${report.entries.filter((e) => e.expiry === "expired").length} expired`,
-          `${unmanaged} in ${plural(unmanagedRules, "rule")} not managed by this app`,
+          `${report.drift} drift`,
+          `${report.expiring} expiring within 14 days`,
+          `${report.expired} expired`,
+          `${report.unmanaged} in ${plural(report.unmanagedRules, "rule")} not managed by this app`,
         ]
       : ["declarations not read"]),
   ];

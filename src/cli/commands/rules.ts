@@ -2,9 +2,10 @@
  * `alert-rule-users rules list` (docs/contract.md §9.2): every rule of the tenant, live, with its list
  * type and the number of entries in its list.
  */
-import { listRules } from "../../io/workflow";
+import { rulesRun } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
-import { openRun, readSettings } from "../run-flags";
+import { cliReporter } from "../reporter";
+import { readSettings, sessionSettings } from "../run-flags";
 import { renderTable } from "../table";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
 
@@ -39,8 +40,7 @@ Example:
     const format = formatOf("rules list", values.format, io);
     const parallelism = intFlag("rules list", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("rules list", "page-size", values["page-size"], 100, 1, 500);
-    const run = await openRun(values, io, readSettings(parallelism, pageSize));
-    const rows = await listRules(run).finally(() => run.done());
+    const rows = await rulesRun({ session: sessionSettings(values, io, readSettings(parallelism, pageSize)) }, cliReporter(io));
     if (format === "json") {
       writeJson(io, { rules: rows });
       return 0;

@@ -7,10 +7,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../errors";
-import { findPeopleLive, readDesired, type DesiredList, type WhoMatch } from "../../io/workflow";
+import { whoRun, type WhoMatch } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import type { Io } from "../io";
-import { SYNTH_OPTIONS, openRun, readSettings, synthSettings } from "../run-flags";
+import { cliReporter } from "../reporter";
+import { SYNTH_OPTIONS, readSettings, sessionSettings, synthSettings } from "../run-flags";
 import { renderTable } from "../table";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, writeJson } from "../service-command";
 import type { Command } from "../io";
@@ -79,9 +80,10 @@ Examples:
     const parallelism = intFlag("who", "parallelism", values.parallelism, 4, 1, 64);
     const pageSize = intFlag("who", "page-size", values["page-size"], 100, 1, 500);
     const withApp = wantsApp(values, io);
-    const run = await openRun(values, io, readSettings(parallelism, pageSize));
-    const declared: DesiredList[] | undefined = withApp ? await readDesired(synthSettings(values, io)).catch((err: unknown) => { run.done(); throw err; }) : undefined;
-    const matches = await findPeopleLive(queries, run, declared).finally(() => run.done());
+    const matches = await whoRun(
+      { session: sessionSettings(values, io, readSettings(parallelism, pageSize)), queries, synth: withApp ? synthSettings(values, io) : undefined },
+      cliReporter(io),
+    );
 
     for (const query of queries) {
       if (!matches.some((m) => m.query === query)) io.stderr.write(`No list has ${JSON.stringify(query)}.\n`);
@@ -90,7 +92,7 @@ Examples:
       writeJson(io, { matches });
       return 0;
     }
-    io.stdout.write(renderTable(headers(declared !== undefined), matches.map((m) => row(m, declared !== undefined)), { empty: "No matches." }));
+    io.stdout.write(renderTable(headers(withApp), matches.map((m) => row(m, withApp)), { empty: "No matches." }));
     return 0;
   },
 };

@@ -4,7 +4,7 @@
 import { CONNECTION_HELP, parse } from "../args";
 import { renderTable } from "../table";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
-import { triageClient } from "./output";
+import { triage } from "./output";
 
 const searchCommand: Subcommand = {
   name: "search",
@@ -32,7 +32,7 @@ Exit codes: 0 success, 1 error.
     });
     if (helpRequested(values, io, this.help)) return 0;
     const format = formatOf("file-events search", values.format, io);
-    const result = await (await triageClient(values, io)).searchFileEvents({ fileName: values["file-name"], filePath: values["file-path"] });
+    const result = await triage(values, io, (client) => client.searchFileEvents({ fileName: values["file-name"], filePath: values["file-path"] }));
     if (format === "json") {
       writeJson(io, { fileEvents: result.fileEvents, totalCount: result.totalCount });
     } else {

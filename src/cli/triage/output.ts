@@ -3,14 +3,20 @@
  * client, and how alerts, cases and attach outcomes are turned into output.
  */
 import { AlertRuleUsersError } from "../../errors";
-import { observationDataJson } from "../../io/workflow";
+import { observationDataJson, triageRun } from "../../io/workflow";
 import type { TriageClient, AlertDetails, AlertDetailsAggregate, Case } from "../../api";
 import type { Io } from "../io";
-import { openRun, readSettings, type ConnectionFlags } from "../run-flags";
+import { cliReporter } from "../reporter";
+import { readSettings, sessionSettings, type ConnectionFlags } from "../run-flags";
 import { renderFields, renderTable } from "../table";
 
-export async function triageClient(flags: ConnectionFlags & { readonly "max-rps"?: string | undefined; readonly timeout?: string | undefined }, io: Io): Promise<TriageClient> {
-  return (await openRun(flags, io, readSettings(1, 100))).triage();
+/** Runs a triage command's calls (`work`) on the triage client of a session the workflow opens from the flags, and closes. */
+export async function triage<T>(
+  flags: ConnectionFlags & { readonly "max-rps"?: string | undefined; readonly timeout?: string | undefined },
+  io: Io,
+  work: (client: TriageClient) => Promise<T>,
+): Promise<T> {
+  return triageRun(sessionSettings(flags, io, readSettings(1, 100)), cliReporter(io), work);
 }
 
 /** The message of an error for per-item outcomes (never a token: errors are built redacted). */

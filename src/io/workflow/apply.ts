@@ -9,13 +9,12 @@
  * Each check runs once, here; `applyPlan` (src/io/execute.ts) only sends and verifies.
  */
 import type { ApplyResult } from "../../core/apply-results";
-import { applyResult, interruptedBeforeApply } from "../../core/apply-results";
 import { hasChanges } from "../../core/build-plan";
 import type { DesiredList } from "../../core/desired";
 import { checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../core/admission";
 import { checkPlanIsApplicable, checkSameConnection } from "../../core/guards";
 import type { Plan } from "../../core/plan-schema";
-import { applyPlan } from "../execute";
+import { applyPlan, type ApplyOptions } from "../execute";
 import { checkNotStale } from "../fresh-read";
 import { checkTip } from "../git/tip";
 import { readPlanFile } from "../plan-file";
@@ -59,7 +58,7 @@ export async function applySavedPlan(file: SavedPlanFile, planKey: string | unde
   checkSameConnection(plan, session.connection);
   checkPlanIsApplicable(plan, options);
   await checkNotStale(plan, session.client, session.parallelism, "saved");
-  return execute(plan, session, options);
+  return applyPlan(plan, session.client, sendOptions(session, options));
 }
 
 export type FreshApply =
@@ -100,18 +99,20 @@ export async function applyFresh(desired: readonly DesiredList[], session: Sessi
   if (interrupted()) return { kind: "interrupted", plan };
   if (!approved) return { kind: "cancelled", plan };
   if (hooks.recheckAfterConfirm) await checkNotStale(plan, session.client, session.parallelism, "confirmed");
-  return { kind: "applied", plan, result: await execute(plan, session, options) };
+  return { kind: "applied", plan, result: await applyPlan(plan, session.client, sendOptions(session, options)) };
 }
 
-/** Sends an admitted plan's calls (src/io/execute.ts); an interrupt before the first write sends nothing. */
-async function execute(plan: Plan, session: Session, options: RunOptions): Promise<ApplyResult> {
-  if (options.signal?.aborted === true) return applyResult(interruptedBeforeApply(plan.rules));
-  return applyPlan(plan, session.client, {
+/**
+ * How an admitted plan is sent (src/io/execute.ts): the run's parallelism and progress, its
+ * interrupt (one before the first write sends nothing), `--require-tip` before every write.
+ */
+function sendOptions(session: Session, options: RunOptions): ApplyOptions {
+  return {
     parallelism: session.parallelism,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.requireTip === undefined ? {} : { beforeEachWrite: () => checkRequiredTip(options) }),
     onProgress: (done, total) => session.onProgress?.("apply", done, total),
-  });
+  };
 }
 
 /** `--require-tip`: refuses (nothing sent) when the checkout is not the ref's tip. */

@@ -1,8 +1,9 @@
 /**
  * One session, opened in one place: the rate limiter, the connection, the token source, the
- * clients and the secrets of a run, from a plain request. Both front doors build that request
- * (src/cli/run-flags.ts from flags, src/provider/configure.ts from the provider block) and call
- * {@link openSession}; nothing else assembles a client.
+ * clients and the secrets of a run, from a plain request. The provider builds that request from
+ * its block (src/provider/configure.ts) and calls {@link openSession}; the CLI hands plain
+ * {@link SessionSettings} to a command's run (src/io/workflow/reported-session.ts opens it).
+ * Nothing else assembles a client.
  */
 import {
   DEFAULT_RETRY_POLICY,
@@ -25,8 +26,8 @@ import type { Session } from "./session";
 /** Default of --timeout: how long one HTTP attempt may take, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
-/** What a front door asks for: where the service is, how to get the token, and how to pace. */
-export interface SessionRequest {
+/** What a front door asks for, as plain data: where the service is, how to get the token, and how to pace. */
+export interface SessionSettings {
   /** The environment the connection falls back to (ALERTS_API_URL, ALERTS_API_TOKEN, …). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Where relative paths (a token file) and the token command run. */
@@ -48,14 +49,26 @@ export interface SessionRequest {
   /** What the timeout was given as, for messages. @default "--timeout" */
   readonly timeoutGiven?: string | undefined;
   readonly engine: { readonly parallelism: number; readonly pageSize: number; readonly batchSize: number };
+  /** The retry policy. @default - DEFAULT_RETRY_POLICY (doctor asks for one attempt, to report a failure as it is) */
+  readonly retry?: Partial<RetryPolicy> | undefined;
+}
+
+/**
+ * Settings a front door could not make (a flag at fault): the workflow throws `invalid` where the
+ * session would open, so that it stops the run at the same step as a failure to connect.
+ */
+export interface InvalidSettings {
+  readonly invalid: unknown;
+}
+
+/** The settings, and who hears about the session: its warnings, every request's outcome, the progress of the long phases. */
+export interface SessionRequest extends SessionSettings {
   /** Told about settings that work but are unsafe (a token file others can read). */
   readonly onWarning: (message: string) => void;
   /** Sees every request's outcome (a retry notice on a terminal, a log line in the provider). */
   readonly requestHook?: ((context: RequestContext) => RequestHook) | undefined;
   /** Progress of the long phases. @default - none */
   readonly onProgress?: Session["onProgress"];
-  /** The retry policy. @default - DEFAULT_RETRY_POLICY (doctor asks for one attempt, to report a failure as it is) */
-  readonly retry?: Partial<RetryPolicy> | undefined;
 }
 
 /** What a request hook may use to describe a retry. */

@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { ApiError } from "../../api";
 import {
   appCheck,
+  doctorPassed,
   baseUrlCheck,
   nodeCheck,
   providerCheck,
@@ -28,6 +29,7 @@ import { childEnvironment } from "../../shared/secret-variables";
 import { readAppCommand } from "../synth";
 import { TOOL_VERSION } from "../version";
 import { openSession } from "./connect";
+import type { RunReporter } from "./reporter";
 import { synthesizeApp } from "./synth-app";
 
 /** How long `terraform version` may take before it counts as not runnable (a cold start on a loaded machine is seconds). */
@@ -46,22 +48,32 @@ export interface DoctorRequest {
   readonly app?: string | undefined;
   /** The running Node.js version. @default - process.version */
   readonly nodeVersion?: string | undefined;
-  readonly onWarning: (message: string) => void;
 }
 
-/** Every check, in the order a new user meets them. */
-export async function runDoctor(request: DoctorRequest): Promise<DoctorCheck[]> {
+export interface DoctorRunResult {
+  readonly checks: DoctorCheck[];
+  /** Every check passed or did not apply. */
+  readonly ok: boolean;
+}
+
+/** `doctor`: every check, in the order a new user meets them; warnings of the connection settings go to `reporter`. */
+export async function doctorRun(request: DoctorRequest, reporter: Pick<RunReporter, "warn">): Promise<DoctorRunResult> {
+  const checks = await runDoctor(request, (message) => reporter.warn(message));
+  return { checks, ok: doctorPassed(checks) };
+}
+
+async function runDoctor(request: DoctorRequest, onWarning: (message: string) => void): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [nodeCheck(request.nodeVersion ?? process.version, enginesRange())];
   const rawUrl = nonEmpty(request.baseUrl) ?? nonEmpty(request.env["ALERTS_API_URL"]);
   checks.push(baseUrlCheck(rawUrl, nonEmpty(request.baseUrl) !== undefined ? "--base-url" : "ALERTS_API_URL"));
-  checks.push(...(await serviceRead(request)));
+  checks.push(...(await serviceRead(request, onWarning)));
   checks.push(terraformCheck(await terraformVersion(request.env, request.cwd)));
   checks.push(providerCheck(providerState(request.cwd)));
   checks.push(...(await appChecks(request)));
   return checks;
 }
 
-async function serviceRead(request: DoctorRequest): Promise<DoctorCheck[]> {
+async function serviceRead(request: DoctorRequest, onWarning: (message: string) => void): Promise<DoctorCheck[]> {
   const rate = { throttled: 0, retryAfterMs: undefined as number | undefined };
   let session;
   try {
@@ -74,7 +86,7 @@ async function serviceRead(request: DoctorRequest): Promise<DoctorCheck[]> {
       tokenCommand: request.tokenCommand,
       timeoutSeconds: request.timeoutSeconds,
       engine: { parallelism: 1, pageSize: 1, batchSize: 1 },
-      onWarning: request.onWarning,
+      onWarning,
       retry: { maxAttempts: 1, maxRateLimitRetries: 1 },
       requestHook: () => (event) => {
         if (event.status !== 429) return;

@@ -4,53 +4,52 @@
  *   declaration → synth → decode → observe → plan → (save) → admit → execute → verify
  *
  * Reads and writes happen here and in the io modules it calls; every decision is made by the pure
- * core (src/core). The CLI parses flags, asks, prints and maps errors to exit codes; it calls these
- * functions and nothing below them (a lint rule in eslint.config.mjs keeps it so).
+ * core (src/core). A front door turns its input into a plain request, calls one function here per
+ * command (`planRun`, `applyRun`, …) with a reporter for what the run tells it, and prints what
+ * comes back; it imports nothing below this surface (eslint-rules/door-imports.mjs).
  */
-export type { RunOptions, Session, SynthSettings } from "./session";
-export { DEFAULT_TIMEOUT_SECONDS, openSession, runDeadlineOf } from "./connect";
-export type { OpenSession, RequestContext, SessionRequest } from "./connect";
-export { MAX_RUN_DEADLINE_SECONDS } from "../../api";
-export { readDesired, readDesiredFromEnv } from "./declared";
+/** The CLI's commands: one function each, from a plain request. */
+export { planRun } from "./plan-run";
+export type { PlanDoor, PlanRunRequest, PlanRunResult } from "./plan-run";
+export { applyRun } from "./apply-run";
+export type { ApplyDoor, ApplyRunRequest, ApplyRunResult, ApplySettings } from "./apply-run";
+export { importRun, reportRun, rulesRun, whoRun } from "./read-runs";
+export type { AccessReportCounts, ImportRunRequest, ImportRunResult, ReportRunRequest, WhoRunRequest } from "./read-runs";
+export { triageRun } from "./triage-run";
+export { doctorRun } from "./doctor";
+export type { DoctorRequest, DoctorRunResult } from "./doctor";
 export { synthesizeApp } from "./synth-app";
-export { runDoctor } from "./doctor";
-export type { DoctorRequest } from "./doctor";
-export { doctorPassed } from "../../core/doctor";
-export type { DoctorCheck } from "../../core/doctor";
 export type { SynthesizedStack } from "./synth-app";
-export { checkCoveredDeclarations, planDeclared } from "./covered";
-export { getPlan, planDocument, savePlan } from "./plan";
-export type { PlanClock } from "./plan";
-export { ENV_PLAN_KEY, MIN_PLAN_KEY_LENGTH, readPlanKey } from "./plan-key";
-export { applyFresh, applySavedPlan, checkRequiredTip } from "./apply";
-export type { FreshApply, FreshApplyHooks, SavedPlanFile, SavedPlanHooks } from "./apply";
-export { startApplyReport, writeApplyReports, writeImportModule } from "./reports";
-export type { ReportFiles } from "./reports";
-export { findPeopleLive, importRules, importRulesHcl, listRules, readLiveRules } from "./live";
 export { initApp } from "./init";
+export type { InitRequest } from "./init";
 export { REINSTALL_COMMAND, installProvider } from "../provider-install";
 export { initHcl } from "../init-hcl";
 export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
-export { markChangedSince, planChangedSince, readChangedSince } from "./changed-since";
-export type { ChangedSinceRead } from "./changed-since";
-export { readAccessReport, writeAccessReport } from "./report";
-export { staleSynthOutput } from "../stale-output";
-export type { AccessReportFiles } from "./report";
-export type { AccessReport } from "../../core/access-report";
-export { isDrift, isNotManaged } from "../../core/access-report";
-export type { InitRequest } from "./init";
+/** What a run tells its front door, and the session a front door asks for. */
+export type { ProgressReport, RetryReport, RunReporter } from "./reporter";
+export type { RunOptions, Session, SynthSettings } from "./session";
+export { DEFAULT_TIMEOUT_SECONDS, openSession } from "./connect";
+export type { InvalidSettings, OpenSession, RequestContext, SessionRequest, SessionSettings } from "./connect";
+export { MAX_RUN_DEADLINE_SECONDS } from "../../api";
 export { TOOL_VERSION } from "../version";
-/** What the CLI asks of a plan and of a run's outcome (pure, from src/core). */
-export { hasChanges } from "../../core/build-plan";
+/** The checks of the CLI's flags that take the core's words (pure, from src/core). */
 export { isInstant } from "../../core/expiry";
 export { DEFAULT_MAX_PLAN_AGE, parseDuration } from "../../core/admission";
-export { importAppCommand } from "../../core/import-code";
+/** The package's library surface (src/index.ts): the steps, each with its checks, for programs of their own. */
+export { applyFresh, applySavedPlan } from "./apply";
+export type { FreshApply, FreshApplyHooks, SavedPlanFile, SavedPlanHooks } from "./apply";
+export { getPlan, planDocument, savePlan } from "./plan";
+export type { PlanClock } from "./plan";
+export { readDesired, readDesiredFromEnv } from "./declared";
+export { readPlanKey } from "./plan-key";
+export { findPeopleLive, importRules, readLiveRules } from "./live";
 export type { DesiredList } from "../../core/desired";
 export type { RuleRow, WhoMatch } from "../../core/who";
+export type { DoctorCheck } from "../../core/doctor";
 export type { Plan } from "../../core/plan-schema";
 export type { ApplyResult } from "../../core/apply-results";
-export type { ApplyReport, ApplyReportRecorder, ApplyReportSource } from "../../core/apply-report";
-/** One rule at a time: the native provider's calls (src/provider). */
+/** One rule at a time: the native provider's calls (src/provider); `listRules` is also the library's. */
+export { listRules } from "./live";
 export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, readRuleList, redactText, redactValues, refusalOf, today, viewOfLiveList } from "./one-rule";
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
 export type { DesiredUser, ListMode } from "../../core/desired";

@@ -2,7 +2,7 @@
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, type Subcommand } from "../../service-command";
-import { triageClient } from "../output";
+import { triage } from "../output";
 import { alertIds } from "./alert-ids";
 
 export const noteCommand: Subcommand = {
@@ -29,7 +29,8 @@ Exit codes: 0 success, 1 error (also an unknown alert ID).
     if (values.note === undefined) throw new UsageError("alerts note: --note TEXT is required.");
     formatOf("alerts note", values.format, io);
     const [id = ""] = ids;
-    await (await triageClient(values, io)).addNote(id, values.note);
+    const note = values.note;
+    await triage(values, io, (client) => client.addNote(id, note));
     io.stderr.write(`Set the note of alert ${id}.\n`);
     return 0;
   },

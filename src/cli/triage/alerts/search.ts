@@ -4,7 +4,7 @@ import { titleCase } from "../../../shared/text";
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
-import { triageClient } from "../output";
+import { triage } from "../output";
 import { renderSummaries } from "./render";
 
 const SEVERITIES = ["High", "Medium", "Low"] as const;
@@ -76,8 +76,7 @@ Examples:
       until,
       filters: (values.filter ?? []).map(parseAlertFilter),
     });
-    const client = await triageClient(values, io);
-    const result = values["all-pages"] === true ? await client.queryAllAlerts(groups) : await client.queryAlerts(groups);
+    const result = await triage(values, io, (client) => (values["all-pages"] === true ? client.queryAllAlerts(groups) : client.queryAlerts(groups)));
     if (format === "json") {
       writeJson(io, { alerts: result.alerts, totalCount: result.totalCount });
     } else {

@@ -2,7 +2,7 @@
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
-import { aggregateJson, detailsJson, triageClient } from "../output";
+import { aggregateJson, detailsJson, triage } from "../output";
 import { alertIds } from "./alert-ids";
 import { renderAggregate, renderDetails } from "./render";
 
@@ -31,14 +31,13 @@ Exit codes: 0 success, 1 error (also an unknown alert ID).
     const ids = alertIds("alerts show", positionals);
     const format = formatOf("alerts show", values.format, io);
     if (values.aggregate === true && ids.length > 1) throw new UsageError("alerts show: --aggregate takes exactly one alert ID.");
-    const client = await triageClient(values, io);
     if (values.aggregate === true) {
-      const alert = await client.queryDetailsAggregate(ids[0] ?? "");
+      const alert = await triage(values, io, (client) => client.queryDetailsAggregate(ids[0] ?? ""));
       if (format === "json") writeJson(io, { alert: aggregateJson(alert) });
       else io.stdout.write(renderAggregate(alert));
       return 0;
     }
-    const alerts = await client.queryDetails(ids);
+    const alerts = await triage(values, io, (client) => client.queryDetails(ids));
     if (format === "json") writeJson(io, { alerts: alerts.map(detailsJson) });
     else io.stdout.write(alerts.map(renderDetails).join("\n"));
     return 0;

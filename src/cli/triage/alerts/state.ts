@@ -2,7 +2,7 @@
 import type { AlertState } from "../../../api";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, type Subcommand } from "../../service-command";
-import { triageClient } from "../output";
+import { triage } from "../output";
 import { alertIds } from "./alert-ids";
 
 /** The subcommand that sets alerts to `state`: dismiss (RESOLVED) or reopen (OPEN). */
@@ -30,7 +30,7 @@ Exit codes: 0 success, 1 error.
       if (helpRequested(values, io, this.help)) return 0;
       const ids = alertIds(`alerts ${name}`, positionals);
       formatOf(`alerts ${name}`, values.format, io);
-      await (await triageClient(values, io)).updateState(ids, state, values.note);
+      await triage(values, io, (client) => client.updateState(ids, state, values.note));
       io.stderr.write(`${verb} ${ids.length} alert${ids.length === 1 ? "" : "s"}: ${ids.join(", ")}.\n`);
       return 0;
     },
