@@ -1,11 +1,12 @@
 /**
  * `alert-rule-users cases ...`: create a case, attach file events to a case (docs/contract.md §8).
  */
-import { checkCaseNumber, checkEventId } from "../../io/workflow";
+import { caseAddFileEventsRun, caseCreateRun, checkCaseNumber, checkEventId } from "../../io/workflow";
 import { UsageError } from "../../errors";
 import { CONNECTION_HELP, parse } from "../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
-import { attachAll, renderCase, renderOutcomes, triage } from "./output";
+import { cliReporter } from "../reporter";
+import { renderCase, renderOutcomes, triageSession } from "./output";
 
 const createCommand: Subcommand = {
   name: "create",
@@ -40,15 +41,12 @@ Exit codes: 0 success, 1 error.
     if (helpRequested(values, io, this.help)) return 0;
     if (values.name === undefined || values.name.trim() === "") throw new UsageError("cases create: --name NAME is required.");
     const format = formatOf("cases create", values.format, io);
-    const name = values.name;
-    const created = await triage(values, io, (client) =>
-      client.createCase({
-        name,
-        description: values.description,
-        findings: values.findings,
-        subject: values.subject,
-        assignee: values.assignee,
-      }),
+    const created = await caseCreateRun(
+      {
+        session: triageSession(values, io),
+        case: { name: values.name, description: values.description, findings: values.findings, subject: values.subject, assignee: values.assignee },
+      },
+      cliReporter(io),
     );
     io.stderr.write(`Created case ${created.number}.\n`);
     if (format === "json") writeJson(io, created);
@@ -83,7 +81,7 @@ Exit codes: 0 every event added, 1 otherwise.
     const caseNumber = checkCaseNumber(rawNumber);
     const eventIds = [...new Set(rawEvents.map(checkEventId))];
     const format = formatOf("cases add-file-events", values.format, io);
-    const outcomes = await triage(values, io, (client) => attachAll(client, caseNumber, eventIds, io));
+    const outcomes = await caseAddFileEventsRun({ session: triageSession(values, io), caseNumber, eventIds }, cliReporter(io));
     if (format === "json") writeJson(io, { fileEvents: outcomes });
     else io.stdout.write(renderOutcomes(outcomes));
     return outcomes.every((o) => o.status === "added") ? 0 : 1;

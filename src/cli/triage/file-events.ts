@@ -1,10 +1,12 @@
 /**
  * `alert-rule-users file-events search`: forensic search of file events (docs/contract.md §8).
  */
+import { fileEventsSearchRun } from "../../io/workflow";
 import { CONNECTION_HELP, parse } from "../args";
 import { renderTable } from "../table";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
-import { triage } from "./output";
+import { cliReporter } from "../reporter";
+import { triageSession } from "./output";
 
 const searchCommand: Subcommand = {
   name: "search",
@@ -32,7 +34,7 @@ Exit codes: 0 success, 1 error.
     });
     if (helpRequested(values, io, this.help)) return 0;
     const format = formatOf("file-events search", values.format, io);
-    const result = await triage(values, io, (client) => client.searchFileEvents({ fileName: values["file-name"], filePath: values["file-path"] }));
+    const result = await fileEventsSearchRun({ session: triageSession(values, io), criteria: { fileName: values["file-name"], filePath: values["file-path"] } }, cliReporter(io));
     if (format === "json") {
       writeJson(io, { fileEvents: result.fileEvents, totalCount: result.totalCount });
     } else {

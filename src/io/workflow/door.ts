@@ -15,7 +15,6 @@ export {
   checkCaseNumber,
   checkDate,
   checkEventId,
-  eventIdsOf,
   observationDataJson,
   parseAlertFilter,
   redactString,

@@ -1,9 +1,10 @@
 /** `alerts escalate`: a case for an alert, with every file event the alert names. */
-import { ApiError, eventIdsOf } from "../../../io/workflow";
+import { escalateRun } from "../../../io/workflow";
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
-import { attachAll, renderCase, renderOutcomes, triage } from "../output";
+import { cliReporter } from "../../reporter";
+import { renderCase, renderOutcomes, triageSession } from "../output";
 import { alertIds } from "./alert-ids";
 
 export const escalateCommand: Subcommand = {
@@ -41,22 +42,10 @@ Exit codes: 0 case created and every file event added, 1 otherwise.
     if (name === undefined || name.trim() === "") throw new UsageError("alerts escalate: --case-name NAME is required.");
     const format = formatOf("alerts escalate", values.format, io);
     const [id = ""] = ids;
-    const { created, outcomes } = await triage(values, io, async (client) => {
-      const [alert] = await client.queryDetails([id]);
-      if (alert === undefined) throw new UsageError(`alerts escalate: the service returned no alert ${id}.`);
-      const eventIds = eventIdsOf(alert);
-      let created;
-      try {
-        created = await client.createCase({ name, description: values.description, assignee: values.assignee });
-      } catch (error) {
-        if (error instanceof ApiError && (error.status === undefined || error.status >= 500)) {
-          io.stderr.write("Warning: the case may have been created although the request failed; look for it before running escalate again.\n");
-        }
-        throw error;
-      }
-      io.stderr.write(`Created case ${created.number} ("${created.name}"); adding ${eventIds.length} file event${eventIds.length === 1 ? "" : "s"}.\n`);
-      return { created, outcomes: await attachAll(client, created.number, eventIds, io) };
-    });
+    const { created, outcomes } = await escalateRun(
+      { session: triageSession(values, io), alertId: id, case: { name, description: values.description, assignee: values.assignee } },
+      cliReporter(io),
+    );
 
     if (format === "json") writeJson(io, { case: created, fileEvents: outcomes });
     else io.stdout.write(`${renderCase(created)}\n${renderOutcomes(outcomes)}`);

@@ -1,8 +1,10 @@
 /** `alerts note`: sets an alert's note. */
+import { alertNoteRun } from "../../../io/workflow";
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, type Subcommand } from "../../service-command";
-import { triage } from "../output";
+import { cliReporter } from "../../reporter";
+import { triageSession } from "../output";
 import { alertIds } from "./alert-ids";
 
 export const noteCommand: Subcommand = {
@@ -29,8 +31,7 @@ Exit codes: 0 success, 1 error (also an unknown alert ID).
     if (values.note === undefined) throw new UsageError("alerts note: --note TEXT is required.");
     formatOf("alerts note", values.format, io);
     const [id = ""] = ids;
-    const note = values.note;
-    await triage(values, io, (client) => client.addNote(id, note));
+    await alertNoteRun({ session: triageSession(values, io), id, note: values.note }, cliReporter(io));
     io.stderr.write(`Set the note of alert ${id}.\n`);
     return 0;
   },

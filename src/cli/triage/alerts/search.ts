@@ -1,10 +1,11 @@
 /** `alerts search`: alert notifications matching flags and filters, one page or all. */
-import { alertCriteriaGroups, checkDate, parseAlertFilter } from "../../../io/workflow";
+import { alertCriteriaGroups, alertsSearchRun, checkDate, parseAlertFilter } from "../../../io/workflow";
 import { titleCase } from "../../../shared/text";
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
-import { triage } from "../output";
+import { cliReporter } from "../../reporter";
+import { triageSession } from "../output";
 import { renderSummaries } from "./render";
 
 const SEVERITIES = ["High", "Medium", "Low"] as const;
@@ -76,7 +77,7 @@ Examples:
       until,
       filters: (values.filter ?? []).map(parseAlertFilter),
     });
-    const result = await triage(values, io, (client) => (values["all-pages"] === true ? client.queryAllAlerts(groups) : client.queryAlerts(groups)));
+    const result = await alertsSearchRun({ session: triageSession(values, io), groups, allPages: values["all-pages"] === true }, cliReporter(io));
     if (format === "json") {
       writeJson(io, { alerts: result.alerts, totalCount: result.totalCount });
     } else {

@@ -1,8 +1,10 @@
 /** `alerts show`: full details of alerts, or one alert's aggregate. */
+import { alertsShowRun } from "../../../io/workflow";
 import { UsageError } from "../../../errors";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
-import { aggregateJson, detailsJson, triage } from "../output";
+import { cliReporter } from "../../reporter";
+import { aggregateJson, detailsJson, triageSession } from "../output";
 import { alertIds } from "./alert-ids";
 import { renderAggregate, renderDetails } from "./render";
 
@@ -31,15 +33,14 @@ Exit codes: 0 success, 1 error (also an unknown alert ID).
     const ids = alertIds("alerts show", positionals);
     const format = formatOf("alerts show", values.format, io);
     if (values.aggregate === true && ids.length > 1) throw new UsageError("alerts show: --aggregate takes exactly one alert ID.");
-    if (values.aggregate === true) {
-      const alert = await triage(values, io, (client) => client.queryDetailsAggregate(ids[0] ?? ""));
-      if (format === "json") writeJson(io, { alert: aggregateJson(alert) });
-      else io.stdout.write(renderAggregate(alert));
+    const shown = await alertsShowRun({ session: triageSession(values, io), ids, aggregate: values.aggregate === true }, cliReporter(io));
+    if (shown.kind === "aggregate") {
+      if (format === "json") writeJson(io, { alert: aggregateJson(shown.alert) });
+      else io.stdout.write(renderAggregate(shown.alert));
       return 0;
     }
-    const alerts = await triage(values, io, (client) => client.queryDetails(ids));
-    if (format === "json") writeJson(io, { alerts: alerts.map(detailsJson) });
-    else io.stdout.write(alerts.map(renderDetails).join("\n"));
+    if (format === "json") writeJson(io, { alerts: shown.alerts.map(detailsJson) });
+    else io.stdout.write(shown.alerts.map(renderDetails).join("\n"));
     return 0;
   },
 };

@@ -1,8 +1,10 @@
 /** `alerts dismiss` and `alerts reopen`: set the state of alerts in one request. */
 import type { AlertState } from "../../../api";
+import { alertStateRun } from "../../../io/workflow";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, type Subcommand } from "../../service-command";
-import { triage } from "../output";
+import { cliReporter } from "../../reporter";
+import { triageSession } from "../output";
 import { alertIds } from "./alert-ids";
 
 /** The subcommand that sets alerts to `state`: dismiss (RESOLVED) or reopen (OPEN). */
@@ -30,7 +32,7 @@ Exit codes: 0 success, 1 error.
       if (helpRequested(values, io, this.help)) return 0;
       const ids = alertIds(`alerts ${name}`, positionals);
       formatOf(`alerts ${name}`, values.format, io);
-      await triage(values, io, (client) => client.updateState(ids, state, values.note));
+      await alertStateRun({ session: triageSession(values, io), ids, state, note: values.note }, cliReporter(io));
       io.stderr.write(`${verb} ${ids.length} alert${ids.length === 1 ? "" : "s"}: ${ids.join(", ")}.\n`);
       return 0;
     },
