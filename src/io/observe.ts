@@ -21,6 +21,12 @@ export interface ObserveOptions {
   readonly pageSize?: number;
   /** Called after each rule's list is read (for progress output). */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Resolves the declarations' rules instead of the one search of this call (each found without
+   * its list, not found, or ambiguous, in order): lookups shared with other calls in flight.
+   * @default - one OR-ed search of every declaration
+   */
+  readonly lookup?: (references: readonly RuleReference[]) => Promise<RuleObservation[]>;
 }
 
 export async function observe(
@@ -28,8 +34,8 @@ export async function observe(
   declarations: readonly DesiredList[],
   options: ObserveOptions = {},
 ): Promise<RuleObservation[]> {
-  const metadata = await searchDeclaredRules(client, declarations, options.pageSize ?? 100);
-  const resolved = await withKnownNames(client, metadata, declarations.map((d) => resolve(d, metadata)), options.pageSize ?? 100);
+  const { metadata, references } = await resolveDeclared(client, declarations, options);
+  const resolved = await withKnownNames(client, metadata, references, options.pageSize ?? 100);
   const toRead = resolved.filter((o): o is FoundWithoutList => o.kind === "found" && !isSystemRule(o.rule));
   let done = 0;
   const lists = await mapPool(toRead, options.parallelism ?? 4, async (o) => {
@@ -47,6 +53,17 @@ export async function observe(
 }
 
 type FoundWithoutList = { kind: "found"; rule: RuleFacts; list: null };
+
+/** The declarations' rules resolved: by the given lookup, or by one search (whose answer also names rules for suggestions). */
+async function resolveDeclared(
+  client: RuleListClient,
+  declarations: readonly DesiredList[],
+  options: ObserveOptions,
+): Promise<{ metadata: readonly RuleMetadata[]; references: readonly (RuleObservation | FoundWithoutList)[] }> {
+  if (options.lookup !== undefined) return { metadata: [], references: await options.lookup(declarations) };
+  const metadata = await searchDeclaredRules(client, declarations, options.pageSize ?? 100);
+  return { metadata, references: declarations.map((d) => resolve(d, metadata)) };
+}
 
 /** A rule as a declaration names it: by ID or by exact name. */
 export type RuleReference = Pick<DesiredList, "ruleId" | "ruleName">;

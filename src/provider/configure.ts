@@ -75,8 +75,12 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
   const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: inProviderWords(message) }), log);
   if (Array.isArray(request)) return { run: null, diagnostics: request };
   try {
-    const session = await openSession(request);
-    return { run: { session, lookup: new RuleLookup(session), signal, planned: new Map() }, diagnostics: warnings };
+    const opened = await openSession(request);
+    const lookup = new RuleLookup(opened);
+    // Every plan of this process, the applies' own included, resolves its rules through the one
+    // lookup: the resources Terraform applies at once share their searches as their plans do.
+    const session: OpenSession = { ...opened, lookupRules: (references) => Promise.all(references.map((reference) => lookup.lookup(reference))) };
+    return { run: { session, lookup, signal, planned: new Map() }, diagnostics: warnings };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };

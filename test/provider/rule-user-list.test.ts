@@ -126,6 +126,22 @@ describe("alertrules_rule_user_list", () => {
     expect(sim.requestCounts()).toEqual({ "query-rule-metadata": 1, "query-users": 2, "remove-users": 1 });
   });
 
+  it("applies of several resources that Terraform sends at once share one metadata search", async () => {
+    // given four new resources planned in one provider process, each adding one user
+    const { resource } = await configured();
+    const rules = [RULES.engineering, RULES.finance, RULES.sales, RULES.legal];
+    const live = (ruleId: string) => sim.rule(ruleId)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }));
+    const cfgs = rules.map((ruleId, i) => config({ rule_id: ruleId, users: users([...live(ruleId), { userId: `90${i}`, aliases: [`new${i}@example.com`] }]) }));
+    const plans = await Promise.all(cfgs.map((cfg) => resource.plan({ prior: null, proposed: proposed(null, cfg), config: cfg, priorPrivate: EMPTY })));
+    sim.resetCounts();
+    // when Terraform applies them concurrently (-parallelism)
+    const applied = await Promise.all(cfgs.map((cfg, i) => resource.apply({ prior: null, planned: plans[i]!.planned, config: cfg, plannedPrivate: plans[i]!.plannedPrivate ?? EMPTY })));
+    // then each converged, with one search for all four (each apply re-reads its list before writing and reads it back)
+    for (const a of applied) expect(errors(a.diagnostics)).toEqual([]);
+    rules.forEach((ruleId, i) => expect(liveIds(ruleId)).toContain(`90${i}`));
+    expect(sim.requestCounts()).toEqual({ "query-rule-metadata": 1, "query-users": 8, "add-users": 4 });
+  });
+
   it("refreshes a resource in state with one query-users and no metadata search", async () => {
     const { resource } = await configured();
     const cfg = config({ rule_id: RULES.finance, users: users(sim.rule(RULES.finance)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }))) });

@@ -4,6 +4,8 @@
  */
 import type { RuleListClient } from "../../api";
 import type { GuardOptions } from "../../core/guards";
+import type { RuleObservation } from "../../core/observation";
+import type { RuleReference } from "../observe";
 
 /** How to get the synthesized declaration. */
 export interface SynthSettings {
@@ -27,6 +29,13 @@ export interface Session {
   readonly batchSize: number;
   /** Progress of the long phases (reading lists, applying rules). */
   readonly onProgress?: (phase: "observe" | "apply", done: number, total: number) => void;
+  /**
+   * How a plan resolves its rules (each found without its list, not found, or ambiguous, in the
+   * given order). The provider sets it so that the many one-rule runs Terraform starts at once share
+   * their metadata searches (src/io/workflow/one-rule.ts, RuleLookup).
+   * @default - one search of the plan's own
+   */
+  readonly lookupRules?: (references: readonly RuleReference[]) => Promise<RuleObservation[]>;
 }
 
 /** The guards, and the signal of an interrupt (src/cli/interrupt.ts): once aborted, no new call starts. */
