@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import type { ParseArgsConfig } from "node:util";
-import { UsageError } from "../errors";
+import { UsageError } from "../io/workflow";
 import { didYouMean } from "../core/render";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;

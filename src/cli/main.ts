@@ -6,9 +6,7 @@
 import { hintFor } from "./hints";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { ENV_BASE_URL, registerEnvironmentSecrets, registerSecret, registerUrlPassword } from "../io/workflow";
-import { SECRET_VALUE_VARIABLES } from "../shared/secret-variables";
-import { AlertRuleUsersError } from "../errors";
+import { AlertRuleUsersError, ENV_BASE_URL, registerEnvironmentSecrets, registerSecret, registerUrlPassword, SECRET_VALUE_VARIABLES } from "../io/workflow";
 import { didYouMean } from "../core/render";
 import { TOOL_VERSION } from "../io/workflow";
 import { COMMANDS } from "./commands";

@@ -4,8 +4,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { UsageError } from "../errors";
-import { shellQuote } from "../shared/text";
+import { shellQuote, UsageError } from "../io/workflow";
 
 /** Throws a UsageError naming the flag when the directory of `file` does not exist or is not one. */
 export function checkOutputPath(command: string, flag: string, file: string | undefined, cwd: string): void {

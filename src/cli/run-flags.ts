@@ -3,8 +3,7 @@
  * settings and the settings of a session (plain data the workflow opens, src/io/workflow/).
  */
 import { isAbsolute, resolve } from "node:path";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, isInstant, type InvalidSettings, type SessionSettings, type SynthSettings } from "../io/workflow";
-import { UsageError } from "../errors";
+import { DEFAULT_TIMEOUT_SECONDS, isInstant, MAX_RUN_DEADLINE_SECONDS, type InvalidSettings, type SessionSettings, type SynthSettings, UsageError } from "../io/workflow";
 import { intFlag } from "./args";
 import type { Io } from "./io";
 

@@ -1,11 +1,9 @@
 import { resolve } from "node:path";
 import { plural, renderApplyText, renderPlanText } from "../../core/render";
-import { UsageError } from "../../errors";
-import { DEFAULT_MAX_PLAN_AGE, applyRun, parseDuration, type ApplyResult, type ApplyRunRequest, type ApplySettings, type InvalidSettings } from "../../io/workflow";
+import { applyRun, DEFAULT_MAX_PLAN_AGE, parseDuration, shellQuote, type ApplyResult, type ApplyRunRequest, type ApplySettings, type InvalidSettings, UsageError } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
 import { CLI_IN_APP } from "../hints";
-import { shellQuote } from "../../shared/text";
 import { watchInterrupts, type InterruptSignal } from "../interrupt";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";

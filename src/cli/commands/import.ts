@@ -3,9 +3,7 @@
  * declarations that plan with no changes (the generator is src/core/import-code.ts).
  */
 import { resolve } from "node:path";
-import { UsageError } from "../../errors";
-import { shellQuote } from "../../shared/text";
-import { importRun } from "../../io/workflow";
+import { importRun, shellQuote, UsageError } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 

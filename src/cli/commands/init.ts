@@ -4,9 +4,7 @@
  * Terrain app instead, `--hcl` a Terraform configuration for the native provider (src/core/init-hcl.ts).
  */
 import { relative, resolve } from "node:path";
-import { UsageError } from "../../errors";
-import { shellQuote } from "../../shared/text";
-import { ENV_TOKEN, TOOL_VERSION, initApp, initHcl } from "../../io/workflow";
+import { ENV_TOKEN, initApp, initHcl, shellQuote, TOOL_VERSION, UsageError } from "../../io/workflow";
 import { DEFAULT_SIMULATOR_TOKEN } from "../../simulator";
 import { parse } from "../args";
 import { CLI_IN_APP } from "../hints";

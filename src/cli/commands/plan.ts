@@ -1,9 +1,8 @@
 import { resolve } from "node:path";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
-import { planRun } from "../../io/workflow";
+import { planRun, shellQuote } from "../../io/workflow";
 import { CLI_IN_APP } from "../hints";
 import { Interrupted, interruptible } from "../interrupt";
-import { shellQuote } from "../../shared/text";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { useColor } from "../io";

@@ -4,9 +4,7 @@
  * needs no network and no CLI configuration file.
  */
 import { relative, resolve } from "node:path";
-import { UsageError } from "../../errors";
-import { shellQuote } from "../../shared/text";
-import { installProvider } from "../../io/workflow";
+import { installProvider, shellQuote, UsageError } from "../../io/workflow";
 import { parse } from "../args";
 import type { Io } from "../io";
 import { commandGroup, type Subcommand } from "../service-command";

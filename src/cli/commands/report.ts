@@ -6,8 +6,7 @@
  */
 import { resolve } from "node:path";
 import { plural } from "../../core/render";
-import { UsageError } from "../../errors";
-import { reportRun, type AccessReportCounts } from "../../io/workflow";
+import { reportRun, type AccessReportCounts, UsageError } from "../../io/workflow";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
 import { checkOutputPath } from "../output-path";

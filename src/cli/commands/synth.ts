@@ -8,9 +8,7 @@
  *   stack's directory, without a connection just to synthesize.
  */
 import { relative } from "node:path";
-import { synthesizeApp } from "../../io/workflow";
-import { UsageError } from "../../errors";
-import { shellQuote } from "../../shared/text";
+import { shellQuote, synthesizeApp, UsageError } from "../../io/workflow";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
 import { synthSettings } from "../run-flags";

@@ -6,8 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../../errors";
-import { whoRun, type WhoMatch } from "../../io/workflow";
+import { type WhoMatch, UsageError, whoRun } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import type { Io } from "../io";
 import { cliReporter } from "../reporter";

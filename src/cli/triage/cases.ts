@@ -1,8 +1,7 @@
 /**
  * `alert-rule-users cases ...`: create a case, attach file events to a case (docs/contract.md §8).
  */
-import { caseAddFileEventsRun, caseCreateRun, checkCaseNumber, checkEventId } from "../../io/workflow";
-import { UsageError } from "../../errors";
+import { caseAddFileEventsRun, caseCreateRun, checkCaseNumber, checkEventId, UsageError } from "../../io/workflow";
 import { CONNECTION_HELP, parse } from "../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
 import { cliReporter } from "../reporter";

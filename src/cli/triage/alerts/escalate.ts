@@ -1,6 +1,5 @@
 /** `alerts escalate`: a case for an alert, with every file event the alert names. */
-import { escalateRun } from "../../../io/workflow";
-import { UsageError } from "../../../errors";
+import { escalateRun, UsageError } from "../../../io/workflow";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
 import { cliReporter } from "../../reporter";

@@ -1,6 +1,5 @@
 /** `alerts note`: sets an alert's note. */
-import { alertNoteRun } from "../../../io/workflow";
-import { UsageError } from "../../../errors";
+import { alertNoteRun, UsageError } from "../../../io/workflow";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, type Subcommand } from "../../service-command";
 import { cliReporter } from "../../reporter";

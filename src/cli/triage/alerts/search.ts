@@ -1,7 +1,5 @@
 /** `alerts search`: alert notifications matching flags and filters, one page or all. */
-import { alertCriteriaGroups, alertsSearchRun, checkDate, parseAlertFilter } from "../../../io/workflow";
-import { titleCase } from "../../../shared/text";
-import { UsageError } from "../../../errors";
+import { alertCriteriaGroups, alertsSearchRun, checkDate, parseAlertFilter, titleCase, UsageError } from "../../../io/workflow";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
 import { cliReporter } from "../../reporter";
