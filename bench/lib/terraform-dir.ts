@@ -99,6 +99,10 @@ require("./lists.json").forEach((props, i) => new RuleUserList(stack, "list-" + 
 app.synth();
 `,
   );
-  const props = declarations.map((d) => ({ ...(d.ruleId !== null ? { ruleId: d.ruleId } : { ruleName: d.ruleName }), mode: d.mode, users: d.users }));
-  writeFileSync(join(dir, "lists.json"), JSON.stringify(props));
+  writeFileSync(join(dir, "lists.json"), JSON.stringify(declarations.map(appProps)));
+}
+
+/** A declaration as the props of its RuleUserList in that app (one entry of lists.json). */
+export function appProps(list: DesiredList): Record<string, unknown> {
+  return { ...(list.ruleId !== null ? { ruleId: list.ruleId } : { ruleName: list.ruleName }), mode: list.mode, users: list.users };
 }

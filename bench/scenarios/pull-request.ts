@@ -6,12 +6,11 @@
  * built CLI as CI runs it, each against a fresh simulator. Also the synth of the app alone, to show
  * how much of the wall time synth takes.
  */
-import { timedCommand, type TimedRun } from "../lib/terraform-dir";
+import { appProps, timedCommand, writeCdktfApp, type TimedRun } from "../lib/terraform-dir";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DesiredList } from "../../src/core";
 import { repoRoot } from "../lib/machine";
 import { check, fmt, sizedCheck, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
 import { hostSimulator } from "../lib/simulator-host";
@@ -31,12 +30,6 @@ export const PULL_REQUEST_QUICK: PullRequestSizes = { rules: 40, usersPerRule: 2
 export const PULL_REQUEST_WALL_TARGET_MS = 10_000;
 
 type CliRun = TimedRun;
-
-
-/** The props of a RuleUserList for a declaration (construct ids are the list's index). */
-function propsOf(list: DesiredList): Record<string, unknown> {
-  return { ...(list.ruleId !== null ? { ruleId: list.ruleId } : { ruleName: list.ruleName }), mode: list.mode, users: list.users };
-}
 
 interface PlanOutcome {
   readonly run: CliRun;
@@ -61,21 +54,10 @@ export const pullRequest: Scenario = {
     try {
       // The app: main declares exactly what the service has; the branch changes `changed` lists.
       writeFileSync(join(top, ".gitignore"), "cdktf.out/\nnode_modules/\n");
-      writeFileSync(join(top, "cdktf.json"), JSON.stringify({ language: "typescript", app: "node app.js" }));
-      writeFileSync(
-        join(top, "app.js"),
-        `const { App, TerraformStack } = require(${JSON.stringify(require.resolve("cdktf", { paths: [root] }))});
-const { RuleUserList } = require(${JSON.stringify(join(root, "dist", "src", "index.js"))});
-const app = new App();
-const stack = new TerraformStack(app, "bench");
-require("./lists.json").forEach((props, i) => new RuleUserList(stack, "list-" + i, props));
-app.synth();
-`,
-      );
+      writeCdktfApp(top, root, tenant.declarations);
       const git = (...args: string[]) =>
         execFileSync("git", args, { cwd: top, stdio: "ignore", env: { ...process.env, GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "bench@example.com" } });
-      const lists = tenant.declarations.map(propsOf);
-      writeFileSync(join(top, "lists.json"), JSON.stringify(lists));
+      const lists = tenant.declarations.map(appProps);
       git("init", "-q", "-b", "main");
       git("add", "-A");
       git("commit", "-q", "-m", "main");
