@@ -9,7 +9,9 @@
  *   what they are given: the checks guard plans, applied through the workflow, not the client);
  * - the pure core's read-only functions (decode, diff, plan, parse, render) and the plan types;
  * - the simulator.
- * No plan is sent without the checks: the executor below the workflow is not exported.
+ * No plan is sent without the checks: the executor below the workflow is not exported, and a
+ * session (`connectedSession`: a client bound to a run's settings) sends only an `AdmittedPlan`,
+ * which the workflow's admission alone makes.
  */
 export { AlertRulesProvider, RuleUserList, RuleUserListPolicy } from "./constructs";
 export type { AlertRulesProviderProps, RuleUserListMove, RuleUserListPolicyProps, RuleUserListProps, RuleUserListResourceType, RuleUserListUser } from "./constructs";
@@ -20,6 +22,7 @@ export type { ClientOptions, ConnectionConfig } from "./api";
 export {
   applyFresh,
   applySavedPlan,
+  connectedSession,
   findPeopleLive,
   getPlan,
   importRules,
@@ -31,9 +34,9 @@ export {
   readPlanKey,
   savePlan,
 } from "./io";
-export type { FreshApply, FreshApplyHooks, PlanClock, RunOptions, SavedPlanFile, SavedPlanHooks, Session, SynthSettings } from "./io";
+export type { FreshApply, FreshApplyHooks, PlanClock, RunOptions, SavedPlanFile, SavedPlanHooks, SendOptions, Session, SynthSettings } from "./io";
 export { buildPlan, hasChanges, diffRule, decodeStack, parsePlan } from "./core";
-export type { ApplyResult, RuleResult, DesiredList, Plan, RulePlan, PlannedCall, PlanSummary } from "./core";
+export type { AdmittedPlan, ApplyResult, RuleResult, DesiredList, Plan, RulePlan, PlannedCall, PlanSummary } from "./core";
 export { renderPlanMarkdown, renderPlanText, renderApplyText } from "./core/render";
 export { startSimulator, DEFAULT_SIMULATOR_TOKEN } from "./simulator";
 export type { RunningSimulator, SimulatorOptions, FaultOptions } from "./simulator";

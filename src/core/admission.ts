@@ -12,6 +12,20 @@ import type { DesiredList } from "./desired";
 import type { Plan } from "./plan-schema";
 import { usersAdded } from "./operations";
 
+declare const admission: unique symbol;
+
+/**
+ * A plan that passed every check of its admission (src/io/workflow/apply.ts): the only plan a
+ * session sends (`Session.send`, src/io/workflow/session.ts). Made by {@link admitted} alone,
+ * which the workflow calls after the last check, right before it sends.
+ */
+export type AdmittedPlan = Plan & { readonly [admission]: true };
+
+/** The plan, marked as admitted: call it only after the last check of an admission. */
+export function admitted(plan: Plan): AdmittedPlan {
+  return plan as AdmittedPlan;
+}
+
 /** `--max-plan-age` unless given. */
 export const DEFAULT_MAX_PLAN_AGE = "24h";
 

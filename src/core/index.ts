@@ -17,6 +17,7 @@ export { blockingErrors, checkFresh, checkPlanIsApplicable, checkSameConnection 
 export { isSystemRule } from "./rule-facts";
 export type { FreshRead, GuardOptions } from "./guards";
 export { applyResult, countOutcomes, notApplied } from "./apply-results";
+export type { AdmittedPlan } from "./admission";
 export type { ApplyResult, ApplySummary, CallRecord, RuleOutcome, RuleResult } from "./apply-results";
 export { plannedRuleFacts, readBackProblem, remainingCalls } from "./verify";
 export { PLAN_FORMAT_VERSION, DEFAULT_BATCH_SIZE, parsePlan, planChecksum, planSchema, serializePlan, toPlanDocument } from "./plan-schema";

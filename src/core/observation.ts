@@ -16,6 +16,9 @@ export interface ObservedList {
   readonly entries: readonly ObservedEntry[];
 }
 
+/** One list read again (query-users): the list, or why it could not be read. */
+export type ListRead = { readonly ok: true; readonly list: ObservedList } | { readonly ok: false; readonly message: string };
+
 export type RuleObservation =
   /** `list` is null when the rule was not read because its metadata already says it is skipped. */
   | { readonly kind: "found"; readonly rule: RuleFacts; readonly list: ObservedList | null }

@@ -1,33 +1,31 @@
 /**
- * The fresh read before a write: the plan still holds against the lists read now, right before
- * the first write of an admitted plan (`checkNotStale`, the workflow's admission:
- * src/io/workflow/apply.ts) and right before each attempt of remove-all-users (`checkUnchanged`,
- * sent by src/io/execute.ts).
+ * The fresh read before a write: the lists the plan changes read again right before the first
+ * write of an admitted plan (`readAgain`, which the workflow's admission checks with
+ * src/core/still-planned.ts: src/io/workflow/apply.ts), and the rule read right before each
+ * attempt of remove-all-users (`checkUnchanged`, sent by src/io/execute.ts).
  */
 import type { GuardSlot, RuleListClient } from "../api";
 import { StalePlanError } from "../errors";
 import { fingerprintList } from "../core/fingerprint";
-import { checkFresh } from "../core/guards";
+import type { ListRead, RuleFacts } from "../core/observation";
 import type { Plan, RulePlan } from "../core/plan-schema";
-import { checkRederived } from "../core/rederive";
-import { plannedRuleFacts } from "../core/verify";
+import { checkStillPlanned, rulesToReadAgain } from "../core/still-planned";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
+
+/** Reads every given rule's list now (one query-users each, `parallelism` at once), in order. */
+export function readAgain(client: RuleListClient, rules: readonly RuleFacts[], parallelism: number): Promise<ListRead[]> {
+  return mapPool(rules, parallelism, (rule) => readList(client, rule));
+}
 
 /**
  * Re-reads every rule the plan would change and refuses the plan when any list differs from what
  * was planned, or when the plan's calls and mass-removal checks do not follow from its desired
- * lists and the lists read now (an edited saved plan, src/core/rederive.ts).
+ * lists and the lists read now (src/core/still-planned.ts). The workflow does the same in two
+ * steps, the read through its session (src/io/workflow/apply.ts).
  */
 export async function checkNotStale(plan: Plan, client: RuleListClient, parallelism: number, when: "saved" | "confirmed" = "saved"): Promise<void> {
-  const changing = plan.rules.filter((r) => r.action === "update");
-  const reads = await mapPool(changing, parallelism, async (rule) => readList(client, plannedRuleFacts(rule)));
-  checkFresh(
-    changing,
-    reads.map((read) => (read.ok ? { ok: true as const, fingerprint: fingerprintList(read.list) } : { ok: false as const, message: read.message })),
-    when,
-  );
-  checkRederived(plan, reads.flatMap((read) => (read.ok ? [read.list] : [])));
+  checkStillPlanned(plan, await readAgain(client, rulesToReadAgain(plan), parallelism), when);
 }
 
 /** A retry of remove-all-users found the list empty: the attempt before it landed, though its answer was lost. */

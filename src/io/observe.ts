@@ -12,7 +12,7 @@ import { AlertRuleUsersError } from "../errors";
 import { mapPool } from "./pool";
 import type { DesiredList } from "../core/desired";
 import { isSystemRule } from "../core/rule-facts";
-import type { ObservedList, RuleFacts, RuleObservation } from "../core/observation";
+import type { ListRead, ObservedList, RuleFacts, RuleObservation } from "../core/observation";
 
 export interface ObserveOptions {
   /** Most query-users calls in flight. @default 4 */
@@ -148,10 +148,8 @@ export function toObservedList(response: UsersInRuleResponse): ObservedList {
   };
 }
 
-type ReadResult = { ok: true; list: ObservedList } | { ok: false; message: string };
-
 /** Reads one rule's list; an error of the tool's own kinds (HTTP, bad response) is a value, anything else throws. */
-export async function readList(client: RuleListClient, rule: RuleFacts): Promise<ReadResult> {
+export async function readList(client: RuleListClient, rule: RuleFacts): Promise<ListRead> {
   try {
     return { ok: true, list: toObservedList(await client.queryUsers(rule.observerRuleId)) };
   } catch (err) {

@@ -8,7 +8,7 @@ import type { Plan } from "../../src/core/plan-schema";
 import type { ApplyResult } from "../../src/core/apply-results";
 import { applyPlan } from "../../src/io/execute";
 import { checkNotStale } from "../../src/io/fresh-read";
-import { getPlan } from "../../src/io/workflow";
+import { connectedSession, getPlan } from "../../src/io/workflow";
 import type { SimUser, TenantSeed } from "../../src/simulator";
 import type { StackDecl } from "../support/cli";
 import { editableRuleMetadata } from "../support/rule-metadata";
@@ -77,7 +77,8 @@ export function desiredList(i: number, list: DeclaredList): DesiredList {
 /** A plan of `lists` made in-process against `client` (what `plan --out` would save). */
 export async function planIn(client: RuleListClient, lists: readonly DeclaredList[]): Promise<Plan> {
   const desired = lists.map((list, index) => desiredList(index + 1, list));
-  return getPlan(desired, { client, connection: { baseUrl: client.baseUrl, tenantId: client.tenantId }, parallelism: 1, pageSize: 100, batchSize: 100 }, { createdAt: new Date() });
+  const session = connectedSession(client, { baseUrl: client.baseUrl, tenantId: client.tenantId }, { parallelism: 1, pageSize: 100, batchSize: 100 });
+  return getPlan(desired, session, { createdAt: new Date() });
 }
 
 /**

@@ -2,25 +2,25 @@
  * Applying: one admission for every plan before its first write, then execute and verify.
  *
  * A saved plan:  tip → parse → signature → age → no expired adds → connect → same connection
- *                → applicable → fresh → (tip, right before the first write) execute
- * A fresh plan:   tip → plan → applicable → confirm → (fresh, when a person answered)
- *                → (tip, right before the first write) execute
+ *                → applicable → read again → still as planned → (tip, right before the first write) send
+ * A fresh plan:   tip → plan → applicable → confirm → (read again → still as planned, when a person
+ *                answered) → (tip, right before the first write) send
  *
- * Each check runs once, here; `applyPlan` (src/io/execute.ts) only sends and verifies.
+ * Each check runs once, here, and is pure (src/core); what reads, sends or redacts is the
+ * session's (src/io/workflow/session.ts): `send` (src/io/execute.ts) only sends and verifies.
  */
 import type { ApplyResult } from "../../core/apply-results";
 import { hasChanges } from "../../core/build-plan";
 import type { DesiredList } from "../../core/desired";
-import { checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../core/admission";
+import { admitted, checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../core/admission";
 import { checkPlanIsApplicable, checkSameConnection } from "../../core/guards";
 import type { Plan } from "../../core/plan-schema";
-import { applyPlan, type ApplyOptions } from "../execute";
-import { checkNotStale } from "../fresh-read";
+import { checkStillPlanned, rulesToReadAgain } from "../../core/still-planned";
 import { checkTip } from "../git/tip";
 import { readPlanFile } from "../plan-file";
 import { getPlan, type PlanClock } from "./plan";
 import { checkSavedPlanSignature } from "./plan-key";
-import type { RunOptions, Session } from "./session";
+import type { RunOptions, SendOptions, Session } from "./session";
 
 /** A saved plan file: where it is, its name as the user gave it (for messages), and how old it may be. */
 export interface SavedPlanFile {
@@ -57,8 +57,8 @@ export async function applySavedPlan(file: SavedPlanFile, planKey: string | unde
   const session = await hooks.connect();
   checkSameConnection(plan, session.connection);
   checkPlanIsApplicable(plan, options);
-  await checkNotStale(plan, session.client, session.parallelism, "saved");
-  return applyPlan(plan, session.client, sendOptions(session, options));
+  checkStillPlanned(plan, await session.readAgain(rulesToReadAgain(plan)), "saved");
+  return session.send(admitted(plan), sendOptions(options));
 }
 
 export type FreshApply =
@@ -98,20 +98,18 @@ export async function applyFresh(desired: readonly DesiredList[], session: Sessi
   const approved = await hooks.confirm(plan);
   if (interrupted()) return { kind: "interrupted", plan };
   if (!approved) return { kind: "cancelled", plan };
-  if (hooks.recheckAfterConfirm) await checkNotStale(plan, session.client, session.parallelism, "confirmed");
-  return { kind: "applied", plan, result: await applyPlan(plan, session.client, sendOptions(session, options)) };
+  if (hooks.recheckAfterConfirm) checkStillPlanned(plan, await session.readAgain(rulesToReadAgain(plan)), "confirmed");
+  return { kind: "applied", plan, result: await session.send(admitted(plan), sendOptions(options)) };
 }
 
 /**
- * How an admitted plan is sent (src/io/execute.ts): the run's parallelism and progress, its
+ * How an admitted plan is sent besides the session's parallelism and progress: the run's
  * interrupt (one before the first write sends nothing), `--require-tip` before every write.
  */
-function sendOptions(session: Session, options: RunOptions): ApplyOptions {
+function sendOptions(options: RunOptions): SendOptions {
   return {
-    parallelism: session.parallelism,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.requireTip === undefined ? {} : { beforeEachWrite: () => checkRequiredTip(options) }),
-    onProgress: (done, total) => session.onProgress?.("apply", done, total),
   };
 }
 

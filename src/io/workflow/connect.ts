@@ -19,8 +19,11 @@ import {
   resolveConnection,
   resolveReadLimits,
 } from "../../api";
+import { redactStrings } from "../../api/http/redact";
 import type { ConnectionConfig, RequestHook, RetryPolicy, RunDeadline } from "../../api";
 import { UsageError } from "../../errors";
+import { applyPlan } from "../execute";
+import { readAgain } from "../fresh-read";
 import type { Session } from "./session";
 
 /** Default of --timeout: how long one HTTP attempt may take, in seconds. */
@@ -130,13 +133,32 @@ export async function openSession(request: SessionRequest): Promise<OpenSession>
     rateLimiter,
   });
   return {
-    client,
-    connection: { baseUrl: connection.baseUrl, tenantId: connection.tenantId },
-    ...request.engine,
-    ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+    ...connectedSession(client, { baseUrl: connection.baseUrl, tenantId: connection.tenantId }, request.engine, request.onProgress),
     rateLimiter,
     triage: () => TriageClient.from(client),
     secrets: connectionSecrets(connection),
+  };
+}
+
+/**
+ * The session of a connected client: its settings, and its reads, sends and redactions bound to
+ * the client, the parallelism and the progress of this run.
+ */
+export function connectedSession(
+  client: RuleListClient,
+  connection: Session["connection"],
+  engine: SessionSettings["engine"],
+  onProgress?: Session["onProgress"],
+): Session {
+  return {
+    client,
+    connection,
+    ...engine,
+    ...(onProgress === undefined ? {} : { onProgress }),
+    readAgain: (rules) => readAgain(client, rules, engine.parallelism),
+    send: (plan, options) =>
+      applyPlan(plan, client, { ...options, parallelism: engine.parallelism, onProgress: (done, total) => onProgress?.("apply", done, total) }),
+    redact: (value, secrets = []) => redactStrings(value, secrets),
   };
 }
 

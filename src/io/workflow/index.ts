@@ -31,8 +31,8 @@ export { initHcl } from "../init-hcl";
 export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
 /** What a run tells its front door, and the session a front door asks for. */
 export type { ProgressReport, RetryReport, RunReporter } from "./reporter";
-export type { RunOptions, Session, SynthSettings } from "./session";
-export { DEFAULT_TIMEOUT_SECONDS, openSession } from "./connect";
+export type { RunOptions, SendOptions, Session, SynthSettings } from "./session";
+export { DEFAULT_TIMEOUT_SECONDS, connectedSession, openSession } from "./connect";
 export type { InvalidSettings, OpenSession, RequestContext, SessionRequest, SessionSettings } from "./connect";
 export { MAX_RUN_DEADLINE_SECONDS } from "../../api";
 export { TOOL_VERSION } from "../version";

@@ -2,7 +2,6 @@
  * Making and saving a plan: observe the declared rules, build the plan (pure), redact it once,
  * and save exactly what was shown.
  */
-import { redactStrings } from "../../api/http/redact";
 import { buildPlan } from "../../core/build-plan";
 import type { DesiredList } from "../../core/desired";
 import type { Plan } from "../../core/plan-schema";
@@ -42,7 +41,7 @@ export async function getPlan(desired: readonly DesiredList[], session: Session,
     toolVersion: TOOL_VERSION,
     batchSize: session.batchSize,
   });
-  return redactStrings(plan, clock.secrets ?? []);
+  return session.redact(plan, clock.secrets ?? []);
 }
 
 /** The plan as its JSON document (what `plan --format json` prints and `--out` saves); signed when a key is given. */

@@ -3,8 +3,11 @@
  * connected run (Session) and the options of a run that writes (RunOptions).
  */
 import type { RuleListClient } from "../../api";
+import type { AdmittedPlan } from "../../core/admission";
+import type { ApplyResult } from "../../core/apply-results";
 import type { GuardOptions } from "../../core/guards";
-import type { RuleObservation } from "../../core/observation";
+import type { ListRead, RuleFacts, RuleObservation } from "../../core/observation";
+import type { ApplyOptions } from "../execute";
 import type { RuleReference } from "../observe";
 
 /** How to get the synthesized declaration. */
@@ -20,7 +23,12 @@ export interface SynthSettings {
   readonly stacks: readonly string[];
 }
 
-/** A connected run: the client, where it points, and the engine settings. */
+/**
+ * A connected run: the client, where it points, the engine settings, and what an apply asks of
+ * the service and of the secrets registry once its plan is made, each bound to this run
+ * (connectedSession, src/io/workflow/connect.ts, makes them). The workflow checks; the session
+ * reads, sends and redacts.
+ */
 export interface Session {
   readonly client: RuleListClient;
   readonly connection: { readonly baseUrl: string; readonly tenantId: string };
@@ -36,7 +44,20 @@ export interface Session {
    * @default - one search of the plan's own
    */
   readonly lookupRules?: (references: readonly RuleReference[]) => Promise<RuleObservation[]>;
+  /** Reads the given rules' lists now, `parallelism` at once, in order (src/io/fresh-read.ts). */
+  readonly readAgain: (rules: readonly RuleFacts[]) => Promise<ListRead[]>;
+  /**
+   * Sends an admitted plan and verifies each rule, `parallelism` rules at once, with the run's
+   * progress (src/io/execute.ts). Checks nothing before writing: it takes only a plan that the
+   * workflow's admission marked (AdmittedPlan, src/core/admission.ts).
+   */
+  readonly send: (plan: AdmittedPlan, options: SendOptions) => Promise<ApplyResult>;
+  /** `value` with every registered secret and each of `secrets` removed from its strings, in every form (src/api/http/redact.ts). */
+  readonly redact: <T>(value: T, secrets?: readonly string[]) => T;
 }
+
+/** What a run adds to the session's own settings when it sends a plan: its interrupt, and the check before every write. */
+export type SendOptions = Pick<ApplyOptions, "signal" | "beforeEachWrite">;
 
 /** The guards, and the signal of an interrupt (src/cli/interrupt.ts): once aborted, no new call starts. */
 export interface RunOptions extends GuardOptions {
