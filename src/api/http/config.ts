@@ -76,72 +76,91 @@ export interface ResolveConnectionOptions {
  * setting, each with how to set it; messages never contain the token.
  */
 export function resolveConnection(options: ResolveConnectionOptions): ConnectionConfig {
-  const problems: string[] = [];
+  const url = resolveBaseUrl(options);
+  const source = resolveTokenSource(options);
+  const tenantId = nonEmpty(options.tenantId) ?? nonEmpty(options.env[ENV_TENANT_ID]);
+  const problems = [
+    ...(url.problem === undefined ? [] : [url.problem]),
+    ...source.problems,
+    ...(tenantId === undefined
+      ? [`${ENV_TENANT_ID} is not set: set the environment variable ${ENV_TENANT_ID} to the tenant ID, or pass --tenant-id ID.`]
+      : []),
+  ];
 
-  const rawUrl = nonEmpty(options.baseUrl) ?? nonEmpty(options.env[ENV_BASE_URL]);
-  const urlSource = nonEmpty(options.baseUrl) !== undefined ? "--base-url" : ENV_BASE_URL;
-  let baseUrl: string | undefined;
-  if (rawUrl === undefined) {
-    problems.push(`${ENV_BASE_URL} is not set: set the environment variable ${ENV_BASE_URL} to the service's base URL, or pass --base-url URL.`);
-  } else {
-    const checked = checkBaseUrl(rawUrl);
-    if (checked.ok) baseUrl = checked.url;
-    else problems.push(`${urlSource} is invalid: ${checked.reason}`);
+  // From here on every redaction in the process removes it, in every form (src/api/http/redact.ts).
+  registerSecret(source.token);
+  const secrets = source.token === undefined ? [] : [source.token];
+  if (source.ways.length > 1) {
+    const twoWays = `The token is given ${source.ways.length} ways: ${source.ways.join(" and ")}. Give exactly one: --token-file FILE, or ${ENV_TOKEN}, or a token command (${ENV_TOKEN_COMMAND} or --token-command CMD); unset or drop the others.`;
+    // Alone, a usage error; beside other problems, one of the list (all reported at once).
+    if (problems.length === 0) throw new UsageError(redactString(twoWays, secrets));
+    problems.unshift(twoWays);
   }
+  const { baseUrl } = url;
+  const { token, tokenCommand } = source;
+  if (problems.length > 0 || baseUrl === undefined || (token === undefined && tokenCommand === undefined) || tenantId === undefined) {
+    throw new ConfigError(redactString(`Connection settings are incomplete:\n- ${problems.join("\n- ")}`, secrets));
+  }
+  return token !== undefined ? { baseUrl, token, tenantId } : { baseUrl, tenantId, tokenCommand: tokenCommand! };
+}
 
-  // One source of the token; which ones were given, in the order of precedence.
+/** The service's base URL from `--base-url` or ALERTS_API_URL, checked; or what is wrong with it. */
+function resolveBaseUrl(options: ResolveConnectionOptions): { readonly baseUrl?: string; readonly problem?: string } {
+  const rawUrl = nonEmpty(options.baseUrl) ?? nonEmpty(options.env[ENV_BASE_URL]);
+  if (rawUrl === undefined) {
+    return { problem: `${ENV_BASE_URL} is not set: set the environment variable ${ENV_BASE_URL} to the service's base URL, or pass --base-url URL.` };
+  }
+  const checked = checkBaseUrl(rawUrl);
+  if (checked.ok) return { baseUrl: checked.url };
+  return { problem: `${nonEmpty(options.baseUrl) !== undefined ? "--base-url" : ENV_BASE_URL} is invalid: ${checked.reason}` };
+}
+
+/** Where the token comes from: its one source (the first given, by precedence), every way it was given, and what is wrong. */
+interface TokenSourceChoice {
+  readonly token?: string;
+  readonly tokenCommand?: ConnectionConfig["tokenCommand"];
+  /** How the token was given (`--token-file F`, ALERTS_API_TOKEN, the command), in the order of precedence. */
+  readonly ways: readonly string[];
+  readonly problems: readonly string[];
+}
+
+/**
+ * One source of the token: `--token-file`, else ALERTS_API_TOKEN, else a token command. The
+ * environment's token is registered for redaction at once; a token read from a file, by the caller.
+ */
+function resolveTokenSource(options: ResolveConnectionOptions): TokenSourceChoice {
   const tokenFile = nonEmpty(options.tokenFile);
   const envToken = nonEmpty(options.env[ENV_TOKEN]);
   const flagCommand = nonEmpty(options.tokenCommand);
   const command = flagCommand ?? nonEmpty(options.env[ENV_TOKEN_COMMAND]);
   const commandGiven = flagCommand !== undefined ? "--token-command" : ENV_TOKEN_COMMAND;
-  const sources = [
+  const ways = [
     ...(tokenFile === undefined ? [] : [`--token-file ${tokenFile}`]),
     ...(envToken === undefined ? [] : [ENV_TOKEN]),
     ...(command === undefined ? [] : [commandGiven]),
   ];
   registerSecret(envToken);
-  let token: string | undefined;
-  let tokenCommand: ConnectionConfig["tokenCommand"];
   if (tokenFile !== undefined) {
     const read = readToken(tokenFile, options.readFile);
-    if (read.ok) {
-      token = read.token;
-      const warning = tokenFileExposure(tokenFile, options.fileMode ?? defaultFileMode);
-      if (warning !== null) options.onWarning?.(warning);
-    } else problems.push(read.reason);
-  } else if (envToken !== undefined) {
-    token = envToken;
-  } else if (command !== undefined) {
-    tokenCommand = { command, given: commandGiven };
-  } else {
-    problems.push(
+    if (!read.ok) return { ways, problems: [read.reason] };
+    const warning = tokenFileExposure(tokenFile, options.fileMode ?? defaultFileMode);
+    if (warning !== null) options.onWarning?.(warning);
+    return singleLine(read.token, `--token-file ${tokenFile}`, ways);
+  }
+  if (envToken !== undefined) return singleLine(envToken, ENV_TOKEN, ways);
+  if (command !== undefined) return { tokenCommand: { command, given: commandGiven }, ways, problems: [] };
+  return {
+    ways,
+    problems: [
       `${ENV_TOKEN} is not set: set the environment variable ${ENV_TOKEN} to the bearer token, or pass --token-file FILE, or give a command that prints one (${ENV_TOKEN_COMMAND} or --token-command CMD).`,
-    );
-  }
-  if (token !== undefined && /[\s\u0000-\u001f\u007f]/.test(token)) {
-    problems.push(`The token (from ${tokenFile === undefined ? ENV_TOKEN : `--token-file ${tokenFile}`}) contains whitespace or control characters; it must be a single line without spaces.`);
-    token = undefined;
-  }
+    ],
+  };
+}
 
-  const tenantId = nonEmpty(options.tenantId) ?? nonEmpty(options.env[ENV_TENANT_ID]);
-  if (tenantId === undefined) {
-    problems.push(`${ENV_TENANT_ID} is not set: set the environment variable ${ENV_TENANT_ID} to the tenant ID, or pass --tenant-id ID.`);
-  }
-
-  // From here on every redaction in the process removes it, in every form (src/api/http/redact.ts).
-  registerSecret(token);
-  const secrets = token === undefined ? [] : [token];
-  if (sources.length > 1) {
-    const twoWays = `The token is given ${sources.length} ways: ${sources.join(" and ")}. Give exactly one: --token-file FILE, or ${ENV_TOKEN}, or a token command (${ENV_TOKEN_COMMAND} or --token-command CMD); unset or drop the others.`;
-    // Alone, a usage error; beside other problems, one of the list (all reported at once).
-    if (problems.length === 0) throw new UsageError(redactString(twoWays, secrets));
-    problems.unshift(twoWays);
-  }
-  if (problems.length > 0 || baseUrl === undefined || (token === undefined && tokenCommand === undefined) || tenantId === undefined) {
-    throw new ConfigError(redactString(`Connection settings are incomplete:\n- ${problems.join("\n- ")}`, secrets));
-  }
-  return token !== undefined ? { baseUrl, token, tenantId } : { baseUrl, tenantId, tokenCommand: tokenCommand! };
+/** The token, unless it holds whitespace or control characters (then why, naming where it came from). */
+function singleLine(token: string, from: string, ways: readonly string[]): TokenSourceChoice {
+  if (!/[\s\u0000-\u001f\u007f]/.test(token)) return { token, ways, problems: [] };
+  return { ways, problems: [`The token (from ${from}) contains whitespace or control characters; it must be a single line without spaces.`] };
 }
 
 export interface OpenTokenSourceOptions {
