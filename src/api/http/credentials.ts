@@ -309,10 +309,26 @@ export function tokenCommandTimeoutMs(env: Readonly<Record<string, string | unde
  * (its end, redacted) when the command failed.
  */
 export function readCommandOutput(output: CommandOutput, fetchedAt: number, timeoutMs: number, origin: string, deadlineSource?: string): CachedToken {
-  const fail = (what: string, withStderr: boolean): CredentialError => {
+  const fail: Fail = (what, withStderr) => {
     const tail = withStderr ? stderrTail(output.stderr, tokenCandidates(output.stdout)) : "";
     return new CredentialError(`${origin} ${what}.${tail === "" ? "" : ` Its stderr:\n${tail}`}`);
   };
+  checkCommandRan(output, timeoutMs, deadlineSource, fail);
+  const text = output.stdout.trim();
+  if (text === "") throw fail("printed nothing; it must print the bearer token, or JSON {\"token\": \"...\", \"expiresAt\": \"<ISO 8601>\"}", true);
+  if (text.startsWith("{")) return jsonCommandToken(text, fetchedAt, fail);
+  if (/[\s\u0000-\u001f\u007f]/.test(text)) {
+    throw fail("printed more than one word; it must print the bearer token alone (one line, no spaces), or JSON {\"token\": \"...\", \"expiresAt\": \"...\"}", true);
+  }
+  registerSecret(text);
+  return { token: text, fetchedAt, expiresAt: undefined };
+}
+
+/** The error of a token command that failed: `what` it did, after its origin; its stderr's end too when `withStderr`. */
+type Fail = (what: string, withStderr: boolean) => CredentialError;
+
+/** Throws unless the command ran to a zero exit: not started, stopped at the run's deadline or its timeout, failed. */
+function checkCommandRan(output: CommandOutput, timeoutMs: number, deadlineSource: string | undefined, fail: Fail): void {
   if (output.spawnError !== undefined) throw fail(`could not be started (${output.spawnError}); check that sh is on PATH`, false);
   if (output.timedOut && deadlineSource !== undefined) throw fail(`was stopped at the run's deadline (${deadlineSource}), after ${timeoutMs / 1000} s`, true);
   if (output.timedOut) throw fail(`did not finish within ${timeoutMs / 1000} s and was stopped (with every process it started in its group); make it faster, or raise ${ENV_TOKEN_COMMAND_TIMEOUT_SECONDS}`, true);
@@ -320,22 +336,19 @@ export function readCommandOutput(output: CommandOutput, fetchedAt: number, time
     const how = output.exitCode === null ? `was killed by ${output.signal ?? "a signal"}` : `exited with status ${output.exitCode}`;
     throw fail(`${how}; run it by hand to see why (its output is never shown, only its stderr)`, true);
   }
-  const text = output.stdout.trim();
-  if (text === "") throw fail("printed nothing; it must print the bearer token, or JSON {\"token\": \"...\", \"expiresAt\": \"<ISO 8601>\"}", true);
-  if (!text.startsWith("{")) {
-    if (/[\s\u0000-\u001f\u007f]/.test(text)) {
-      throw fail("printed more than one word; it must print the bearer token alone (one line, no spaces), or JSON {\"token\": \"...\", \"expiresAt\": \"...\"}", true);
-    }
-    registerSecret(text);
-    return { token: text, fetchedAt, expiresAt: undefined };
-  }
+}
+
+/**
+ * The token and its expiry from the command's JSON answer. Whatever a token-like field holds is
+ * registered for redaction first, whether or not the rest is valid.
+ */
+function jsonCommandToken(text: string, fetchedAt: number, fail: Fail): CachedToken {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw fail("printed text that starts with '{' but is not valid JSON; it must print {\"token\": \"...\", \"expiresAt\": \"<ISO 8601>\"} (or \"expiresIn\": seconds), or the bare token", true);
   }
-  // Whatever a token-like field holds is a secret, whether or not the rest is valid.
   if (typeof json === "object" && json !== null) {
     for (const key of ["token", "access_token"]) {
       const value = (json as Record<string, unknown>)[key];
@@ -354,6 +367,11 @@ export function readCommandOutput(output: CommandOutput, fetchedAt: number, time
   }
   const { token, expiresAt, expiresIn } = parsed.data;
   if (/[\s\u0000-\u001f\u007f]/.test(token)) throw fail("printed a token with whitespace or control characters in it; a bearer token is one word", false);
+  return { token, fetchedAt, expiresAt: expiryOf(expiresAt, expiresIn, fetchedAt, fail) };
+}
+
+/** When the token expires, from `expiresAt` or `expiresIn`; undefined when neither is given. Refuses one already past. */
+function expiryOf(expiresAt: string | undefined, expiresIn: number | undefined, fetchedAt: number, fail: Fail): number | undefined {
   let expires: number | undefined;
   if (expiresAt !== undefined) {
     expires = /^\d{4}-\d{2}-\d{2}T/.test(expiresAt) ? Date.parse(expiresAt) : Number.NaN;
@@ -364,7 +382,7 @@ export function readCommandOutput(output: CommandOutput, fetchedAt: number, time
   if (expires !== undefined && expires <= fetchedAt) {
     throw fail(`printed a token that has already expired (expiresAt ${new Date(expires).toISOString()}); check the command, and this machine's clock`, false);
   }
-  return { token, fetchedAt, expiresAt: expires };
+  return expires;
 }
 
 /** The command as messages show it: one line, at most 80 characters, registered secrets removed. */
