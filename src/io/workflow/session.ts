@@ -27,7 +27,9 @@ export interface SynthSettings {
  * A connected run: the client, where it points, the engine settings, and what an apply asks of
  * the service and of the secrets registry once its plan is made, each bound to this run
  * (connectedSession, src/io/workflow/connect.ts, makes them). The workflow checks; the session
- * reads, sends and redacts.
+ * reads, sends and redacts. They are bound when the session is made: a copy that overrides
+ * `client`, `parallelism` or `onProgress` still reads and sends with the old ones, so make a new
+ * session with connectedSession instead (adding a field, as the provider adds `lookupRules`, is fine).
  */
 export interface Session {
   readonly client: RuleListClient;
