@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import type { UsersToAlertOn, WireWrite, WriteFields, WriteOperation } from "../api/rules/schemas";
+import { plural } from "../shared/text";
 import { compareStrings } from "./canonical";
 import type { DeepReadonly } from "./deep-readonly";
 import { plannedUser, type PlannedUser } from "./planned-user";
@@ -67,7 +68,6 @@ function row<K extends WriteOperation, S extends z.ZodRawShape>(spec: WriteOpera
   return spec;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const withUsers = (operation: string) => (users: number) => `${operation} (${plural(users, "user")})`;
 const toEntry = (u: PlannedUser) => ({ userIdFromAuthority: u.userId, userAliasList: [...u.aliases] });
 

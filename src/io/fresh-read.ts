@@ -8,24 +8,13 @@ import type { GuardSlot, RuleListClient } from "../api";
 import { StalePlanError } from "../errors";
 import { fingerprintList } from "../core/fingerprint";
 import type { ListRead, RuleFacts } from "../core/observation";
-import type { Plan, RulePlan } from "../core/plan-schema";
-import { checkStillPlanned, rulesToReadAgain } from "../core/still-planned";
+import type { RulePlan } from "../core/plan-schema";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
 
 /** Reads every given rule's list now (one query-users each, `parallelism` at once), in order. */
 export function readAgain(client: RuleListClient, rules: readonly RuleFacts[], parallelism: number): Promise<ListRead[]> {
   return mapPool(rules, parallelism, (rule) => readList(client, rule));
-}
-
-/**
- * Re-reads every rule the plan would change and refuses the plan when any list differs from what
- * was planned, or when the plan's calls and mass-removal checks do not follow from its desired
- * lists and the lists read now (src/core/still-planned.ts). The workflow does the same in two
- * steps, the read through its session (src/io/workflow/apply.ts).
- */
-export async function checkNotStale(plan: Plan, client: RuleListClient, parallelism: number, when: "saved" | "confirmed" = "saved"): Promise<void> {
-  checkStillPlanned(plan, await readAgain(client, rulesToReadAgain(plan), parallelism), when);
 }
 
 /** A retry of remove-all-users found the list empty: the attempt before it landed, though its answer was lost. */

@@ -31,3 +31,8 @@ export function shellQuote(word: string): string {
   if (/^[\w./@%+=:,-]+$/.test(word)) return word;
   return `'${word.replace(/'/g, "'\\''")}'`;
 }
+
+/** `1 rule`, `2 rules`; `many` for an irregular plural (`2 aliases`). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -7,8 +7,6 @@
 import { RateLimiter, RuleListClient, type RequestEvent } from "../../src/api";
 import { TokenCommand, type TokenSource } from "../../src/api/http/credentials";
 import { realSleep } from "../../src/api/http/retry";
-import { applyPlan } from "../../src/io/execute";
-import { checkNotStale } from "../../src/io/fresh-read";
 import { main } from "../../src/cli/main";
 import type { RunningSimulator } from "../../src/simulator";
 import { listing, runCli, writesOf } from "../support/cli";
@@ -220,8 +218,7 @@ describe("the guard read is never followed by a wait (several workers)", () => {
         rateLimiter: new RateLimiter({ maxRps: options.maxRps }),
         onRequest,
       });
-      await checkNotStale(plan, client, 4, "saved");
-      const result = await applyPlan(plan, client, { parallelism: 4 });
+      const result = await applyAsSaved(plan, client, 4);
       await Promise.all(additions);
       return { result, listings: Array.from({ length: RULES }, (_, i) => listing(sim, safetyRuleId(i + 1))), guarded: additions.length };
     });

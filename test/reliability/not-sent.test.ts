@@ -5,10 +5,8 @@
  */
 import { RuleListClient } from "../../src/api";
 import { renderApplyText } from "../../src/core/render";
-import { applyPlan } from "../../src/io/execute";
-import { checkNotStale } from "../../src/io/fresh-read";
 import { withSimulator } from "../support/simulator";
-import { planIn, simUser, tenant } from "./safety-support";
+import { applyAsSaved, planIn, simUser, tenant } from "./safety-support";
 import { TENANT, TOKEN } from "./support";
 
 describe("a call never acted on is reported not sent", () => {
@@ -22,8 +20,7 @@ describe("a call never acted on is reported not sent", () => {
       const client = new RuleListClient({ baseUrl: sim.url, token: TOKEN, tenantId: TENANT, retry: { maxRateLimitRetries: 1 } });
 
       // when the plan is applied
-      await checkNotStale(plan, client, 1);
-      const result = await applyPlan(plan, client, { parallelism: 1 });
+      const result = await applyAsSaved(plan, client);
 
       // then the call is recorded and printed as not sent, and nothing says it may have landed
       const rule = result.rules[0]!;

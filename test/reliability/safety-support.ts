@@ -6,8 +6,8 @@ import type { RuleListClient } from "../../src/api";
 import type { DesiredList } from "../../src/core/desired";
 import type { Plan } from "../../src/core/plan-schema";
 import type { ApplyResult } from "../../src/core/apply-results";
-import { applyPlan } from "../../src/io/execute";
-import { checkNotStale } from "../../src/io/fresh-read";
+import { admitted } from "../../src/core/admission";
+import { checkStillPlanned, rulesToReadAgain } from "../../src/core/still-planned";
 import { connectedSession, getPlan } from "../../src/io/workflow";
 import type { SimUser, TenantSeed } from "../../src/simulator";
 import type { StackDecl } from "../support/cli";
@@ -83,9 +83,11 @@ export async function planIn(client: RuleListClient, lists: readonly DeclaredLis
 
 /**
  * Applies `plan` as `apply PLANFILE` does once its file is admitted: the fresh read of every rule
- * it changes (src/io/fresh-read.ts checkNotStale), then the calls, one rule at a time.
+ * it changes, checked still as planned (src/core/still-planned.ts), then the calls,
+ * `parallelism` rules at a time, through a session of `client` (src/io/workflow/connect.ts).
  */
-export async function applyAsSaved(plan: Plan, client: RuleListClient): Promise<ApplyResult> {
-  await checkNotStale(plan, client, 1, "saved");
-  return applyPlan(plan, client, { parallelism: 1 });
+export async function applyAsSaved(plan: Plan, client: RuleListClient, parallelism = 1): Promise<ApplyResult> {
+  const session = connectedSession(client, { baseUrl: client.baseUrl, tenantId: client.tenantId }, { parallelism, pageSize: 100, batchSize: 100 });
+  checkStillPlanned(plan, await session.readAgain(rulesToReadAgain(plan)), "saved");
+  return session.send(admitted(plan), {});
 }

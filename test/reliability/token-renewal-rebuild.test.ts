@@ -8,11 +8,9 @@
  * the send (before the guard read, for remove-all-users).
  */
 import { RateLimiter, RuleListClient, TokenCommand } from "../../src/api";
-import { applyPlan } from "../../src/io/execute";
-import { checkNotStale } from "../../src/io/fresh-read";
 import { listing } from "../support/cli";
 import { withSimulator } from "../support/simulator";
-import { planIn, safetyRuleId, simUser, tenant } from "./safety-support";
+import { applyAsSaved, planIn, safetyRuleId, simUser, tenant } from "./safety-support";
 import { TENANT } from "./support";
 
 /** Generous: about 15 requests spaced 1.5 s apart. */
@@ -37,8 +35,7 @@ describe("bare tokens that expire while requests wait for the rate limiter", () 
         const client = new RuleListClient({ baseUrl: sim.url, tenantId: TENANT, tokenSource: bareTokens(), rateLimiter: new RateLimiter({ maxRps: 1 / 1.5 }) });
 
         // when the plan is applied
-        await checkNotStale(plan, client, 1);
-        const result = await applyPlan(plan, client, { parallelism: 1 });
+        const result = await applyAsSaved(plan, client);
 
         // then the rebuild converged and verified
         expect(result.rules[0]).toMatchObject({ outcome: "applied", verified: true });

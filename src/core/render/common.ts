@@ -4,6 +4,7 @@
  */
 import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/rules/schemas";
+import { plural } from "../../shared/text";
 import { compareStrings } from "../canonical";
 import { escapeInvisible } from "../invisible";
 import { noMentions } from "./mentions";
@@ -66,9 +67,7 @@ export function oneLine(s: string): string {
   return escapeInvisible(s.replace(/[\r\n\t]+/g, " "));
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { plural };
 
 export function listKind(listType: UsersToAlertOn | null): string {
   switch (listType) {

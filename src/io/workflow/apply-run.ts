@@ -131,9 +131,7 @@ async function applySaved(env: NodeJS.ProcessEnv, settings: ApplySettings, file:
       return session;
     },
   }).finally(() => session?.close());
-  recorder.applied(result);
-  door.showResult(result);
-  return { exitCode: result.ok ? 0 : 1, result };
+  return applied(result, recorder, door);
 }
 
 /** A fresh plan of the declaration (the app, or the environment's one list): shown, confirmed, applied. */
@@ -163,9 +161,14 @@ async function applyDeclared(env: NodeJS.ProcessEnv, cwd: string, settings: Appl
     door.cancelled();
     return { exitCode: 1, result: null };
   }
-  recorder.applied(outcome.result);
-  door.showResult(outcome.result);
-  return { exitCode: outcome.result.ok ? 0 : 1, result: outcome.result };
+  return applied(outcome.result, recorder, door);
+}
+
+/** What was sent: recorded, shown, and the exit code (0 when every changed rule applied and verified). */
+function applied(result: ApplyResult, recorder: ApplyReportRecorder, door: ApplyDoor): { exitCode: number; result: ApplyResult } {
+  recorder.applied(result);
+  door.showResult(result);
+  return { exitCode: result.ok ? 0 : 1, result };
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { AlertDetails, AlertDetailsAggregate, AlertState, AlertSummary, Case, CreateCaseInput, FilterGroup } from "../../api";
 import { ApiError, eventIdsOf } from "../../api";
 import { UsageError } from "../../errors";
+import { plural } from "../../shared/text";
 import type { InvalidSettings, SessionSettings } from "./connect";
 import type { RunReporter } from "./reporter";
 import { attachAll, type FileEventOutcome } from "./triage-cases";
@@ -95,7 +96,7 @@ export async function escalateRun(request: EscalateRequest, reporter: RunReporte
       }
       throw error;
     }
-    reporter.say(`Created case ${created.number} ("${created.name}"); adding ${eventIds.length} file event${eventIds.length === 1 ? "" : "s"}.`);
+    reporter.say(`Created case ${created.number} ("${created.name}"); adding ${plural(eventIds.length, "file event")}.`);
     return { created, outcomes: await attachAll(client, created.number, eventIds, reporter) };
   });
 }
