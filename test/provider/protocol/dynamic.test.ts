@@ -80,7 +80,7 @@ describe("dynamic values", () => {
 
   it("reads a 64-bit integer beyond 2^53 as a number that is no longer a safe integer", () => {
     const big = Buffer.from([0x81, 0xa1, 0x6e, 0xd3, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01]);
-    const value = decodeMsgpack(schemaShape({ version: 0, description: "", attributes: [{ name: "n", type: "number", optional: true, description: "" }] }), big) as Record<string, number>;
+    const value = decodeMsgpack(schemaShape({ attributes: [{ name: "n", type: "number", optional: true, description: "" }] }), big) as Record<string, number>;
     expect(Number.isSafeInteger(value["n"])).toBe(false);
   });
 });
