@@ -137,7 +137,14 @@ describe("alertrules_rule_user_list", () => {
     const rules = [RULES.engineering, RULES.finance, RULES.sales, RULES.legal];
     const live = (ruleId: string) => sim.rule(ruleId)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }));
     const cfgs = rules.map((ruleId, i) => config({ rule_id: ruleId, users: users([...live(ruleId), { userId: `90${i}`, aliases: [`new${i}@example.com`] }]) }));
+    sim.resetCounts();
     const plans = await Promise.all(cfgs.map((cfg) => resource.plan({ prior: null, proposed: proposed(null, cfg), config: cfg, priorPrivate: EMPTY })));
+    // the plans that arrive together share one search, and read each list once
+    expect(sim.requestCounts()).toEqual({ "query-rule-metadata": 1, "query-users": 4 });
+    // Terraform's apply plans each create again first: from what the plan read (no request)
+    const again = await Promise.all(cfgs.map((cfg) => resource.plan({ prior: null, proposed: proposed(null, cfg), config: cfg, priorPrivate: EMPTY })));
+    expect(again.map((p) => p.planned)).toEqual(plans.map((p) => p.planned));
+    expect(sim.requestCounts()).toEqual({ "query-rule-metadata": 1, "query-users": 4 });
     sim.resetCounts();
     // when Terraform applies them concurrently (-parallelism)
     const applied = await Promise.all(cfgs.map((cfg, i) => resource.apply({ prior: null, planned: plans[i]!.planned, config: cfg, plannedPrivate: plans[i]!.plannedPrivate ?? EMPTY })));
