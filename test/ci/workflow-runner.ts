@@ -8,7 +8,7 @@
  * --prefix P alert-rule-users@V` and `ci` install this checkout's build, except that `ci` installs a
  * lock's `file:` dependency as that directory, as npm would.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -97,18 +97,35 @@ case "$1" in
 esac
 `;
 
+function exec(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10 * 60_000);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status: status ?? 1, stdout, stderr });
+    });
+  });
+}
+
 /** Evaluates a `${{ }}` expression or an `if:` over the contexts given (paths, ==, !=, &&, ||, always()). */
 function evaluate(expression: string, lookup: (path: string) => string): unknown {
   const js = expression
     .replace(/\balways\(\)/g, "true")
     .replace(/\b(?:steps|vars|secrets|github|runner|env|inputs|needs)(?:\.[A-Za-z0-9_-]+)+/g, (path) => `lookup(${JSON.stringify(path)})`);
-  return new Function("lookup", `return (${js});`)(lookup) as unknown;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the workflow's own expression, as the runner evaluates it
+  const compiled = new Function("lookup", `return (${js});`) as (l: typeof lookup) => unknown;
+  return compiled(lookup);
 }
 
 function substitute(text: string, lookup: (path: string) => string): string {
   return text.replace(/\$\{\{([\s\S]*?)\}\}/g, (_m, expression: string) => {
     const value = evaluate(expression, lookup);
-    return value === undefined || value === null ? "" : String(value);
+    return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : "";
   });
 }
 
@@ -248,10 +265,9 @@ async function runJob(
       const script = join(temp, `step-${i}.sh`);
       writeFileSync(script, substitute(step.run, lookup));
       const cwd = step["working-directory"] === undefined ? workspace : join(workspace, substitute(step["working-directory"], lookup));
-      const ran = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+      // spawned, never spawnSync: the simulator the steps talk to runs in this process
+      const ran = await exec("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
         cwd,
-        encoding: "utf8",
-        timeout: 10 * 60_000,
         env: {
           ...event.env,
           ...stepEnv,
@@ -266,7 +282,7 @@ async function runJob(
           CI: "true",
         },
       });
-      code = ran.status ?? 1;
+      code = ran.status;
       output = `${ran.stdout}${ran.stderr}`;
       if (step.id !== undefined) outputs[step.id] = readOutputs(outputFile);
     } else {

@@ -8,6 +8,7 @@
  * request is planned, commented (the CLI's rendering) and its plan uploaded.
  * Needs terraform on PATH and the build (dist/).
  */
+import { spawnSync } from "node:child_process";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -91,6 +92,9 @@ function tree(name: string, files: Record<string, string>, dependency = VERSION,
     mkdirSync(join(root, path, ".."), { recursive: true });
     writeFileSync(join(root, path), content);
   }
+  // formatted as a pull request that passes `terraform fmt -check` is (the attacks are in what it says, not how)
+  const fmt = spawnSync("terraform", ["fmt", "-recursive", root], { encoding: "utf8" });
+  if (fmt.status !== 0) throw new Error(`terraform fmt: ${fmt.stderr}`);
   return root;
 }
 
