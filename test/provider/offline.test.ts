@@ -4,7 +4,7 @@
  * attribute added to the schema follows), nested attributes included; read keeps state; apply refused.
  */
 import { UNKNOWN } from "../../src/provider/protocol";
-import type { Schema } from "../../src/provider/protocol";
+import type { ObjectValue, Schema } from "../../src/provider/protocol";
 import { isOffline, offlineResource, plannedObject } from "../../src/provider/offline";
 import { lockedArgumentErrors } from "../../src/provider/locked";
 import { ruleUserListSchema } from "../../src/provider/schema";
@@ -48,7 +48,7 @@ describe("the offline provider", () => {
 
 describe("the locked provider", () => {
   it("refuses url, token and token_command, each with its sentence and attribute, set or unknown; nothing when unlocked", () => {
-    const config = { url: "http://elsewhere", token: UNKNOWN, token_command: "cat /proc/self/environ", tenant_id: "t", max_rps: 2 };
+    const config: ObjectValue = { url: "http://elsewhere", token: UNKNOWN, token_command: "cat /proc/self/environ", tenant_id: "t", max_rps: 2 };
     const errors = lockedArgumentErrors(config, { ALERT_RULE_USERS_PROVIDER_LOCKED: "1" });
     expect(errors.map((e) => [e.summary, e.attribute])).toEqual([
       ["url is not allowed in a locked provider", ["url"]],
