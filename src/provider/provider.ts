@@ -11,6 +11,7 @@ import type { ProviderRun } from "./configure";
 import type * as ResourceModule from "./rule-user-list";
 import type * as DataSourceModule from "./rules-data-source";
 import type { DataSourceType, ProviderDefinition, ResourceType } from "./protocol";
+import { OFFLINE_READ, offlineResource } from "./offline";
 import { RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
 
 export interface ProviderHost {
@@ -29,6 +30,8 @@ interface Engine {
 
 export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { warmUp(): void } {
   let run: ProviderRun | null = null;
+  /** Configured offline (ALERT_RULE_USERS_PROVIDER_OFFLINE=1): no session; plans from the configuration alone. */
+  let offline = false;
   const stop = new AbortController();
   const current = (): ProviderRun | null => run;
   let loaded: Engine | undefined;
@@ -43,25 +46,30 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
     }
     return loaded;
   };
+  const validateResource: NonNullable<ResourceType["validate"]> = (config) => engine().resource.validate?.(config) ?? [];
+  const offlineList = offlineResource(ruleUserListSchema, validateResource);
+  /** The resource as this run serves it: the engine's, or the offline one. */
+  const served = (): ResourceType => (offline ? offlineList : engine().resource);
   const resource: ResourceType = {
     schema: ruleUserListSchema,
-    validate: (config) => engine().resource.validate?.(config) ?? [],
-    upgrade: (version, state) => engine().resource.upgrade?.(version, state) ?? state,
-    read: (request) => engine().resource.read(request),
-    plan: (request) => engine().resource.plan(request),
-    apply: (request) => engine().resource.apply(request),
-    importState: (id) => engine().resource.importState(id),
+    validate: validateResource,
+    upgrade: (version, state) => served().upgrade?.(version, state) ?? state,
+    read: (request) => served().read(request),
+    plan: (request) => served().plan(request),
+    apply: (request) => served().apply(request),
+    importState: (id) => served().importState(id),
   };
   const dataSource: DataSourceType = {
     schema: rulesDataSourceSchema,
     validate: (config) => engine().dataSource.validate?.(config) ?? [],
-    read: (config) => engine().dataSource.read(config),
+    read: (config) => (offline ? Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_READ }] }) : engine().dataSource.read(config)),
   };
   return {
     schema: providerSchema,
     async configure(config) {
       const configured = await engine().configureRun(config, host.env, host.cwd, stop.signal, host.log);
       run = configured.run;
+      offline = configured.offline === true;
       return configured.diagnostics;
     },
     resources: { [RULE_USER_LIST]: resource },
