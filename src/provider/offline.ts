@@ -9,7 +9,7 @@
  *   apply   refused: an offline provider writes nothing
  */
 import type { Attribute, ObjectValue, ResourceType, Schema, Value } from "./protocol";
-import { UNKNOWN } from "./protocol";
+import { Typed, UNKNOWN } from "./protocol";
 
 export const OFFLINE_VARIABLE = "ALERT_RULE_USERS_PROVIDER_OFFLINE";
 
@@ -25,8 +25,9 @@ export const OFFLINE_READ = `The alertrules provider is offline (${OFFLINE_VARIA
 /** A nested attribute's value with its computed children planned. */
 function plannedNested(attribute: Attribute, value: Value): Value {
   const nested = attribute.nested;
-  if (nested === undefined || value === null || value === UNKNOWN) return value;
-  const one = (v: Value): Value => (typeof v === "object" && v !== null && !Array.isArray(v) ? plannedObject(nested.attributes, v) : v);
+  // a dynamic value is planned as the configuration wrote it, type and all
+  if (nested === undefined || value === null || value === UNKNOWN || value instanceof Typed) return value;
+  const one = (v: Value): Value => (typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Typed) ? plannedObject(nested.attributes, v) : v);
   if (nested.nesting === "single") return one(value);
   if (Array.isArray(value)) return value.map(one);
   if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, one(v)]));

@@ -12,10 +12,10 @@ export const providerSchema: Schema = {
   version: 0,
   description: "Alert rule user lists (alert-rule-users). Every argument falls back to its environment variable.",
   attributes: [
-    { name: "url", type: "string", optional: true, description: "The service's base URL (ALERTS_API_URL)." },
+    { name: "url", type: "string", optional: true, description: "The service's base URL (ALERTS_API_URL). An error when ALERT_RULE_USERS_PROVIDER_LOCKED=1." },
     { name: "tenant_id", type: "string", optional: true, description: "The tenant ID (ALERTS_TENANT_ID)." },
-    { name: "token", type: "string", optional: true, sensitive: true, description: "The bearer token (ALERTS_API_TOKEN). Prefer the environment or token_command: a value here is kept in no state or plan, but it sits in your configuration." },
-    { name: "token_command", type: "string", optional: true, description: "A command that prints a token, bare or as JSON {token, expiresAt} (ALERTS_API_TOKEN_COMMAND)." },
+    { name: "token", type: "string", optional: true, sensitive: true, description: "The bearer token (ALERTS_API_TOKEN). Prefer the environment or token_command: the provider writes it to no state, plan or log, but a value here sits in your configuration, and a value from a variable is saved in a plan file by Terraform (terraform plan -out). An error when ALERT_RULE_USERS_PROVIDER_LOCKED=1." },
+    { name: "token_command", type: "string", optional: true, description: "A command that prints a token, bare or as JSON {token, expiresAt} (ALERTS_API_TOKEN_COMMAND). An error when ALERT_RULE_USERS_PROVIDER_LOCKED=1." },
     { name: "max_rps", type: "number", optional: true, description: "Never send more than this many requests a second, over every resource of the run (as --max-rps)." },
   ],
 };
