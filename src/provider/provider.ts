@@ -10,8 +10,11 @@ import type * as ConfigureModule from "./configure";
 import type { ProviderRun } from "./configure";
 import type * as ResourceModule from "./rule-user-list";
 import type * as DataSourceModule from "./rules-data-source";
+import type * as RuleDataSourceModule from "./rule-data-source";
+import type * as MoveModule from "./move-state";
+import type * as TimeoutsModule from "./timeouts";
 import type { DataSourceType, ProviderDefinition, ResourceType } from "./protocol";
-import { RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
+import { RULE_DATA_SOURCE, RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleDataSourceSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
 
 export interface ProviderHost {
   readonly env: NodeJS.ProcessEnv;
@@ -25,6 +28,8 @@ interface Engine {
   readonly configureRun: typeof ConfigureModule.configureRun;
   readonly resource: ResourceType;
   readonly dataSource: DataSourceType;
+  readonly ruleDataSource: DataSourceType;
+  readonly move: typeof MoveModule.moveResourceState;
 }
 
 export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { warmUp(): void } {
@@ -38,8 +43,11 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
       const { configureRun } = require("./configure") as typeof ConfigureModule;
       const { ruleUserListResource } = require("./rule-user-list") as typeof ResourceModule;
       const { rulesDataSource } = require("./rules-data-source") as typeof DataSourceModule;
+      const { ruleDataSource } = require("./rule-data-source") as typeof RuleDataSourceModule;
+      const { moveResourceState } = require("./move-state") as typeof MoveModule;
+      const { withTimeouts } = require("./timeouts") as typeof TimeoutsModule;
       /* eslint-enable @typescript-eslint/no-require-imports */
-      loaded = { configureRun, resource: ruleUserListResource(current), dataSource: rulesDataSource(current) };
+      loaded = { configureRun, resource: withTimeouts(ruleUserListResource, current), dataSource: rulesDataSource(current), ruleDataSource: ruleDataSource(current), move: moveResourceState };
     }
     return loaded;
   };
@@ -51,6 +59,7 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
     plan: (request) => engine().resource.plan(request),
     apply: (request) => engine().resource.apply(request),
     importState: (id) => engine().resource.importState(id),
+    move: (request) => engine().move(request),
   };
   const dataSource: DataSourceType = {
     schema: rulesDataSourceSchema,
@@ -65,7 +74,10 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
       return configured.diagnostics;
     },
     resources: { [RULE_USER_LIST]: resource },
-    dataSources: { [RULES_DATA_SOURCE]: dataSource },
+    dataSources: {
+      [RULES_DATA_SOURCE]: dataSource,
+      [RULE_DATA_SOURCE]: { schema: ruleDataSourceSchema, validate: (config) => engine().ruleDataSource.validate?.(config) ?? [], read: (config) => engine().ruleDataSource.read(config) },
+    },
     stop() {
       // Terraform's Ctrl-C: no new call starts; calls in flight finish (src/io/execute.ts).
       host.log("[INFO] stop requested: no new call starts; calls in flight finish");
