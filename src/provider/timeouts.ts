@@ -25,7 +25,7 @@ export interface Timeout {
   readonly ms: number;
 }
 
-const block = (value: Value | undefined): ObjectValue | null => (value !== null && value !== undefined && typeof value === "object" && !Array.isArray(value) ? (value as ObjectValue) : null);
+const block = (value: Value | undefined): ObjectValue | null => (value !== null && value !== undefined && typeof value === "object" && !Array.isArray(value) ? (value) : null);
 
 /** The timeout of an operation in a `timeouts` block value; null when none is set (or it is not a duration: validate says so). */
 export function timeoutOf(timeouts: Value | undefined, operation: TimeoutOperation): Timeout | null {
