@@ -3,7 +3,7 @@
  * rate limiter and one token source for every resource Terraform asks about, however many at once.
  */
 import type { OpenSession, SessionRequest } from "../io/workflow";
-import { MAX_RUN_DEADLINE_SECONDS, RuleLookup, openSession, parseDuration } from "../io/workflow";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, RuleLookup, openSession, parseDuration } from "../io/workflow";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 
 /** The environment variables the provider block's arguments stand for (docs/contract.md §11.1). */
@@ -118,6 +118,8 @@ export function sessionRequest(config: ObjectValue, env: NodeJS.ProcessEnv, cwd:
     ...(url === undefined ? {} : { baseUrl: url }),
     ...(tokenCommand === undefined ? {} : { tokenCommand }),
     ...(maxRps === undefined ? {} : { maxRps }),
+    // one attempt never outlasts a request_timeout shorter than the attempt's own default
+    ...(pacing.requestSeconds !== undefined && pacing.requestSeconds < DEFAULT_TIMEOUT_SECONDS ? { timeoutSeconds: pacing.requestSeconds } : {}),
     timeoutGiven: PACING_VARIABLES.request_timeout,
     engine: { parallelism: 4, pageSize: 100, batchSize: 100 },
     onWarning,
