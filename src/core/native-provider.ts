@@ -3,6 +3,8 @@
  * generators and the installer share. Fixed by the contract: an address Terraform resolves, a
  * resource type, and where the implied local mirror keeps an unpacked provider.
  */
+import type { ObservedList } from "./observation";
+import type { RuleChanges } from "./rule-changes";
 import { suggest } from "./suggest";
 
 /** The provider's local name in `required_providers` and its provider block. */
@@ -111,4 +113,65 @@ export function nativeImportIdProblem(id: string): string | null {
   }
   if (/\s/.test(rest)) return `The import ID ${quoted} has spaces, which a rule ID never has: to import by the rule's name, write "name:${rest}". ${forms}`;
   return null;
+}
+
+/** One entry a plan takes off a live list: a user's aliases (all of them when the user leaves), or an entry without a user ID. */
+export interface PlannedRemoval {
+  readonly userId: string | null;
+  readonly aliases: readonly string[];
+}
+
+/**
+ * Everything a rule's plan removes from its live list, as the native resource shows it (`removes`,
+ * design §12.1): users removed whole, aliases removed from users who stay, and entries without a
+ * user ID that a rebuild takes away; by user ID, then alias.
+ */
+export function plannedRemovals(changes: RuleChanges): PlannedRemoval[] {
+  const out: PlannedRemoval[] = [
+    ...changes.removeUsers.map((u) => ({ userId: u.userId, aliases: [...u.aliases].sort() })),
+    ...changes.removeAliases.map((u) => ({ userId: u.userId, aliases: [...u.aliases].sort() })),
+    ...changes.removeEntriesWithoutId.map((e) => ({ userId: null, aliases: [...e.aliases].sort() })),
+  ];
+  return out.sort((a, b) => compareKeys(a.userId ?? "", b.userId ?? "") || compareKeys(a.aliases.join("\n"), b.aliases.join("\n")));
+}
+
+const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * What differs between the list a plan read and the list read now, in a sentence each: users and
+ * aliases added or removed elsewhere, and a change of the list's type. Empty when they are the same.
+ */
+export function describeListChange(before: ObservedList, after: ObservedList): string[] {
+  const out: string[] = [];
+  if (before.usersToAlertOn !== after.usersToAlertOn) out.push(`the list's type changed from ${before.usersToAlertOn} to ${after.usersToAlertOn}`);
+  const aliasesOf = (list: ObservedList) => {
+    const map = new Map<string, Set<string>>();
+    for (const e of list.entries) {
+      const key = e.userId ?? "";
+      const set = map.get(key) ?? new Set<string>();
+      for (const a of e.aliases) set.add(a.toLowerCase());
+      map.set(key, set);
+    }
+    return map;
+  };
+  const was = aliasesOf(before);
+  const now = aliasesOf(after);
+  const name = (key: string) => (key === "" ? "entries without a user ID" : `user ${JSON.stringify(key)}`);
+  for (const [key, aliases] of now) {
+    const old = was.get(key);
+    if (old === undefined) out.push(`${name(key)} was added elsewhere`);
+    else {
+      const added = [...aliases].filter((a) => !old.has(a));
+      if (added.length > 0) out.push(`${name(key)} gained ${added.join(", ")} elsewhere`);
+    }
+  }
+  for (const [key, aliases] of was) {
+    const fresh = now.get(key);
+    if (fresh === undefined) out.push(`${name(key)} was removed elsewhere`);
+    else {
+      const gone = [...aliases].filter((a) => !fresh.has(a));
+      if (gone.length > 0) out.push(`${name(key)} lost ${gone.join(", ")} elsewhere`);
+    }
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
  * rate limiter and one token source for every resource Terraform asks about, however many at once.
  */
 import type { OpenSession, SessionRequest } from "../io/workflow";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, RuleLookup, openSession, parseDuration } from "../io/workflow";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, RuleLookup, TerraformRun, openSession, parseDuration } from "../io/workflow";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 
 /** The environment variables the provider block's arguments stand for (docs/contract.md §11.1). */
@@ -21,6 +21,8 @@ export interface ProviderRun {
   readonly signal: AbortSignal;
   /** Rule ID → the declarations planned for it in this process (two resources for one rule are refused). */
   readonly planned: Map<string, Set<string>>;
+  /** What the provider processes of this Terraform command share (src/io/terraform-run.ts). */
+  readonly terraform: TerraformRun;
 }
 
 /**
@@ -142,7 +144,7 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
     // Every plan of this process, the applies' own included, resolves its rules through the one
     // lookup: the resources Terraform applies at once share their searches as their plans do.
     const session: OpenSession = { ...opened, lookupRules: (references) => Promise.all(references.map((reference) => lookup.lookup(reference))) };
-    return { run: { session, lookup, signal, planned: new Map() }, diagnostics: warnings };
+    return { run: { session, lookup, signal, planned: new Map(), terraform: TerraformRun.current(env) }, diagnostics: warnings };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };

@@ -45,12 +45,14 @@ export const PAGE_EXAMPLES = {
 
 function typeName(type: CtyType): string {
   if (typeof type === "string") return type === "bool" ? "Bool" : type.charAt(0).toUpperCase() + type.slice(1);
+  if (type[0] === "object") return "Object";
+  if (type[0] === "tuple") return "Tuple";
   const [kind, inner] = type;
-  if (kind === "object") return "Object";
   return `${kind.charAt(0).toUpperCase()}${kind.slice(1)} of ${typeName(inner)}`;
 }
 
 function attributeType(attribute: Attribute): string {
+  if (attribute.expects !== undefined) return `Dynamic, ${attribute.expects.nesting === "map" ? "Map" : "List"} of Object`;
   if (attribute.nested !== undefined) {
     const nesting = attribute.nested.nesting;
     return nesting === "single" ? "Attributes" : `Attributes ${nesting.charAt(0).toUpperCase()}${nesting.slice(1)}`;
@@ -76,10 +78,11 @@ function sentence(text: string): string {
 function attributeLine(attribute: Attribute, path: readonly string[], nested: Nested[]): string {
   const flags = [attributeType(attribute), ...(attribute.sensitive === true ? ["Sensitive"] : [])].join(", ");
   let line = `- \`${attribute.name}\` (${flags}) ${sentence(attribute.description)}`;
-  if (attribute.nested !== undefined) {
+  const members = attribute.nested?.attributes ?? attribute.expects?.attributes;
+  if (members !== undefined) {
     const inner = [...path, attribute.name];
     const id = anchor("nestedatt", inner);
-    nested.push({ id, path: inner, attributes: attribute.nested.attributes, blocks: [] });
+    nested.push({ id, path: inner, attributes: members, blocks: [] });
     line += ` (see [below for nested schema](#${id}))`;
   }
   return line;

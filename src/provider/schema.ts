@@ -23,6 +23,11 @@ export const providerSchema: Schema = {
   ],
 };
 
+const userAttributes: readonly Attribute[] = [
+  { name: "aliases", type: ["list", "string"], required: true, description: "The aliases to alert on; compared case-insensitively." },
+  { name: "expires_at", type: "string", optional: true, description: "yyyy-MM-dd (UTC): from that day on the user is no longer desired." },
+];
+
 const policyAttributes: readonly Attribute[] = [
   { name: "name", type: "string", optional: true, description: "Where the policy is declared (shown in violations)." },
   { name: "max_users", type: "number", optional: true, description: "At most this many users on the list." },
@@ -51,22 +56,23 @@ export const ruleUserListSchema: Schema = {
     { name: "mode", type: "string", optional: true, computed: true, description: '"authoritative" (default): the list becomes exactly `users`; "additive": only adds, never shows or touches undeclared entries.' },
     {
       name: "users",
+      type: "dynamic",
       required: true,
-      description: "The declared users, keyed by user ID (userIdFromAuthority).",
-      nested: {
-        nesting: "map",
-        attributes: [
-          { name: "aliases", type: ["set", "string"], required: true, description: "The aliases to alert on; compared case-insensitively." },
-          { name: "expires_at", type: "string", optional: true, description: "yyyy-MM-dd (UTC): from that day on the user is no longer desired." },
-        ],
-      },
+      description: 'The declared users, keyed by user ID (userIdFromAuthority): users = { "9102" = { aliases = ["alice@example.com"], expires_at = "2026-12-31" } }. A key other than aliases and expires_at is an error.',
+      expects: { nesting: "map", attributes: userAttributes },
     },
     { name: "allow_mass_removal", type: "bool", optional: true, computed: true, description: "Let a plan remove every entry, or more than half of a list of 10 or more (default false)." },
     { name: "on_destroy", type: "string", optional: true, computed: true, description: '"keep" (default): destroy leaves the live list as it is; "clear": destroy removes what this resource manages.' },
-    { name: "policies", optional: true, description: "RuleUserListPolicy checks evaluated against the live list at plan time.", nested: { nesting: "list", attributes: policyAttributes } },
+    { name: "policies", type: "dynamic", optional: true, description: "RuleUserListPolicy checks evaluated against the live list at plan time: policies = [{ max_users = 50 }]. A key other than those below is an error.", expects: { nesting: "list", attributes: policyAttributes } },
     { name: "list_type", type: "string", computed: true, description: "The rule's usersToAlertOn: SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED or ALL_USERS." },
     { name: "expired_user_ids", type: ["set", "string"], computed: true, description: "Declared users whose expires_at has passed and who are still on the live list: the next apply removes them." },
     { name: "entries_without_user_id", type: ["set", "string"], computed: true, description: "Aliases of live entries without a user ID: an authoritative list is rebuilt to remove them." },
+    {
+      name: "removes",
+      type: ["list", ["object", { user_id: "string", aliases: ["list", "string"] }]],
+      computed: true,
+      description: "What this plan's apply removes from the live list: each user ID with the aliases that leave (all of a user's aliases when the user leaves), and entries without a user ID (user_id null). Empty when nothing leaves.",
+    },
   ],
 };
 

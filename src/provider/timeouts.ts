@@ -14,6 +14,7 @@
 import { parseDuration } from "../io/workflow";
 import type { ProviderRun } from "./configure";
 import type { Diagnostic, ObjectValue, ResourceType, Value } from "./protocol";
+import { Typed } from "./protocol";
 import { TIMEOUT_OPERATIONS } from "./schema";
 
 export type TimeoutOperation = (typeof TIMEOUT_OPERATIONS)[number];
@@ -25,7 +26,7 @@ export interface Timeout {
   readonly ms: number;
 }
 
-const block = (value: Value | undefined): ObjectValue | null => (value !== null && value !== undefined && typeof value === "object" && !Array.isArray(value) ? (value) : null);
+const block = (value: Value | undefined): ObjectValue | null => (value !== null && value !== undefined && typeof value === "object" && !Array.isArray(value) && !(value instanceof Typed) ? value : null);
 
 /** The timeout of an operation in a `timeouts` block value; null when none is set (or it is not a duration: validate says so). */
 export function timeoutOf(timeouts: Value | undefined, operation: TimeoutOperation): Timeout | null {
@@ -84,9 +85,13 @@ function applyOperation(prior: ObjectValue | null, planned: ObjectValue | null):
  */
 export function withTimeouts(make: (current: () => ProviderRun | null) => ResourceType, current: () => ProviderRun | null, clock: () => number = Date.now): ResourceType {
   const base = make(current);
+  // methods called on `base` (a resource may be a class instance: its methods live on its prototype)
   return {
-    ...base,
+    schema: base.schema,
     validate: async (config) => [...((await base.validate?.(config)) ?? []), ...timeoutProblems(config)],
+    upgrade: (version, state) => base.upgrade?.(version, state) ?? state,
+    plan: (request) => base.plan(request),
+    importState: (id) => base.importState(id),
 
     read(request) {
       const timeout = timeoutOf(request.state["timeouts"], "read");

@@ -5,8 +5,10 @@
  */
 import { z } from "zod";
 import type { DesiredList, DesiredUser, ListMode, ListPolicy, ListView, ObservedList, RuleFacts } from "../io/workflow";
-import { declarationProblems, policyOf, redactValues } from "../io/workflow";
-import { UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type Value } from "./protocol";
+import { declarationProblems, parseKeptPlan, policyOf, redactValues, type Plan } from "../io/workflow";
+import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
+import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type Value } from "./protocol";
+import { ruleUserListSchema } from "./schema";
 
 export const DEFAULT_MODE: ListMode = "authoritative";
 export const ON_DESTROY = ["keep", "clear"] as const;
@@ -15,6 +17,7 @@ export type OnDestroy = (typeof ON_DESTROY)[number];
 /** True when the value, or anything inside it, is not known yet. */
 export function hasUnknown(value: Value): boolean {
   if (value === UNKNOWN) return true;
+  if (value instanceof Typed) return hasUnknown(value.value);
   if (Array.isArray(value)) return value.some(hasUnknown);
   if (value !== null && typeof value === "object") return Object.values(value).some(hasUnknown);
   return false;
@@ -30,8 +33,9 @@ export function resourceLabel(config: ObjectValue): string {
 }
 
 /** The declared users of a configuration or state (`users` map), sorted by user ID. */
-export function usersOf(value: Value | undefined): DesiredUser[] | null {
-  if (value === null || value === undefined || value === UNKNOWN || typeof value !== "object" || Array.isArray(value)) return null;
+export function usersOf(typed: Value | undefined): DesiredUser[] | null {
+  const value = plain(typed);
+  if (value === null || value === UNKNOWN || typeof value !== "object" || Array.isArray(value) || value instanceof Typed) return null;
   return Object.entries(value)
     .map(([userId, user]): DesiredUser => {
       const u = (user ?? {}) as ObjectValue;
@@ -42,11 +46,36 @@ export function usersOf(value: Value | undefined): DesiredUser[] | null {
     .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
 }
 
-/** The `users` map of state from users. */
-export function usersValue(users: readonly DesiredUser[]): ObjectValue {
-  const out: ObjectValue = {};
-  for (const u of users) out[u.userId] = { aliases: [...u.aliases], expires_at: u.expiresAt ?? null };
-  return out;
+/** Two declarations of a user say the same (aliases compared case-insensitively, as the service does). */
+function sameUser(a: DesiredUser, b: DesiredUser): boolean {
+  const set = (u: DesiredUser) => [...new Set(u.aliases.map((x) => x.toLowerCase()))].sort().join("\n");
+  return a.userId === b.userId && (a.expiresAt ?? null) === (b.expiresAt ?? null) && set(a) === set(b);
+}
+
+/**
+ * The `users` value of state from users. A user the prior value declares the same keeps the prior
+ * value and type exactly (as the configuration wrote it: no change shown where nothing changed);
+ * a user new or changed is written as its HCL literal would be.
+ */
+export function usersValue(users: readonly DesiredUser[], prior: Value | undefined = null): Typed {
+  const priorUsers = usersOf(prior ?? null);
+  if (prior instanceof Typed && priorUsers !== null && priorUsers.length === users.length && priorUsers.every((u, i) => sameUser(u, users[i]!))) return prior;
+  const priorInner = prior instanceof Typed ? (plain(prior) as ObjectValue) : null;
+  const types: Record<string, ReturnType<typeof typedLiteral>["type"]> = {};
+  const values: ObjectValue = {};
+  for (const u of users) {
+    const before = priorUsers?.find((p) => p.userId === u.userId);
+    const keptType = prior instanceof Typed && before !== undefined && sameUser(before, u) ? elementType(prior.type, u.userId) : null;
+    if (keptType !== null && priorInner !== null) {
+      setOwn(types, u.userId, keptType);
+      setOwn(values, u.userId, (prior as Typed).value !== null ? ((prior as Typed).value as ObjectValue)[u.userId]! : null);
+      continue;
+    }
+    const literal = typedLiteral(u.expiresAt === undefined ? { aliases: [...u.aliases] } : { aliases: [...u.aliases], expires_at: u.expiresAt });
+    setOwn(types, u.userId, literal.type);
+    setOwn(values, u.userId, literal.value);
+  }
+  return new Typed(["object", types], values);
 }
 
 const POLICY_FIELDS = {
@@ -57,20 +86,22 @@ const POLICY_FIELDS = {
 } as const;
 
 /** The policies of a configuration, or the problems of their fields (each with its path). */
-function policiesOf(value: Value | undefined): { policies: ListPolicy[]; problems: Diagnostic[] } {
+function policiesOf(typed: Value | undefined): { policies: ListPolicy[]; problems: Diagnostic[] } {
+  const value = plain(typed);
   if (!Array.isArray(value)) return { policies: [], problems: [] };
   const policies: ListPolicy[] = [];
   const problems: Diagnostic[] = [];
   value.forEach((raw, index) => {
     const p = (raw ?? {}) as ObjectValue;
-    const days = p["exclusion_lists_require_expiry_max_days"];
+    const given = (name: string): Value => (Object.prototype.hasOwnProperty.call(p, name) ? (p[name] ?? null) : null);
+    const days = given("exclusion_lists_require_expiry_max_days");
     const props = {
-      ...(p["max_users"] === null ? {} : { maxUsers: p["max_users"] }),
-      ...(p["allowed_alias_domains"] === null ? {} : { allowedAliasDomains: p["allowed_alias_domains"] }),
+      ...(given("max_users") === null ? {} : { maxUsers: given("max_users") }),
+      ...(given("allowed_alias_domains") === null ? {} : { allowedAliasDomains: given("allowed_alias_domains") }),
       ...(days === null ? {} : { exclusionListsRequireExpiry: { maxDays: days } }),
-      ...(p["forbid_removals_from_inclusion_lists"] === null ? {} : { forbidRemovalsFromInclusionLists: p["forbid_removals_from_inclusion_lists"] }),
+      ...(given("forbid_removals_from_inclusion_lists") === null ? {} : { forbidRemovalsFromInclusionLists: given("forbid_removals_from_inclusion_lists") }),
     };
-    const checked = policyOf(str(p["name"]) ?? `policies[${index}]`, props);
+    const checked = policyOf(str(given("name")) ?? `policies[${index}]`, props);
     if (checked.ok) policies.push(checked.policy);
     else {
       for (const problem of checked.problems) {
@@ -131,6 +162,8 @@ export type Declared = { readonly kind: "declared"; readonly list: DesiredList; 
  * again once it is).
  */
 export function declarationOf(config: ObjectValue): Declared {
+  const shapeProblems = ruleUserListSchema.attributes.flatMap((attribute) => expectedShapeProblems(attribute, config[attribute.name]));
+  if (shapeProblems.length > 0) return { kind: "invalid", diagnostics: shapeProblems };
   if (hasUnknown(config["rule_id"] ?? null) || hasUnknown(config["rule_name"] ?? null) || hasUnknown(config["users"] ?? null) || hasUnknown(config["mode"] ?? null) || hasUnknown(config["policies"] ?? null) || hasUnknown(config["allow_mass_removal"] ?? null) || hasUnknown(config["on_destroy"] ?? null)) {
     return { kind: "unknown" };
   }
@@ -179,9 +212,13 @@ export function declarationOf(config: ObjectValue): Declared {
   };
 }
 
-/** What the provider keeps beside a resource's state (Terraform's private data): the rule's facts and the list as last read. */
+/**
+ * What the provider keeps beside a resource's state (Terraform's private data): the rule's facts,
+ * the list as last read, and in a plan's private data the plan itself (design §12.1: its apply
+ * sends that plan's calls, or nothing).
+ */
 const privateSchema = z.object({
-  v: z.literal(1),
+  v: z.union([z.literal(1), z.literal(2)]),
   rule: z.object({ observerRuleId: z.string(), name: z.string(), isSystem: z.boolean(), ruleSource: z.string() }),
   list: z
     .object({
@@ -189,31 +226,31 @@ const privateSchema = z.object({
       entries: z.array(z.object({ userId: z.string().nullable(), aliases: z.array(z.string()) })),
     })
     .nullable(),
+  plan: z.unknown().optional(),
 });
 export interface PrivateData {
-  readonly v: 1;
   readonly rule: RuleFacts;
   readonly list: ObservedList | null;
+  /** The plan an apply sends (planned private data only). */
+  readonly plan?: Plan;
 }
 
 /** The private data as Terraform stores it (with the state): every secret the service may have echoed removed. */
 export function encodePrivate(data: PrivateData): Buffer {
-  return Buffer.from(JSON.stringify(redactValues(data)), "utf8");
+  return Buffer.from(JSON.stringify(redactValues({ v: 2, ...data })), "utf8");
 }
 
-/** The private data, or null when there is none or it is not ours (an older version: read again). */
+/** The private data, or null when there is none or it is not ours (read again). A kept plan that is not one is dropped. */
 export function decodePrivate(bytes: Buffer): PrivateData | null {
   if (bytes.length === 0) return null;
   try {
     const parsed = privateSchema.safeParse(JSON.parse(bytes.toString("utf8")));
-    return parsed.success ? parsed.data : null;
+    if (!parsed.success) return null;
+    const plan = parsed.data.plan === undefined ? null : parseKeptPlan(parsed.data.plan);
+    return { rule: parsed.data.rule, list: parsed.data.list, ...(plan === null ? {} : { plan }) };
   } catch {
     return null;
   }
-}
-
-export function factsOf(data: PrivateData): RuleFacts {
-  return data.rule;
 }
 
 /** The state of a resource: the declaration's settings, the view of the live list, and the rule's facts. */
@@ -225,12 +262,17 @@ export function stateOf(input: {
 }): ObjectValue {
   const { base, rule, view } = input;
   // aliases and names come from the service, which may echo a secret: state never holds one
-  return redactValues({
-    ...base,
-    id: rule.observerRuleId,
-    users: usersValue(view.users),
-    list_type: input.listType,
-    expired_user_ids: [...view.expiredOnList],
-    entries_without_user_id: [...view.aliasesWithoutUserId],
-  });
+  const users = usersValue(redactValues(view.users), base["users"]);
+  return {
+    ...redactValues({
+      ...base,
+      users: null,
+      id: rule.observerRuleId,
+      list_type: input.listType,
+      expired_user_ids: [...view.expiredOnList],
+      entries_without_user_id: [...view.aliasesWithoutUserId],
+      removes: [],
+    }),
+    users,
+  };
 }

@@ -45,9 +45,9 @@ describe("the provider's pages", () => {
 
   it("follow a schema change: a new attribute appears in the page made from the changed schema", () => {
     // given the resource's schema with one more read-only attribute
-    const changed: Schema = { ...ruleUserListSchema, attributes: [...ruleUserListSchema.attributes, { name: "removes", type: ["set", "string"], computed: true, description: "What apply removes." }] };
+    const changed: Schema = { ...ruleUserListSchema, attributes: [...ruleUserListSchema.attributes, { name: "added_later", type: ["set", "string"], computed: true, description: "An attribute added later." }] };
     // then its Schema section names it, and the page on disk (made from the schema as it is) does not match it
-    expect(schemaSection(changed)).toContain("- `removes` (Set of String) What apply removes.");
+    expect(schemaSection(changed)).toContain("- `added_later` (Set of String) An attribute added later.");
     expect(schemaSection(changed)).not.toBe(schemaSection(ruleUserListSchema));
   });
 });

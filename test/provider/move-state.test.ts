@@ -7,6 +7,7 @@ import { encodeTriggers } from "../../src/core/declaration";
 import type { ListDeclaration } from "../../src/core/desired";
 import { movedState } from "../../src/provider/move-state";
 import { ruleUserListSchema } from "../../src/provider/schema";
+import { usersOf } from "../../src/provider/values";
 
 const TERRAFORM = "terraform.io/builtin/terraform";
 const NULL = "registry.terraform.io/hashicorp/null";
@@ -41,8 +42,8 @@ describe("moving a RuleUserList's provisioner resource onto alertrules_rule_user
       on_destroy: "keep",
       policies: null,
       timeouts: null,
-      users: { "9102": { aliases: ["alice@example.com"], expires_at: null }, "9107": { aliases: ["bob@example.com"], expires_at: "2099-12-31" } },
     });
+    expect(usersOf(moved.state["users"])).toEqual([{ userId: "9102", aliases: ["alice@example.com"] }, { userId: "9107", aliases: ["bob@example.com"], expiresAt: "2099-12-31" }]);
     expect(Object.keys(moved.state).sort()).toEqual([...ruleUserListSchema.attributes.map((a) => a.name), ...(ruleUserListSchema.blocks ?? []).map((b) => b.name)].sort());
   });
 
@@ -59,8 +60,9 @@ describe("moving a RuleUserList's provisioner resource onto alertrules_rule_user
     users[0] = { userId: "100000", aliases: ["${not-a-template}@example.com"] };
     const moved = movedState({ sourceProvider: TERRAFORM, sourceType: "terraform_data", sourceState: terraformData(list({ users })) });
     if (!("state" in moved)) throw new Error(moved.error.detail);
-    expect(Object.keys(moved.state["users"] as object)).toHaveLength(3000);
-    expect((moved.state["users"] as Record<string, { aliases: string[] }>)["100000"]!.aliases).toEqual(["${not-a-template}@example.com"]);
+    const moved3000 = usersOf(moved.state["users"])!;
+    expect(moved3000).toHaveLength(3000);
+    expect(moved3000.find((u) => u.userId === "100000")!.aliases).toEqual(["${not-a-template}@example.com"]);
   });
 
   it.each([

@@ -6,6 +6,8 @@
 import { alertRulesProvider } from "../../src/provider/provider";
 import { RULE_USER_LIST, ruleUserListSchema } from "../../src/provider/schema";
 import { UNKNOWN, type Diagnostic, type ObjectValue, type ResourceType, type Value } from "../../src/provider/protocol";
+import { plain, typedLiteral } from "../../src/provider/dynamic";
+import { RUN_SCOPE_VARIABLE } from "../../src/io/terraform-run";
 import { useSimulator } from "../support/simulator";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 
@@ -29,13 +31,16 @@ function proposed(prior: ObjectValue | null, cfg: ObjectValue): ObjectValue {
   return out;
 }
 
-function users(list: ReadonlyArray<{ userId: string; aliases: readonly string[]; expiresAt?: string }>): ObjectValue {
-  return Object.fromEntries(list.map((u) => [u.userId, { aliases: [...u.aliases], expires_at: u.expiresAt ?? null }]));
+/** A `users` value as HCL writes it: `{ "9102" = { aliases = [...] } }`, typed as its literal. */
+function users(list: ReadonlyArray<{ userId: string; aliases: readonly string[]; expiresAt?: string }>): Value {
+  return typedLiteral(Object.fromEntries(list.map((u) => [u.userId, u.expiresAt === undefined ? { aliases: [...u.aliases] } : { aliases: [...u.aliases], expires_at: u.expiresAt }])));
 }
 
+let commands = 0;
 async function configured(extra: Record<string, string> = {}): Promise<{ resource: ResourceType; stop: () => void | Promise<void> }> {
   const provider = alertRulesProvider({
-    env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, ...extra },
+    // each configured provider stands for a Terraform command of its own
+    env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `test-${process.pid}-${++commands}`, ...extra },
     cwd: process.cwd(),
     log: () => undefined,
   });
@@ -115,18 +120,18 @@ describe("alertrules_rule_user_list", () => {
     // when terraform plans
     const again = await planAgain(resource, stored, cfg);
     // then the refreshed state names the user and the plan changes users in place (no replace)
-    expect(Object.keys(again.prior["users"] as ObjectValue)).toContain("777");
+    expect(Object.keys(plain(again.prior["users"]) as ObjectValue)).toContain("777");
     expect(again.changed).toBe(true);
     expect(again.plan.requiresReplace ?? []).toEqual([]);
     sim.resetCounts();
     const applied = await resource.apply({ prior: again.prior, planned: again.plan.planned, config: cfg, plannedPrivate: again.plan.plannedPrivate ?? EMPTY });
     expect(errors(applied.diagnostics)).toEqual([]);
     expect(liveIds(RULES.engineering)).toEqual(ENGINEERING_USERS.map((u) => u.userId).sort());
-    // one re-read and one metadata search before writing, one remove-users, one read-back (§4's bound)
-    expect(sim.requestCounts()).toEqual({ "query-rule-metadata": 1, "query-users": 2, "remove-users": 1 });
+    // one re-read before writing (the plan's rule, no search), one remove-users, one read-back (§4's bound)
+    expect(sim.requestCounts()).toEqual({ "query-users": 2, "remove-users": 1 });
   });
 
-  it("applies of several resources that Terraform sends at once share one metadata search", async () => {
+  it("applies of new resources send no metadata search: each uses the rule its plan found, reads its list again and reads it back", async () => {
     // given four new resources planned in one provider process, each adding one user
     const { resource } = await configured();
     const rules = [RULES.engineering, RULES.finance, RULES.sales, RULES.legal];
@@ -136,10 +141,10 @@ describe("alertrules_rule_user_list", () => {
     sim.resetCounts();
     // when Terraform applies them concurrently (-parallelism)
     const applied = await Promise.all(cfgs.map((cfg, i) => resource.apply({ prior: null, planned: plans[i]!.planned, config: cfg, plannedPrivate: plans[i]!.plannedPrivate ?? EMPTY })));
-    // then each converged, with one search for all four (each apply re-reads its list before writing and reads it back)
+    // then each converged with no search (each apply re-reads its list before writing and reads it back)
     for (const a of applied) expect(errors(a.diagnostics)).toEqual([]);
     rules.forEach((ruleId, i) => expect(liveIds(ruleId)).toContain(`90${i}`));
-    expect(sim.requestCounts()).toEqual({ "query-rule-metadata": 1, "query-users": 8, "add-users": 4 });
+    expect(sim.requestCounts()).toEqual({ "query-users": 8, "add-users": 4 });
   });
 
   it("refreshes a resource in state with one query-users and no metadata search", async () => {
@@ -157,7 +162,7 @@ describe("alertrules_rule_user_list", () => {
     const stored = await create(resource, cfg);
     expect(liveIds(RULES.engineering)).toEqual([...ENGINEERING_USERS.map((u) => u.userId), "555"].sort());
     const again = await planAgain(resource, stored, cfg);
-    expect(Object.keys(again.prior["users"] as ObjectValue)).toEqual(["555"]);
+    expect(Object.keys(plain(again.prior["users"]) as ObjectValue)).toEqual(["555"]);
     expect(again.changed).toBe(false);
   });
 
@@ -190,17 +195,17 @@ describe("alertrules_rule_user_list", () => {
 
   it("refuses at plan time: an unknown rule, a mass removal without allow_mass_removal, two resources for one rule", async () => {
     const { resource } = await configured();
-    const unknown = config({ rule_name: "No such rule", users: {} });
+    const unknown = config({ rule_name: "No such rule", users: users([]) });
     const missing = await resource.plan({ prior: null, proposed: proposed(null, unknown), config: unknown, priorPrivate: EMPTY });
     expect(errors(missing.diagnostics).join("\n")).toMatch(/No such rule/);
     expect(missing.diagnostics?.[0]?.attribute).toEqual(["rule_name"]);
 
-    const empty = config({ rule_id: RULES.engineering, users: {} });
+    const empty = config({ rule_id: RULES.engineering, users: users([]) });
     const mass = await resource.plan({ prior: null, proposed: proposed(null, empty), config: empty, priorPrivate: EMPTY });
     expect(errors(mass.diagnostics).join("\n")).toMatch(/mass-removal guard/);
 
-    const byId = config({ rule_id: RULES.finance, users: {}, allow_mass_removal: true });
-    const byName = config({ rule_name: FINANCE_NAME, users: {}, allow_mass_removal: true });
+    const byId = config({ rule_id: RULES.finance, users: users([]), allow_mass_removal: true });
+    const byName = config({ rule_name: FINANCE_NAME, users: users([]), allow_mass_removal: true });
     const plans = [await resource.plan({ prior: null, proposed: proposed(null, byId), config: byId, priorPrivate: EMPTY }), await resource.plan({ prior: null, proposed: proposed(null, byName), config: byName, priorPrivate: EMPTY })];
     expect(plans.flatMap((p) => errors(p.diagnostics)).join("\n")).toMatch(/more than one alertrules_rule_user_list/);
     expect(writes()).toBe(0);
@@ -211,7 +216,7 @@ describe("alertrules_rule_user_list", () => {
     const imported = await resource.importState(RULES.finance);
     const refreshed = await resource.read({ state: { ...config({}), ...imported.state }, private: EMPTY });
     const live = sim.rule(RULES.finance)!.users;
-    expect(Object.keys(refreshed.state!["users"] as ObjectValue).sort()).toEqual(live.map((u) => u.userIdFromAuthority!).sort());
+    expect(Object.keys(plain(refreshed.state!["users"]) as ObjectValue).sort()).toEqual(live.map((u) => u.userIdFromAuthority!).sort());
     expect(refreshed.state!["mode"]).toBe("authoritative");
     // the configuration Terraform generates from it plans no change
     const generated = config({ rule_id: RULES.finance, users: refreshed.state!["users"]!, mode: "authoritative", allow_mass_removal: false, on_destroy: "keep" });
@@ -253,7 +258,9 @@ describe("alertrules_rule_user_list", () => {
     expect(liveIds(RULES.finance).length).toBeGreaterThan(0);
 
     const clear = await create(resource, config({ rule_id: RULES.legal, on_destroy: "clear", users: users(sim.rule(RULES.legal)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }))) }));
-    const cleared = await resource.apply({ prior: clear.state, planned: null, config: null, plannedPrivate: EMPTY });
+    const destroyPlan = await resource.plan({ prior: clear.state, proposed: null, config: null, priorPrivate: clear.private });
+    expect(warnings(destroyPlan.diagnostics).join("\n")).toMatch(/entr(y|ies) leaves? the live list/);
+    const cleared = await resource.apply({ prior: clear.state, planned: null, config: null, plannedPrivate: destroyPlan.plannedPrivate ?? EMPTY });
     expect(errors(cleared.diagnostics)).toEqual([]);
     expect(liveIds(RULES.legal)).toEqual([]);
   });

@@ -8,11 +8,10 @@ import type { ObjectValue } from "../../src/provider/protocol";
 import { useSimulator } from "../support/simulator";
 import { writesOf } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
-import { EMPTY, configuredProvider, errorsOf, resourceConfig } from "./support";
+import { EMPTY, configuredProvider, errorsOf, resourceConfig, usersLiteral as users } from "./support";
 
 const sim = useSimulator({}, { perTest: true });
 
-const users = (list: ReadonlyArray<{ userId: string; aliases: readonly string[] }>): ObjectValue => Object.fromEntries(list.map((u) => [u.userId, { aliases: [...u.aliases], expires_at: null }]));
 const ERIN = { userId: "908712345678901238", aliases: ["erin.walker@example.com"] };
 
 async function planned(timeouts: ObjectValue) {

@@ -204,6 +204,20 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
       }),
   },
   {
+    checks: "no userId or alias holds a control character (NUL, newline, tab...), and every alias is in Unicode normal form NFKC (no fullwidth or compatibility letters)",
+    validate: (input) =>
+      aliasEntries(input).flatMap(({ userIndex, aliasIndex, alias }) => {
+        const field = `users[${userIndex}].aliases[${aliasIndex}]`;
+        const controls = [...new Set(alias.match(/[\u0000-\u001f\u007f-\u009f]/g) ?? [])];
+        if (controls.length > 0) {
+          const named = controls.map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`).join(", ");
+          return [`${field}: ${JSON.stringify(alias)} contains the control character${controls.length > 1 ? "s" : ""} ${named}; an alias is one line of printable text. Remove ${controls.length > 1 ? "them" : "it"}`];
+        }
+        const normal = alias.normalize("NFKC");
+        return normal === alias ? [] : [`${field}: ${JSON.stringify(alias)} has fullwidth or compatibility characters that read like others; write it as ${JSON.stringify(normal)}`];
+      }),
+  },
+  {
     checks: "no userId or alias holds bidi controls or zero-width characters (look-alike text)",
     validate: (input) => {
       const lookAlike = (field: string, value: string): string[] => {

@@ -14,6 +14,7 @@ import { hasChanges } from "../../core/build-plan";
 import type { DesiredList } from "../../core/desired";
 import { admitted, checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../core/admission";
 import { checkPlanIsApplicable, checkSameConnection } from "../../core/guards";
+import type { ListRead } from "../../core/observation";
 import type { Plan } from "../../core/plan-schema";
 import { checkStillPlanned, rulesToReadAgain } from "../../core/still-planned";
 import { checkTip } from "../git/tip";
@@ -55,9 +56,21 @@ export async function applySavedPlan(file: SavedPlanFile, planKey: string | unde
   checkPlanAge(plan, realNow.getTime(), file.maxAge.ms, file.maxAge.text);
   checkNoExpiredAdds(plan, realNow.toISOString().slice(0, 10));
   const session = await hooks.connect();
+  return applyPlanned(plan, session, options);
+}
+
+/**
+ * The admission of a plan made earlier against this session's service (a saved plan's, after its
+ * file checks; the native provider's, from Terraform's planned private data): the same service and
+ * tenant, the declaration errors and the mass-removal guard, and a fresh read of every rule it
+ * changes (StalePlanError, nothing sent, when a list differs from what the plan read or its calls
+ * do not follow from it). Then sends and verifies. `readNow`: those rules as the caller just read
+ * them, right before this call (else they are read here).
+ */
+export async function applyPlanned(plan: Plan, session: Session, options: RunOptions, readNow?: readonly ListRead[]): Promise<ApplyResult> {
   checkSameConnection(plan, session.connection);
   checkPlanIsApplicable(plan, options);
-  checkStillPlanned(plan, await session.readAgain(rulesToReadAgain(plan)), "saved");
+  checkStillPlanned(plan, readNow ?? (await session.readAgain(rulesToReadAgain(plan))), "saved");
   return session.send(admitted(plan), sendOptions(options));
 }
 

@@ -57,6 +57,10 @@ export { listRules } from "./live";
 export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, readRuleList, redactText, redactValues, refusalOf, today, viewOfLiveList } from "./one-rule";
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
 export type { DesiredUser, ListMode } from "../../core/desired";
+/** The provider's plan kept whole and applied as planned, or nothing (design §12.1). */
+export { applyPlannedRule, parseKeptPlan, planClear, plannedRemovals } from "./provider-rule";
+export type { PlannedRemoval, PlannedRuleApply } from "./provider-rule";
+export { RUN_SCOPE_VARIABLE, TerraformRun } from "../terraform-run";
 export type { ListPolicy } from "../../core/policy-schema";
 /** How a native list's import ID names its rule (src/core/native-provider.ts). */
 export { nativeImportId, parseNativeImportId } from "../../core/native-provider";

@@ -6,15 +6,21 @@
  * objects as maps with sorted keys, null as nil, and an unknown value as extension type 0 (`d4 00 00`).
  * A refined unknown (extension type 12, with a payload of refinements) is read as plain unknown.
  * JSON, as Terraform stores state: the same shapes, no unknowns.
+ *
+ * A `dynamic` value carries its type: msgpack writes `[type JSON as bytes, value]`, JSON
+ * `{"value": …, "type": …}`; it is read as a {@link Typed}. Maps are read key by key (a key such as
+ * `__proto__` is plain data: src/provider/protocol/msgpack-read.ts).
  */
-import { Decoder, Encoder, ExtensionCodec } from "@msgpack/msgpack";
+import { Encoder, ExtensionCodec } from "@msgpack/msgpack";
+import { Extension, MsgpackReadError, readMsgpack } from "./msgpack-read";
 import type { Attribute, CtyType, Schema, Value } from "./types";
-import { UNKNOWN } from "./types";
+import { Typed, UNKNOWN } from "./types";
 
 /** The type of a value as the codec walks it: a schema's attributes become an object type. */
 export type Shape =
-  | { readonly kind: "string" | "number" | "bool" }
+  | { readonly kind: "string" | "number" | "bool" | "dynamic" }
   | { readonly kind: "list" | "set" | "map"; readonly element: Shape }
+  | { readonly kind: "tuple"; readonly elements: readonly Shape[] }
   | { readonly kind: "object"; readonly attributes: ReadonlyMap<string, Shape> };
 
 /** A value that does not fit the schema, or bytes that are not a value of it. */
@@ -54,13 +60,31 @@ function attributeShape(attribute: Attribute): Shape {
 /** The shape of a cty type. */
 export function typeShape(type: CtyType): Shape {
   if (typeof type === "string") return { kind: type };
-  const [kind, inner] = type;
-  if (kind === "object") {
+  if (type[0] === "object") {
     const shapes = new Map<string, Shape>();
-    for (const [name, attributeType] of Object.entries(inner)) shapes.set(name, typeShape(attributeType));
+    for (const [name, attributeType] of Object.entries(type[1])) shapes.set(name, typeShape(attributeType));
     return { kind: "object", attributes: shapes };
   }
-  return { kind, element: typeShape(inner) };
+  if (type[0] === "tuple") return { kind: "tuple", elements: type[1].map(typeShape) };
+  return { kind: type[0], element: typeShape(type[1]) };
+}
+
+/** A cty type from its JSON (as a dynamic value carries it), or a CodecError. */
+export function parseType(json: unknown, path: string): CtyType {
+  const bad = (): never => {
+    throw new CodecError(`${describe(path)} carries a type this provider does not read: ${JSON.stringify(json)}.`, path);
+  };
+  if (json === "string" || json === "number" || json === "bool" || json === "dynamic") return json;
+  if (!Array.isArray(json) || json.length < 2) return bad();
+  const [kind, inner] = json as [unknown, unknown];
+  if (kind === "list" || kind === "set" || kind === "map") return [kind, parseType(inner, path)];
+  if (kind === "tuple" && Array.isArray(inner)) return ["tuple", inner.map((t) => parseType(t, path))];
+  if (kind === "object" && isPlainObject(inner)) {
+    const attributes: Record<string, CtyType> = {};
+    for (const [name, t] of Object.entries(inner)) setOwn(attributes, name, parseType(t, path));
+    return ["object", attributes];
+  }
+  return bad();
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -75,7 +99,6 @@ extensions.register({
 extensions.register({ type: REFINED_UNKNOWN_EXTENSION, encode: () => null, decode: () => UNKNOWN });
 
 const encoder = new Encoder({ extensionCodec: extensions, sortKeys: true, ignoreUndefined: false });
-const decoder = new Decoder({ extensionCodec: extensions });
 
 /** Writes `value` as msgpack of type `shape`. Throws a CodecError naming the path where it does not fit. */
 export function encodeMsgpack(shape: Shape, value: Value): Buffer {
@@ -88,11 +111,12 @@ export function encodeMsgpack(shape: Shape, value: Value): Buffer {
 export function decodeMsgpack(shape: Shape, bytes: Uint8Array): Value {
   let raw: unknown;
   try {
-    raw = decoder.decode(bytes);
+    raw = readMsgpack(bytes);
   } catch (error) {
-    throw new CodecError(`The value is not valid msgpack: ${(error as Error).message}.`, "");
+    if (!(error instanceof MsgpackReadError)) throw error;
+    throw new CodecError(`The value is not valid msgpack: ${error.message}.`, "");
   }
-  return fromWire(shape, raw, null, { allowUnknown: true, onExtraAttribute: refuseExtra });
+  return fromWire(shape, raw, null, { allowUnknown: true, onExtraAttribute: refuseExtra, json: false });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -100,7 +124,7 @@ export function decodeMsgpack(shape: Shape, bytes: Uint8Array): Value {
 
 /** Writes `value` (known throughout) as Terraform's JSON of type `shape`, keys sorted. */
 export function encodeJson(shape: Shape, value: Value): Buffer {
-  return Buffer.from(JSON.stringify(toWire(shape, value, null, false)), "utf8");
+  return Buffer.from(JSON.stringify(toWire(shape, value, null, false, true)), "utf8");
 }
 
 export interface JsonDecodeOptions {
@@ -119,7 +143,7 @@ export function decodeJson(shape: Shape, bytes: Uint8Array | string, options: Js
   } catch (error) {
     throw new CodecError(`The value is not valid JSON: ${(error as Error).message}.`, "");
   }
-  return fromWire(shape, raw, null, { allowUnknown: false, onExtraAttribute: options.onExtraAttribute ?? refuseExtra });
+  return fromWire(shape, raw, null, { allowUnknown: false, onExtraAttribute: options.onExtraAttribute ?? refuseExtra, json: true });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -128,6 +152,8 @@ export function decodeJson(shape: Shape, bytes: Uint8Array | string, options: Js
 interface ReadOptions {
   allowUnknown: boolean;
   onExtraAttribute: (path: string) => void;
+  /** JSON (a dynamic value as {value, type}) rather than msgpack ([type, value]) */
+  json: boolean;
 }
 
 function refuseExtra(path: string): never {
@@ -143,9 +169,12 @@ function typeName(shape: Shape): string {
     case "string":
     case "number":
     case "bool":
+    case "dynamic":
       return shape.kind;
     case "object":
       return "object";
+    case "tuple":
+      return `tuple of ${shape.elements.length}`;
     default:
       return `${shape.kind} of ${typeName(shape.element)}`;
   }
@@ -153,7 +182,7 @@ function typeName(shape: Shape): string {
 
 function mismatch(shape: Shape, value: unknown, where: Where | null): CodecError {
   const path = pathOf(where);
-  const got = value === UNKNOWN ? "unknown" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
+  const got = value === UNKNOWN ? "unknown" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${typeof value === "bigint" ? String(value) : JSON.stringify(value)}`;
   return new CodecError(`${describe(path)} must be a ${typeName(shape)}, not ${got}.`, path);
 }
 
@@ -180,7 +209,13 @@ const attributePath = (parent: Where | null, name: string): Where => ({ parent, 
 const keyPath = (parent: Where | null, key: string | number): Where => ({ parent, step: key, attribute: false });
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && !(value instanceof Map) && !(value instanceof Typed) && !(value instanceof Extension);
+}
+
+/** The entries of a map or object as read (a msgpack map is a `Map`, JSON an object). */
+function entriesOf(raw: unknown): [string, unknown][] | null {
+  if (raw instanceof Map) return [...(raw as Map<string, unknown>)];
+  return isPlainObject(raw) ? Object.entries(raw) : null;
 }
 
 /** `target[key] = value`, where a key named `__proto__` is an own property like any other. */
@@ -190,12 +225,19 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 }
 
 /** Value → what the msgpack encoder or JSON.stringify writes. */
-function toWire(shape: Shape, value: Value | undefined, where: Where | null, allowUnknown: boolean): unknown {
+function toWire(shape: Shape, value: Value | undefined, where: Where | null, allowUnknown: boolean, json = false): unknown {
   if (value === null || value === undefined) return null;
   if (value === UNKNOWN) {
     if (allowUnknown) return UNKNOWN;
     throw new CodecError(`${describe(pathOf(where))} is unknown, and JSON cannot hold an unknown value.`, pathOf(where));
   }
+  if (shape.kind === "dynamic") {
+    if (!(value instanceof Typed)) throw new CodecError(`${describe(pathOf(where))} is dynamic and must carry its type.`, pathOf(where));
+    if (value.type === "dynamic") return toWire(shape, value.value, where, allowUnknown, json);
+    const inner = value.value === UNKNOWN && allowUnknown ? UNKNOWN : toWire(typeShape(value.type), value.value, where, allowUnknown, json);
+    return json ? { value: inner, type: value.type } : [Buffer.from(JSON.stringify(value.type), "utf8"), inner];
+  }
+  if (value instanceof Typed) throw mismatch(shape, value, where);
   switch (shape.kind) {
     case "string":
       if (typeof value !== "string") throw mismatch(shape, value, where);
@@ -210,12 +252,16 @@ function toWire(shape: Shape, value: Value | undefined, where: Where | null, all
     case "list":
     case "set": {
       if (!Array.isArray(value)) throw mismatch(shape, value, where);
-      return value.map((element, index) => toWire(shape.element, element, keyPath(where, index), allowUnknown));
+      return value.map((element, index) => toWire(shape.element, element, keyPath(where, index), allowUnknown, json));
+    }
+    case "tuple": {
+      if (!Array.isArray(value) || value.length !== shape.elements.length) throw mismatch(shape, value, where);
+      return value.map((element, index) => toWire(shape.elements[index]!, element, keyPath(where, index), allowUnknown, json));
     }
     case "map": {
       if (!isPlainObject(value)) throw mismatch(shape, value, where);
       const out: Record<string, unknown> = {};
-      for (const [key, element] of Object.entries(value)) setOwn(out, key, toWire(shape.element, element, keyPath(where, key), allowUnknown));
+      for (const [key, element] of Object.entries(value)) setOwn(out, key, toWire(shape.element, element, keyPath(where, key), allowUnknown, json));
       return out;
     }
     case "object": {
@@ -225,7 +271,7 @@ function toWire(shape: Shape, value: Value | undefined, where: Where | null, all
       }
       const out: Record<string, unknown> = {};
       for (const [name, attributeShape] of shape.attributes) {
-        setOwn(out, name, toWire(attributeShape, value[name], attributePath(where, name), allowUnknown));
+        setOwn(out, name, toWire(attributeShape, Object.prototype.hasOwnProperty.call(value, name) ? value[name] : null, attributePath(where, name), allowUnknown, json));
       }
       return out;
     }
@@ -235,7 +281,7 @@ function toWire(shape: Shape, value: Value | undefined, where: Where | null, all
 /** What the msgpack decoder or JSON.parse read → Value. */
 function fromWire(shape: Shape, raw: unknown, where: Where | null, options: ReadOptions): Value {
   if (raw === null || raw === undefined) return null;
-  if (raw === UNKNOWN) {
+  if (raw === UNKNOWN || (raw instanceof Extension && (raw.type === UNKNOWN_EXTENSION || raw.type === REFINED_UNKNOWN_EXTENSION))) {
     if (options.allowUnknown) return UNKNOWN;
     throw new CodecError(`${describe(pathOf(where))} is unknown where a known value is required.`, pathOf(where));
   }
@@ -248,32 +294,68 @@ function fromWire(shape: Shape, raw: unknown, where: Where | null, options: Read
       return raw;
     case "number":
       return readNumber(raw, where);
+    case "dynamic":
+      return readDynamic(raw, where, options);
     case "list":
     case "set":
       if (!Array.isArray(raw)) throw mismatch(shape, raw, where);
       return raw.map((element: unknown, index) => fromWire(shape.element, element, keyPath(where, index), options));
+    case "tuple":
+      if (!Array.isArray(raw) || raw.length !== shape.elements.length) throw mismatch(shape, raw, where);
+      return raw.map((element: unknown, index) => fromWire(shape.elements[index]!, element, keyPath(where, index), options));
     case "map": {
-      if (!isPlainObject(raw)) throw mismatch(shape, raw, where);
+      const entries = entriesOf(raw);
+      if (entries === null) throw mismatch(shape, raw, where);
       const out: Record<string, Value> = {};
-      for (const [key, element] of Object.entries(raw)) setOwn(out, key, fromWire(shape.element, element, keyPath(where, key), options));
+      for (const [key, element] of entries) setOwn(out, key, fromWire(shape.element, element, keyPath(where, key), options));
       return out;
     }
     case "object": {
-      if (!isPlainObject(raw)) throw mismatch(shape, raw, where);
-      for (const name of Object.keys(raw)) {
+      const entries = entriesOf(raw);
+      if (entries === null) throw mismatch(shape, raw, where);
+      const given = new Map(entries);
+      for (const name of given.keys()) {
         if (!shape.attributes.has(name)) options.onExtraAttribute(pathOf(attributePath(where, name)));
       }
       const out: Record<string, Value> = {};
       for (const [name, attributeShape] of shape.attributes) {
-        setOwn(out, name, Object.prototype.hasOwnProperty.call(raw, name) ? fromWire(attributeShape, raw[name], attributePath(where, name), options) : null);
+        setOwn(out, name, given.has(name) ? fromWire(attributeShape, given.get(name), attributePath(where, name), options) : null);
       }
       return out;
     }
   }
 }
 
+/** A dynamic value: msgpack `[type JSON, value]`, JSON `{"value", "type"}`; a bare null or unknown has no type. */
+function readDynamic(raw: unknown, where: Where | null, options: ReadOptions): Value {
+  const path = pathOf(where);
+  let typeJson: unknown;
+  let inner: unknown;
+  if (options.json) {
+    const entries = entriesOf(raw);
+    const fields = entries === null ? null : new Map(entries);
+    if (fields === null || !fields.has("type")) throw new CodecError(`${describe(path)} is dynamic and must be stored as {"value", "type"}.`, path);
+    typeJson = fields.get("type");
+    inner = fields.get("value");
+  } else {
+    if (!Array.isArray(raw) || raw.length !== 2) throw new CodecError(`${describe(path)} is dynamic and must be sent as [type, value].`, path);
+    const [typeBytes, value] = raw as [unknown, unknown];
+    const typeText = typeof typeBytes === "string" ? typeBytes : typeBytes instanceof Uint8Array ? Buffer.from(typeBytes).toString("utf8") : null;
+    if (typeText === null) throw new CodecError(`${describe(path)} is dynamic and its type is not JSON text.`, path);
+    try {
+      typeJson = JSON.parse(typeText);
+    } catch {
+      throw new CodecError(`${describe(path)} is dynamic and its type is not JSON text.`, path);
+    }
+    inner = value;
+  }
+  const type = parseType(typeJson, path);
+  return new Typed(type, fromWire(typeShape(type), inner, where, options));
+}
+
 function readNumber(raw: unknown, where: Where | null): number {
   if (typeof raw === "number") return raw;
+  // beyond 2^53: read as the nearest number (no longer a safe integer: checks that need one refuse it)
   if (typeof raw === "bigint") return Number(raw);
   // cty writes a number that fits neither int64 nor float64 exactly as its decimal text
   if (typeof raw === "string" && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) return Number(raw);

@@ -4,7 +4,7 @@
  * the provider offers, and `serve` speaks the protocol for it. docs/provider-protocol.md describes it.
  */
 export type { Attribute, Block, CtyType, DataSourceType, Diagnostic, MoveRequest, ObjectValue, PathStep, ProviderDefinition, ResourceType, Schema, ServeOptions, Value } from "./types";
-export { UNKNOWN } from "./types";
+export { Typed, UNKNOWN } from "./types";
 export type { JsonDecodeOptions, Shape } from "./codec";
 export { CodecError, decodeJson, decodeMsgpack, encodeJson, encodeMsgpack, schemaShape, typeShape } from "./codec";
 export { serve } from "./serve";

@@ -6,7 +6,18 @@
 /** A value Terraform does not know yet (it will after an apply). */
 export const UNKNOWN: unique symbol = Symbol("unknown");
 
-export type Value = string | number | boolean | null | typeof UNKNOWN | Value[] | { [key: string]: Value };
+/**
+ * A value of an attribute of type `dynamic`, with the type Terraform gave it: kept whole, so that a
+ * plan can return the configuration exactly as it came (a tuple stays a tuple, an object an object).
+ */
+export class Typed {
+  constructor(
+    readonly type: CtyType,
+    readonly value: Value,
+  ) {}
+}
+
+export type Value = string | number | boolean | null | typeof UNKNOWN | Typed | Value[] | { [key: string]: Value };
 export type ObjectValue = { [key: string]: Value };
 
 /** One step of an attribute path: an attribute name, a map key, or a list index. */
@@ -24,7 +35,9 @@ export type CtyType =
   | "string"
   | "number"
   | "bool"
+  | "dynamic"
   | readonly ["list" | "set" | "map", CtyType]
+  | readonly ["tuple", readonly CtyType[]]
   | readonly ["object", { readonly [name: string]: CtyType }];
 
 export interface Attribute {
@@ -33,6 +46,11 @@ export interface Attribute {
   /** exactly one of `type` and `nested` */
   type?: CtyType;
   nested?: { nesting: "single" | "list" | "set" | "map"; attributes: readonly Attribute[] };
+  /**
+   * For a `dynamic` attribute: the shape its value must have (checked by the provider, so that an
+   * unknown key is an error instead of dropped) and what documentation shows.
+   */
+  expects?: { nesting: "map" | "list"; attributes: readonly Attribute[] };
   required?: boolean;
   optional?: boolean;
   computed?: boolean;

@@ -228,5 +228,9 @@ function randomValue(random: Random, shape: Shape, depth: number, unknowns: bool
     }
     case "object":
       return randomObject(random, shape, depth, unknowns);
+    case "tuple":
+      return shape.elements.map((element) => randomValue(random, element, depth + 1, unknowns));
+    case "dynamic":
+      return null;
   }
 }

@@ -1,0 +1,114 @@
+/**
+ * What the provider processes of one Terraform command share. Terraform starts a process for each
+ * provider configuration (an alias too), all children of the one `terraform` process: a directory
+ * per command (the parent's process ID and start time) under the system's temporary directory holds
+ *
+ *   claims/   which declaration planned each rule: two resources for one rule are refused across
+ *             provider aliases too (design §12.1)
+ *   creates/  the list a create's plan read: the apply of the same command plans from it again, so
+ *             what it sends is what the plan showed (and it searches and reads no more than needed)
+ *
+ * Directories of commands that have ended are removed when the next one starts. Nothing secret is
+ * written here: rule IDs and declarations are hashed into file names, and the lists come redacted.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+/** Overrides the command a provider process belongs to (tests run many "commands" in one process). */
+export const RUN_SCOPE_VARIABLE = "ALERT_RULE_USERS_RUN_SCOPE";
+
+const digest = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 40);
+
+/** The start time of a process (Linux: /proc/PID/stat field 22), or "0" where it cannot be read. */
+function startTimeOf(pid: number): string {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19] ?? "0";
+  } catch {
+    return "0";
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export class TerraformRun {
+  private constructor(private readonly dir: string) {}
+
+  /** The run of this provider process: its Terraform command's directory, made if missing. */
+  static current(env: NodeJS.ProcessEnv): TerraformRun {
+    const root = path.join(os.tmpdir(), `alert-rule-users-${typeof process.getuid === "function" ? process.getuid() : "user"}`);
+    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    const scope = env[RUN_SCOPE_VARIABLE];
+    const name = scope !== undefined && scope !== "" ? `scope-${digest(scope)}` : `tf-${process.ppid}-${startTimeOf(process.ppid)}`;
+    if (scope === undefined || scope === "") TerraformRun.removeEnded(root, name);
+    const dir = path.join(root, name);
+    fs.mkdirSync(path.join(dir, "claims"), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.join(dir, "creates"), { recursive: true, mode: 0o700 });
+    return new TerraformRun(dir);
+  }
+
+  /** Removes the directories of Terraform commands whose process has ended (best effort). */
+  private static removeEnded(root: string, keep: string): void {
+    let names: string[];
+    try {
+      names = fs.readdirSync(root);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const match = /^tf-(\d+)-(\d+)$/.exec(name);
+      if (name === keep || match === null) continue;
+      const pid = Number(match[1]);
+      if (alive(pid) && startTimeOf(pid) === match[2]) continue;
+      fs.rmSync(path.join(root, name), { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Claims `key` (a rule of a service and tenant) for `identity` (a declaration). Returns null when
+   * the claim is this identity's (first, or the same declaration planned again), else the identity
+   * that holds it. The file appears whole or not at all (written aside, then linked).
+   */
+  claim(key: string, identity: string): string | null {
+    const file = path.join(this.dir, "claims", digest(key));
+    const aside = `${file}.${randomBytes(6).toString("hex")}`;
+    fs.writeFileSync(aside, identity, { mode: 0o600 });
+    try {
+      fs.linkSync(aside, file);
+      return null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const held = fs.readFileSync(file, "utf8");
+      return held === identity ? null : held;
+    } finally {
+      fs.rmSync(aside, { force: true });
+    }
+  }
+
+  /** Keeps what a create's plan read, under its declaration's key. */
+  keepCreate(key: string, data: string): void {
+    const file = path.join(this.dir, "creates", digest(key));
+    const aside = `${file}.${randomBytes(6).toString("hex")}`;
+    fs.writeFileSync(aside, data, { mode: 0o600 });
+    fs.renameSync(aside, file);
+  }
+
+  /** What a create's plan of this command read, or null. */
+  keptCreate(key: string): string | null {
+    try {
+      return fs.readFileSync(path.join(this.dir, "creates", digest(key)), "utf8");
+    } catch {
+      return null;
+    }
+  }
+}
