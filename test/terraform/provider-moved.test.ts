@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeTriggers } from "../../src/core/declaration";
+import { encodeNativeAttributes } from "../../src/core/declaration/native";
 import type { ListDeclaration } from "../../src/core/desired";
 import { useSimulator } from "../support/simulator";
 import { CLI, connectionEnv, runCommand, writesOf } from "../support/cli";
@@ -27,7 +28,7 @@ const outputs: string[] = [];
 
 const SALES_NAME = "Sales endpoint exfiltration";
 /** The lists, each as the construct declares it; all already as declared on the simulator. */
-const LISTS: Record<string, ListDeclaration & { policies?: object[] }> = {
+const LISTS: Record<string, ListDeclaration & { policies?: Array<{ name: string; allowed_alias_domains: string[] }> }> = {
   engineering: { ruleId: RULES.engineering, ruleName: null, mode: "authoritative", allowMassRemoval: false, users: ENGINEERING_USERS.map((u) => ({ ...u, aliases: [...u.aliases] })) },
   legal: { ruleId: RULES.legal, ruleName: null, mode: "additive", allowMassRemoval: false, users: [{ userId: "908712345678909001", aliases: ["nina.petrova@example.com"] }] },
   sales: {
@@ -55,14 +56,16 @@ function provisionerStack(): object {
   };
 }
 
-/** The same lists as native resources, each with a moved block from its terraform_data. */
+/**
+ * The same lists as the RuleUserList synthesizes them on the native resource (its own encoder:
+ * users in canonical order, the policies that apply), each with a moved block from its terraform_data.
+ */
 function nativeStack(): object {
-  const resource = (list: (typeof LISTS)[string]) => ({
-    ...(list.ruleId === null ? { rule_name: list.ruleName } : { rule_id: list.ruleId }),
-    mode: list.mode,
-    users: Object.fromEntries(list.users.map((u) => [u.userId, { aliases: u.aliases }])),
-    ...(list.policies === undefined ? {} : { policies: list.policies }),
-  });
+  const resource = (list: (typeof LISTS)[string]) =>
+    encodeNativeAttributes(
+      { ruleId: list.ruleId ?? undefined, ruleName: list.ruleName ?? undefined, mode: list.mode, allowMassRemoval: list.allowMassRemoval, users: list.users },
+      (list.policies ?? []).map((p) => ({ path: p.name, allowedAliasDomains: p.allowed_alias_domains })),
+    );
   return {
     terraform: TERRAFORM_BLOCK,
     provider: { alertrules: [{}] },
