@@ -41,7 +41,7 @@ export const TIMEOUT_OPERATIONS = ["create", "read", "update", "delete"] as cons
 const timeoutsBlock: Block = {
   name: "timeouts",
   nesting: "single",
-  description: 'Deadlines of Terraform\'s calls on this resource, as durations ("30s", "5m", "1h"). Past its deadline a call that has sent nothing stops and says so; a call already writing finishes (never half a list) and warns.',
+  description: 'Deadlines of Terraform\'s refresh (read) and apply (create, update, delete) of this resource, as durations ("30s", "5m", "1h"); a plan is not bounded. Past its deadline a call that has sent nothing stops and says so; a call already writing finishes (never half a list) and warns.',
   attributes: TIMEOUT_OPERATIONS.map((operation): Attribute => ({ name: operation, type: "string", optional: true, description: `The deadline of ${operation === "read" ? "a refresh (read)" : `a ${operation}`} (default: none; each request keeps its own deadline, request_timeout).` })),
 };
 
