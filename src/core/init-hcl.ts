@@ -61,6 +61,18 @@ terraform.d/
 .terraform.lock.hcl
 `;
 
+/** The line of the HCL workflows that names the configuration's directory (examples/github-actions-hcl). */
+const CONFIG_DIR_LINE = '  ALERT_RULES_DIR: "."';
+
+/**
+ * The HCL workflows for a repository whose root (where package.json is, where GitHub reads
+ * .github/workflows/) holds the configuration in `configDir` (relative, "/"-separated; "." the root):
+ * each named for .github/workflows/ and with ALERT_RULES_DIR set to `configDir`.
+ */
+export function hclWorkflowFiles(workflows: readonly InitFile[], configDir: string): InitFile[] {
+  return workflows.map((w) => ({ path: `.github/workflows/${w.path}`, content: w.content.replace(CONFIG_DIR_LINE, `  ALERT_RULES_DIR: ${JSON.stringify(configDir)}`) }));
+}
+
 /** Every file of the starter configuration, with the workflows (already named for .github/workflows/) when given. */
 export function initHclFiles(options: { readonly providerVersion: string; readonly workflows?: readonly InitFile[] }): InitFile[] {
   return [

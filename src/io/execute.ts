@@ -11,6 +11,8 @@ import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
 import { applyResult, interruptedBeforeApply, interruptedRule, notApplied } from "../core/apply-results";
 import { callSize, wireWrite } from "../core/operations";
+import type { ObservedList } from "../core/observation";
+import { restoreAfterFailedRebuild } from "./restore-after-wipe";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
 import { plannedRuleFacts, readBackProblem } from "../core/verify";
 import { AlreadyEmptied, checkUnchanged, MayHaveLanded } from "./fresh-read";
@@ -35,7 +37,22 @@ export interface ApplyOptions {
    * sent".
    */
   readonly beforeEachWrite?: () => void | Promise<void>;
+  /**
+   * When a rebuild's add-users fails after its remove-all-users emptied the list: how many more
+   * times the executor sends it (each after the client's own retries gave up), `delayMs` times the
+   * attempt apart, before it puts back what the list held (restoreAfterFailedRebuild).
+   * @default - 2 attempts, 2 s apart (then 4 s)
+   */
+  readonly rebuildRetry?: Partial<RebuildRetry>;
 }
+
+export interface RebuildRetry {
+  readonly attempts: number;
+  readonly delayMs: number;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The check before every write, shared by the rules of one apply: once it refuses, no write starts. */
 class WriteGate {
@@ -78,7 +95,7 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
   const changing = plan.rules.filter((r) => r.action === "update");
   let done = 0;
   const applied = await mapPool(changing, parallelism, async (rule) => {
-    const result = signal?.aborted === true ? interruptedRule(rule) : await applyRule(rule, client, signal, gate);
+    const result = signal?.aborted === true ? interruptedRule(rule) : await applyRule(rule, client, signal, gate, { attempts: options.rebuildRetry?.attempts ?? 2, delayMs: options.rebuildRetry?.delayMs ?? 2_000, sleep: options.rebuildRetry?.sleep ?? delay });
     options.onProgress?.(++done, changing.length);
     return result;
   });
@@ -93,11 +110,15 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
  * src/core/operations.ts), so every operation is sent the same way. remove-all-users alone is
  * guarded: the rule is read again right before each attempt, and nothing is sent when it changed.
  */
-async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall): Promise<void> {
+async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall, onGuardRead?: (list: ObservedList) => void): Promise<void> {
   const ruleId = rule.ruleId ?? "";
   if (call.operation !== "remove-all-users") return client.write(ruleId, wireWrite(call));
   try {
-    await client.write(ruleId, wireWrite(call), { beforeAttempt: (slot) => checkUnchanged(client, rule, slot) });
+    await client.write(ruleId, wireWrite(call), {
+      beforeAttempt: async (slot) => {
+        onGuardRead?.(await checkUnchanged(client, rule, slot));
+      },
+    });
   } catch (err) {
     if (err instanceof AlreadyEmptied) return; // an earlier attempt landed (its response was lost): nothing left to send
     throw err;
@@ -109,13 +130,15 @@ function notSent(err: AlertRuleUsersError): boolean {
   return err instanceof NotSentError || (err instanceof ApiError && err.notSent);
 }
 
-async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSignal | undefined, gate: WriteGate | undefined): Promise<RuleResult> {
+async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSignal | undefined, gate: WriteGate | undefined, rebuildRetry: RebuildRetry): Promise<RuleResult> {
   const facts = plannedRuleFacts(rule);
   const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action };
   const calls: CallRecord[] = [];
   const stopped = (): boolean => signal?.aborted === true;
   /** What a remove-all-users that may have landed left to say (MayHaveLanded). */
   let landed: string | null = null;
+  /** The list as the guard read it right before remove-all-users was sent: what a failed rebuild puts back. */
+  const guard: { read: ObservedList | null } = { read: null };
   for (const [index, call] of rule.calls.entries()) {
     if (stopped()) return interruptedRule(rule, calls);
     // A rebuild's add-users right after its remove-all-users was sent is not stopped: it puts the
@@ -127,9 +150,15 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
       return { ...base, outcome: "failed", calls, verified: null, message: `${refusal.message} No further write was sent.` };
     }
     try {
-      await send(client, rule, call);
+      await send(client, rule, call, (list) => (guard.read = list));
       calls.push({ operation: call.operation, users: callSize(call), status: "ok" });
     } catch (err) {
+      const before = guard.read;
+      const wiped = before !== null && call.operation === "add-users" && calls.some((c) => c.operation === "remove-all-users" && c.status !== "not-sent");
+      if (wiped && before !== null && err instanceof AlertRuleUsersError && !stopped()) {
+        calls.push({ operation: call.operation, users: callSize(call), status: notSent(err) ? "not-sent" : "failed", error: err.message });
+        return restoreAfterFailedRebuild({ client, rule, call, rest: rule.calls.slice(index + 1), before, calls, base, facts, error: err, retry: rebuildRetry });
+      }
       if (err instanceof StalePlanError) return { ...base, outcome: "failed", calls, verified: null, message: err.message };
       if (err instanceof MayHaveLanded) {
         calls.push({ operation: call.operation, users: callSize(call), status: "failed", error: err.message });

@@ -7,7 +7,7 @@
 import type { GuardSlot, RuleListClient } from "../api";
 import { StalePlanError } from "../errors";
 import { fingerprintList } from "../core/fingerprint";
-import type { ListRead, RuleFacts } from "../core/observation";
+import type { ListRead, ObservedList, RuleFacts } from "../core/observation";
 import type { RulePlan } from "../core/plan-schema";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
@@ -39,9 +39,10 @@ export class MayHaveLanded extends Error {}
  * again and the rule goes on to its next call; any other list, that it may have landed
  * (MayHaveLanded).
  */
-export async function checkUnchanged(client: RuleListClient, rule: RulePlan, slot: GuardSlot): Promise<void> {
+export async function checkUnchanged(client: RuleListClient, rule: RulePlan, slot: GuardSlot): Promise<ObservedList> {
   const list = toObservedList(await client.queryUsers(rule.ruleId ?? "", { ticket: slot.ticket, token: slot.token }));
-  if (fingerprintList(list) === rule.fingerprint) return;
+  // the list as the guard read it: what a failed rebuild restores (src/io/execute.ts)
+  if (fingerprintList(list) === rule.fingerprint) return list;
   const retry = slot.mayHaveLanded;
   if (retry && list.entries.length === 0) throw new AlreadyEmptied();
   if (retry) {

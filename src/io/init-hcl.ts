@@ -6,11 +6,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { InitFile } from "../core/init-files";
-import { initHclFiles } from "../core/init-hcl";
+import { hclWorkflowFiles, initHclFiles } from "../core/init-hcl";
 import { packageRoot, writeInitFiles } from "./init-app";
 import { installProvider } from "./provider-install";
 import type { ProviderInstall } from "./provider-install";
 import { TOOL_VERSION } from "./version";
+import { UsageError } from "../errors";
 
 export interface InitHclRequest {
   /** The configuration's directory (absolute). */
@@ -19,6 +20,8 @@ export interface InitHclRequest {
   readonly shown: string;
   /** Also write the GitHub workflows for an HCL project. */
   readonly workflows: boolean;
+  /** Where init runs (absolute): the workflows' root when no package.json is found above DIR. */
+  readonly cwd: string;
 }
 
 /** The HCL project's workflows (examples/github-actions-hcl, shipped in the package), named as they go under .github/workflows. */
@@ -27,9 +30,34 @@ export function shippedHclWorkflows(): InitFile[] {
   return ["plan", "apply", "drift"].map((name) => ({ path: `alert-rule-users-terraform-${name}.yml`, content: fs.readFileSync(path.join(dir, `${name}.yml`), "utf8") }));
 }
 
-/** Writes the configuration and installs the provider; refuses (a UsageError, nothing written) when DIR is a file or holds any of the files. */
-export async function initHcl(request: InitHclRequest): Promise<{ files: readonly InitFile[]; provider: ProviderInstall }> {
-  const files = initHclFiles({ providerVersion: TOOL_VERSION, ...(request.workflows ? { workflows: shippedHclWorkflows() } : {}) });
+/**
+ * Where the workflows go: the repository's root as the workflows see it, the nearest directory at
+ * or above DIR that holds package.json (the jobs run npm ci there; GitHub reads .github/workflows/
+ * only at a repository's root), else the directory init runs in.
+ */
+export function workflowRoot(dir: string, cwd: string): string {
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (fs.existsSync(path.join(at, "package.json"))) return at;
+    if (path.dirname(at) === at) return cwd;
+  }
+}
+
+/**
+ * Writes the configuration and installs the provider, and with `workflows` the HCL workflows at the
+ * root (workflowRoot) with ALERT_RULES_DIR naming DIR; refuses (a UsageError, nothing written) when
+ * DIR is a file or holds any of the files, or the root holds one of the workflows.
+ */
+export async function initHcl(request: InitHclRequest): Promise<{ files: readonly InitFile[]; workflows: { root: string; files: readonly InitFile[] } | null; provider: ProviderInstall }> {
+  const files = initHclFiles({ providerVersion: TOOL_VERSION });
+  const root = workflowRoot(request.dir, request.cwd);
+  const configDir = path.relative(root, request.dir).split(path.sep).join("/") || ".";
+  const workflows = request.workflows ? hclWorkflowFiles(shippedHclWorkflows(), configDir) : [];
+  if (workflows.length > 0) {
+    // Checked before the configuration is written: nothing is written when either is taken.
+    const taken = workflows.filter((w) => fs.existsSync(path.join(root, w.path))).map((w) => w.path);
+    if (taken.length > 0) throw new UsageError(`init: ${path.relative(request.cwd, root) || "."} already has ${taken.join(", ")}: nothing was written (init never overwrites a file). Move them away, or drop --workflows.`);
+  }
   await writeInitFiles(request.dir, request.shown, files, "alert-rule-users init --hcl alert-rules");
-  return { files, provider: installProvider({ dir: request.dir }) };
+  if (workflows.length > 0) await writeInitFiles(root, path.relative(request.cwd, root) || ".", workflows, "alert-rule-users init --hcl alert-rules --workflows");
+  return { files, workflows: workflows.length > 0 ? { root, files: workflows } : null, provider: installProvider({ dir: request.dir }) };
 }

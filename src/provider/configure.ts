@@ -5,6 +5,8 @@
 import type { OpenSession, SessionRequest } from "../io/workflow";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, RuleLookup, TerraformRun, openSession, parseDuration } from "../io/workflow";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
+import { lockedArgumentErrors } from "./locked";
+import { isOffline } from "./offline";
 
 /** The environment variables the provider block's arguments stand for (docs/contract.md §11.1). */
 const ARGUMENT_VARIABLES = {
@@ -133,8 +135,20 @@ export function sessionRequest(config: ObjectValue, env: NodeJS.ProcessEnv, cwd:
   };
 }
 
+/**
+ * What the job's environment decides before any session: a locked provider refuses `url`, `token`
+ * and `token_command` (src/provider/locked.ts); an offline one opens no session (src/provider/offline.ts).
+ */
+function beforeSession(config: ObjectValue, env: NodeJS.ProcessEnv): { run: null; offline: boolean; diagnostics: Diagnostic[] } | null {
+  const refused = lockedArgumentErrors(config, env);
+  if (refused.length > 0) return { run: null, offline: false, diagnostics: refused };
+  return isOffline(env) ? { run: null, offline: true, diagnostics: [] } : null;
+}
+
 /** Opens the session of a provider block, or says (in the block's words) what is missing. */
-export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, cwd: string, signal: AbortSignal, log: (line: string) => void): Promise<{ run: ProviderRun | null; diagnostics: Diagnostic[] }> {
+export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, cwd: string, signal: AbortSignal, log: (line: string) => void): Promise<{ run: ProviderRun | null; offline?: boolean; diagnostics: Diagnostic[] }> {
+  const decided = beforeSession(config, env);
+  if (decided !== null) return decided;
   const warnings: Diagnostic[] = [];
   const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: inProviderWords(message) }), log);
   if (Array.isArray(request)) return { run: null, diagnostics: request };

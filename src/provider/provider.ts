@@ -14,6 +14,7 @@ import type * as RuleDataSourceModule from "./rule-data-source";
 import type * as MoveModule from "./move-state";
 import type * as TimeoutsModule from "./timeouts";
 import type { DataSourceType, ProviderDefinition, ResourceType } from "./protocol";
+import { OFFLINE_READ, offlineResource } from "./offline";
 import { RULE_DATA_SOURCE, RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleDataSourceSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
 
 export interface ProviderHost {
@@ -34,6 +35,8 @@ interface Engine {
 
 export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { warmUp(): void } {
   let run: ProviderRun | null = null;
+  /** Configured offline (ALERT_RULE_USERS_PROVIDER_OFFLINE=1): no session; plans from the configuration alone. */
+  let offline = false;
   const stop = new AbortController();
   const current = (): ProviderRun | null => run;
   let loaded: Engine | undefined;
@@ -51,32 +54,41 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
     }
     return loaded;
   };
+  const validateResource: NonNullable<ResourceType["validate"]> = (config) => engine().resource.validate?.(config) ?? [];
+  const offlineList = offlineResource(ruleUserListSchema, validateResource);
+  /** The resource as this run serves it: the engine's, or the offline one. */
+  const served = (): ResourceType => (offline ? offlineList : engine().resource);
   const resource: ResourceType = {
     schema: ruleUserListSchema,
-    validate: (config) => engine().resource.validate?.(config) ?? [],
-    upgrade: (version, state) => engine().resource.upgrade?.(version, state) ?? state,
-    read: (request) => engine().resource.read(request),
-    plan: (request) => engine().resource.plan(request),
-    apply: (request) => engine().resource.apply(request),
-    importState: (id) => engine().resource.importState(id),
+    validate: validateResource,
+    upgrade: (version, state) => served().upgrade?.(version, state) ?? state,
+    read: (request) => served().read(request),
+    plan: (request) => served().plan(request),
+    apply: (request) => served().apply(request),
+    importState: (id) => served().importState(id),
     move: (request) => engine().move(request),
   };
   const dataSource: DataSourceType = {
     schema: rulesDataSourceSchema,
     validate: (config) => engine().dataSource.validate?.(config) ?? [],
-    read: (config) => engine().dataSource.read(config),
+    read: (config) => (offline ? Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_READ }] }) : engine().dataSource.read(config)),
   };
   return {
     schema: providerSchema,
     async configure(config) {
       const configured = await engine().configureRun(config, host.env, host.cwd, stop.signal, host.log);
       run = configured.run;
+      offline = configured.offline === true;
       return configured.diagnostics;
     },
     resources: { [RULE_USER_LIST]: resource },
     dataSources: {
       [RULES_DATA_SOURCE]: dataSource,
-      [RULE_DATA_SOURCE]: { schema: ruleDataSourceSchema, validate: (config) => engine().ruleDataSource.validate?.(config) ?? [], read: (config) => engine().ruleDataSource.read(config) },
+      [RULE_DATA_SOURCE]: {
+        schema: ruleDataSourceSchema,
+        validate: (config) => engine().ruleDataSource.validate?.(config) ?? [],
+        read: (config) => (offline ? Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_READ }] }) : engine().ruleDataSource.read(config)),
+      },
     },
     stop() {
       // Terraform's Ctrl-C: no new call starts; calls in flight finish (src/io/execute.ts).

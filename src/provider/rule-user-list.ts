@@ -127,7 +127,7 @@ export class RuleUserListResource implements ResourceType {
       on_destroy: state["on_destroy"] ?? "keep",
     };
     if (observed.kind === "failed") return { state, private: kept, diagnostics: [error("Cannot read the rule's list", observed.message)] };
-    if (observed.kind !== "found" || observed.list === null || observed.list.usersToAlertOn === "ALL_USERS") {
+    if (observed.kind !== "found" || observed.list === null || observed.list.usersToAlertOn === "ALL_USERS" || rule.isSystem) {
       // Skipped rules (system rules, all-users rules) are never written: the state stays as declared.
       const listType = observed.kind === "found" && observed.list !== null ? observed.list.usersToAlertOn : str(state["list_type"]);
       return {
@@ -198,6 +198,10 @@ export class RuleUserListResource implements ResourceType {
     // A list change never replaces; naming another rule does (the rule the configuration resolves to is not the state's).
     const resolvedId = observation.kind === "found" || (observation.kind === "failed" && observation.rule !== null) ? observation.rule!.observerRuleId : null;
     const replace: PathStep[][] = prior !== null && resolvedId !== null && resolvedId !== str(prior["id"]) ? [[config["rule_id"] !== null ? "rule_id" : "rule_name"]] : [];
+    if (observation.kind === "found" && replace.length === 0) {
+      const duplicate = this.claim(run, observation.rule, declared.list);
+      if (duplicate !== null) return { planned: null, diagnostics: [error("Two resources for one rule", duplicate, attributeOfError("duplicate-rule", config))] };
+    }
     if (rule.action === "error") {
       return { planned: null, diagnostics: [error(rule.errorKind === "policy" ? "Policy violation" : "Cannot plan this rule user list", inResourceWords(rule.reason ?? rule.errorKind ?? "error"), attributeOfError(rule.errorKind ?? undefined, config))] };
     }
@@ -206,10 +210,6 @@ export class RuleUserListResource implements ResourceType {
     const diagnostics: Diagnostic[] = [];
     if (rule.action === "skip") diagnostics.push(warning("Rule skipped", `rule ${rule.ruleId ?? "?"} (${rule.ruleName ?? ""}): ${rule.reason ?? "skipped"}; this resource never writes to it.`));
     for (const w of rule.warnings) diagnostics.push(warning("Rule user list", typeof w === "string" ? w : JSON.stringify(w)));
-    if (observation.kind === "found" && replace.length === 0) {
-      const duplicate = this.claim(run, observation.rule, declared.list);
-      if (duplicate !== null) return { planned: null, diagnostics: [error("Two resources for one rule", duplicate, attributeOfError("duplicate-rule", config))] };
-    }
     // the rule's facts come from the service, which may echo a secret: what reaches state never holds one
     const facts = observation.kind === "found" || observation.kind === "failed" ? (observation.rule === null ? null : redactValues(observation.rule)) : null;
     const list: ObservedList | null = observation.kind === "found" ? observation.list : null;

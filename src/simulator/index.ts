@@ -100,6 +100,8 @@ export interface RunningSimulator {
   rule(ruleId: string): SimRule | undefined;
   /** Replaces a rule's user list directly; persisted like a write. Throws for an unknown rule. */
   setUsers(ruleId: string, users: Array<{ userIdFromAuthority: string | null; userAliasList: string[] }>): void;
+  /** Turns a rule's list into an inclusion or an exclusion list (the console's switch); persisted like a write. */
+  setListType(ruleId: string, usersToAlertOn: "SPECIFIED_USERS" | "ALL_USERS_NOT_SPECIFIED"): void;
   /** All alerts (deep copies, with their `note`), without HTTP or faults. */
   alerts(): SimAlert[];
   alert(alertId: string): SimAlert | undefined;
@@ -187,6 +189,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     fileEvents: () => store.triage.fileEvents(),
     setUsers: (ruleId, users) => {
       const outcome = store.setUsers(ruleId, users);
+      if (!outcome.ok) throw new RangeError(outcome.message);
+      persist().catch((error: unknown) => log(`could not save ${dataFile ?? "state"}: ${error instanceof Error ? error.message : String(error)}`));
+    },
+    setListType: (ruleId, usersToAlertOn) => {
+      const outcome = store.setListType(ruleId, usersToAlertOn);
       if (!outcome.ok) throw new RangeError(outcome.message);
       persist().catch((error: unknown) => log(`could not save ${dataFile ?? "state"}: ${error instanceof Error ? error.message : String(error)}`));
     },

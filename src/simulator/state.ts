@@ -214,6 +214,15 @@ export class TenantStore {
     return { ok: true, ruleId, userCount: rule.users.length };
   }
 
+  /** Turns a rule's list into an inclusion or an exclusion list, as an administrator does in the console (its users stay). */
+  setListType(ruleId: string, usersToAlertOn: "SPECIFIED_USERS" | "ALL_USERS_NOT_SPECIFIED", actor = "simulator"): WriteOutcome {
+    const rule = this.rulesById.get(ruleId);
+    if (rule === undefined) return notFound(ruleId);
+    rule.usersToAlertOn = usersToAlertOn;
+    this.touch(rule, actor);
+    return { ok: true, ruleId, userCount: rule.users.length };
+  }
+
   /** The whole state in the seed format (a deep copy), for persistence. */
   snapshot(): ParsedTenantSeed {
     return {

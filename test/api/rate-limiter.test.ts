@@ -73,9 +73,10 @@ function mostInWindow(times: readonly number[], windowMs = 1000): number {
 async function closedLoop(
   time: ReturnType<typeof virtualTime>,
   limiter: RateLimiter,
-  options: { serviceRps: number; requests: number; workers?: number; latencyMs?: number },
+  options: { serviceRps: number; requests: number; workers?: number; latencyMs?: number; refuseEvery?: number },
 ): Promise<{ sends: number[]; throttled: number; endMs: number }> {
   const bucket = new TokenBucket(options.serviceRps, time.now);
+  let arrived = 0;
   const latencyMs = options.latencyMs ?? 20;
   const sends: number[] = [];
   let remaining = options.requests;
@@ -87,7 +88,9 @@ async function closedLoop(
       const ticket = await limiter.acquire();
       sends.push(time.now());
       await time.sleep(latencyMs / 2);
-      const decision = bucket.take();
+      arrived += 1;
+      // every Nth request refused whatever the rate (Retry-After: 1), as the simulator's rateLimitEvery
+      const decision = options.refuseEvery !== undefined && arrived % options.refuseEvery === 0 ? { ok: false as const, retryAfterMs: 1000 } : bucket.take();
       await time.sleep(latencyMs / 2);
       if (decision.ok) {
         limiter.settle(ticket, { throttled: false });
@@ -411,5 +414,31 @@ describe("RateLimiter", () => {
       // then the second is refused (it would crowd the other send): it is cancelled and taken again
       expect(limiter.begin(second)).toBe(false);
     });
+  });
+});
+
+describe("RateLimiter under 429s that do not follow the rate (every 7th request, Retry-After: 1)", () => {
+  it("with no other limit: the rate is not cut away; it goes back to where the cuts began and keeps growing", async () => {
+    // given a service that refuses every 7th request and has no rate limit
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+    // when 300 requests run through the limiter
+    await closedLoop(time, limiter, { serviceRps: 1_000, requests: 300, refuseEvery: 7 });
+    // then many 429s were met, and the rate stays where the first cut put it (about 6 a second) or above
+    expect(limiter.state().throttles).toBeGreaterThan(40);
+    expect(limiter.state().rps ?? 0).toBeGreaterThanOrEqual(5);
+  });
+
+  it("under a limit of 5 a second: the rate holds near the limit, and 200 requests finish within 1.5 times the fault-free run", async () => {
+    // given the fault-free run: a service of 5 a second
+    const clean = virtualTime();
+    const cleanRun = await closedLoop(clean, limiterOn(clean), { serviceRps: 5, requests: 200 });
+    // when the same service also refuses every 7th request
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+    const run = await closedLoop(time, limiter, { serviceRps: 5, requests: 200, refuseEvery: 7 });
+    // then the rate stays at what the service accepts, and the run is not much longer
+    expect(limiter.state().rps ?? 0).toBeGreaterThan(5 * 0.8);
+    expect(run.endMs).toBeLessThan(1.5 * cleanRun.endMs);
   });
 });

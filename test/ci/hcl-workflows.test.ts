@@ -1,11 +1,13 @@
 /**
  * The workflows of an HCL project (examples/github-actions-hcl/, written by `init --hcl DIR
  * --workflows`, docs/provider-workflows.md): valid for GitHub (action-validator), every `run:` block
- * parses (bash -n) and passes shellcheck where it is installed; the plan posts
- * `terraform plan -detailed-exitcode -out` and uploads the saved plan, the apply applies that saved
- * plan and nothing else, drift plans with -detailed-exitcode on a schedule; the secrets are only in
- * the environment of the steps that run terraform with the service, never in a job that runs the
- * pull request's code without a person's approval, never in a script.
+ * parses (bash -n) and passes shellcheck where it is installed; the plan turns
+ * the pull request's configuration into declarations where no secret is, and plans them with the
+ * CLI from the base's checkout; the apply applies that reviewed plan and nothing else; drift plans
+ * with --detailed-exitcode on a schedule; the secrets are only in
+ * the environment of the steps that run the CLI on declarations as data, never in a job that
+ * evaluates a configuration (terraform runs only in the declarations job, offline and locked),
+ * never in a script; a job holding a secret in a pull-request workflow checks out only the base.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -27,12 +29,14 @@ interface Step {
 }
 interface Job {
   env?: Record<string, string>;
+  permissions?: Record<string, string>;
   environment?: string;
   needs?: string;
   steps: Step[];
 }
 interface Workflow {
   on: Record<string, unknown>;
+  env?: Record<string, string>;
   concurrency?: { group: string; "cancel-in-progress"?: boolean };
   jobs: Record<string, Job>;
 }
@@ -62,57 +66,103 @@ describe("the workflows of an HCL project", () => {
     }
   });
 
-  it.each(FILES)("%s holds the secrets only in the environment of steps that run terraform, never in a script or a job's environment", (file) => {
+  it.each(FILES)("%s holds the secrets only in the environment of steps that run the CLI on data, never in a script, a job's environment or a job that runs terraform", (file) => {
     const workflow = load(file);
+    expect(JSON.stringify(workflow.env ?? {})).not.toMatch(/secrets\./);
     for (const [name, job] of Object.entries(workflow.jobs)) {
       expect(`${name}: ${JSON.stringify(job.env ?? {})}`).not.toMatch(/secrets\./);
+      const holdsSecret = JSON.stringify(job).includes("secrets.");
+      // a job that evaluates a configuration (terraform) holds no secret
+      if (holdsSecret) expect(`${name}: ${job.steps.map((s) => s.run ?? "").join("\n")}`).not.toMatch(/terraform |\.bin\/alert-rule-users/);
       for (const step of job.steps) {
         expect(step.run ?? "").not.toMatch(/secrets\.|ALERTS_API_TOKEN|--token/);
         expect(JSON.stringify(step.with ?? {})).not.toMatch(/secrets\./);
-        const holdsSecret = JSON.stringify(step.env ?? {}).includes("secrets.");
-        if (holdsSecret) {
-          expect(step.run ?? "").toMatch(/terraform (plan|apply)/);
+        if (JSON.stringify(step.env ?? {}).includes("secrets.")) {
+          expect(step.run ?? "").toMatch(/npx --no -- alert-rule-users (plan|apply) [^\n]*--skip-synth --output (pr|main)-declarations/);
           expect(step.env?.["ALERTS_API_TOKEN"]).toBe("${{ secrets.ALERTS_API_TOKEN }}");
         }
       }
     }
   });
 
-  it("plan: a check job without secrets first (local mirror only, fmt, validate); the plan job waits for approval, plans with -detailed-exitcode -out, comments and uploads the saved plan", () => {
-    const workflow = load(PLAN);
-    expect(Object.keys(workflow.on)).toEqual(["pull_request"]);
-    const { check, plan } = workflow.jobs as { check: Job; plan: Job };
-    expect(JSON.stringify(check)).not.toMatch(/secrets\./);
-    expect(check.steps.map((s) => s.run ?? "").join("\n")).toMatch(/terraform init -backend=false[^]*terraform fmt -check[^]*terraform validate/);
-    expect(plan.needs).toBe("check");
-    expect(plan.environment).toBe("alert-rules-plan");
-    const script = plan.steps.map((s) => s.run ?? "").join("\n");
-    expect(script).toContain("terraform plan -input=false -no-color -detailed-exitcode -out=tfplan");
-    expect(script).toContain("npx --no -- alert-rule-users provider install");
-    expect(script).toContain('include = ["registry.terraform.io/alert-rule-users/alertrules"]');
-    expect(plan.steps.some((s) => s.uses?.startsWith("actions/github-script") && String(s.with?.["script"]).includes("<!-- alert-rule-users-terraform-plan -->"))).toBe(true);
-    const upload = plan.steps.find((s) => s.uses?.startsWith("actions/upload-artifact"))!;
-    expect(upload.with?.["name"]).toBe("alert-rule-users-terraform-plan");
-    expect(String(upload.with?.["path"])).toContain("tfplan");
-    for (const job of [check, plan]) expect(job.steps.find((s) => s.run?.startsWith("npm ci"))?.run).toBe("npm ci --ignore-scripts");
+  it.each(FILES)("%s locks the provider, names the configuration's directory, and checks the alert-rule-users dependency before every install", (file) => {
+    const workflow = load(file);
+    expect(workflow.env?.["ALERT_RULE_USERS_PROVIDER_LOCKED"]).toBe("1");
+    expect(workflow.env?.["ALERT_RULES_DIR"]).toBe(".");
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const steps = job.steps.map((s) => s.run ?? "");
+      const check = steps.findIndex((r) => r === 'node -e "$CHECK_DEPENDENCY"');
+      const install = steps.findIndex((r) => /npm (ci|install)/.test(r));
+      expect(`${name}: ${check >= 0 && check < install}`).toBe(`${name}: true`);
+      for (const r of steps.filter((x) => x.startsWith("npm ci"))) expect(r).toBe("npm ci --ignore-scripts --no-audit --no-fund");
+    }
   });
 
-  it("apply: on pushes to main, in the tenant's apply group, applies the reviewed saved plan and never plans again", () => {
+  it("the declarations job: no secret, the provider installed outside the checkout at the lock's version, the checkout's terraform.d deleted, offline and locked, only the declarations uploaded", () => {
+    for (const file of FILES) {
+      const job = load(file).jobs["declarations"]!;
+      expect(JSON.stringify(job)).not.toMatch(/secrets\.|vars\.ALERTS_|ALERTS_API/);
+      const script = job.steps.map((s) => s.run ?? "").join("\n");
+      expect(script).toContain('rm -rf "$ALERT_RULES_DIR/terraform.d"');
+      expect(script).toContain('npm install --prefix "$RUNNER_TEMP/alert-rule-users" --ignore-scripts --no-audit --no-fund --no-save "alert-rule-users@$VERSION"');
+      expect(script).toContain('include = ["registry.terraform.io/alert-rule-users/alertrules"]');
+      expect(script).toMatch(/terraform validate[^]*terraform plan [^\n]*-out="\$RUNNER_TEMP\/offline.tfplan"[^]*terraform show -json[^]*synth --from-terraform-plan/);
+      const evaluate = job.steps.find((s) => s.run?.includes("terraform plan"))!;
+      expect(evaluate.env?.["ALERT_RULE_USERS_PROVIDER_OFFLINE"]).toBe("1");
+      const upload = job.steps.find((s) => s.uses?.startsWith("actions/upload-artifact"))!;
+      expect(upload.with).toMatchObject({ name: "alert-rule-users-declarations", path: "alert-rule-users-declarations" });
+    }
+  });
+
+  it("plan: the plan job checks out the base, plans the pull request's declarations with the CLI, comments its markdown and uploads the saved plan", () => {
+    const workflow = load(PLAN);
+    expect(Object.keys(workflow.on)).toEqual(["pull_request"]);
+    const plan = workflow.jobs["plan"]!;
+    expect(plan.needs).toBe("declarations");
+    expect(plan.steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with).toEqual({ ref: "${{ github.event.pull_request.base.sha }}", "persist-credentials": false });
+    const script = plan.steps.map((s) => s.run ?? "").join("\n");
+    expect(script).toContain("npx --no -- alert-rule-users plan --skip-synth --output pr-declarations --format markdown --out plan.json --detailed-exitcode > plan.md");
+    expect(plan.steps.some((s) => s.uses?.startsWith("actions/github-script") && String(s.with?.["script"]).includes('fs.readFileSync("plan.md"'))).toBe(true);
+    const upload = plan.steps.find((s) => s.uses?.startsWith("actions/upload-artifact"))!;
+    expect(upload.with?.["name"]).toBe("alert-rule-users-terraform-plan");
+    expect(String(upload.with?.["path"])).toContain("plan.json");
+  });
+
+  it("apply: on pushes to main, in the tenant's apply group, applies the reviewed plan only when this commit declares what it covered, and never plans again", () => {
     const workflow = load(APPLY);
     expect(workflow.on["push"]).toMatchObject({ branches: ["main"] });
     expect(workflow.concurrency).toEqual({ group: "alert-rule-users-apply-${{ vars.ALERTS_TENANT_ID }}", "cancel-in-progress": false });
     const script = workflow.jobs["apply"]!.steps.map((s) => s.run ?? "").join("\n");
-    expect(script).toContain("terraform apply -input=false -no-color reviewed/tfplan");
-    expect(script).not.toMatch(/terraform plan|-auto-approve/);
-    const download = workflow.jobs["apply"]!.steps.find((s) => s.uses?.startsWith("actions/download-artifact"))!;
-    expect(download.with?.["name"]).toBe("alert-rule-users-terraform-plan");
+    expect(script).toContain("npx --no -- alert-rule-users apply reviewed/plan.json --require-declarations --skip-synth --output main-declarations --require-tip origin/main");
+    expect(script).not.toMatch(/terraform |--auto-approve/);
+    const downloads = workflow.jobs["apply"]!.steps.filter((s) => s.uses?.startsWith("actions/download-artifact")).map((s) => s.with?.["name"]);
+    expect(downloads).toEqual(["alert-rule-users-terraform-plan", "alert-rule-users-declarations"]);
   });
 
-  it("drift: on a schedule, terraform plan -detailed-exitcode, fails on drift, applies nothing", () => {
+  it("drift: on a schedule, plans the default branch's declarations with --detailed-exitcode, fails on drift, applies nothing", () => {
     const workflow = load(DRIFT);
     expect(Object.keys(workflow.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
     const script = workflow.jobs["drift"]!.steps.map((s) => s.run ?? "").join("\n");
-    expect(script).toMatch(/terraform plan [^\n]*-detailed-exitcode/);
-    expect(script).not.toContain("terraform apply");
+    expect(script).toMatch(/alert-rule-users plan --skip-synth --output main-declarations [^\n]*--detailed-exitcode/);
+    expect(script).not.toMatch(/terraform |alert-rule-users apply/);
+  });
+});
+
+/** Every workflow of the package that runs for a pull request: the CLI's and the HCL project's. */
+const PULL_REQUEST_WORKFLOWS = [join("examples", "github-actions", "plan.yml"), PLAN];
+
+describe("pull-request workflows (docs/contract.md §12.3)", () => {
+  it.each(PULL_REQUEST_WORKFLOWS)("%s: every job that holds a secret checks out only the base commit; every other job holds none", (file) => {
+    const workflow = load(file);
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const holdsSecret = JSON.stringify({ job, env: workflow.env ?? {} }).includes("secrets.");
+      const checkouts = job.steps.filter((s) => s.uses?.startsWith("actions/checkout@"));
+      if (holdsSecret) {
+        expect(`${name}: ${JSON.stringify(checkouts.map((s) => s.with?.["ref"]))}`).toBe(`${name}: ["\${{ github.event.pull_request.base.sha }}"]`);
+        // no pull-request tree reaches it but the declarations, read as data
+        expect(job.steps.filter((s) => s.uses?.startsWith("actions/download-artifact@")).map((s) => s.with?.["path"])).toEqual([expect.stringMatching(/^pr-/)]);
+      }
+    }
+    expect(Object.values(workflow.jobs).some((job) => JSON.stringify(job).includes("secrets."))).toBe(true);
   });
 });

@@ -52,13 +52,35 @@ describe("alert-rule-users init --hcl", () => {
     expect(run.stdout).toContain("cd 'alert rules' && terraform init\n  terraform plan");
   });
 
-  it("with --workflows also writes the terraform plan, apply and drift workflows", async () => {
+  it("with --workflows writes the plan, apply and drift workflows where GitHub reads them: at the root that holds package.json, naming DIR", async () => {
+    // given the quick start's layout: package.json here, the configuration in tf/
+    writeFileSync(join(root, "package.json"), "{}\n");
+    // when
     const run = await cli(root, "init", "--hcl", "tf", "--workflows");
+    // then
     expect(run.code).toBe(0);
+    expect(existsSync(join(root, "tf", ".github"))).toBe(false);
     for (const name of ["plan", "apply", "drift"]) {
-      const file = join(root, "tf", ".github", "workflows", `alert-rule-users-terraform-${name}.yml`);
-      expect(readFileSync(file, "utf8")).toBe(readFileSync(join(REPO, "examples", "github-actions-hcl", `${name}.yml`), "utf8"));
+      const file = join(root, ".github", "workflows", `alert-rule-users-terraform-${name}.yml`);
+      const shipped = readFileSync(join(REPO, "examples", "github-actions-hcl", `${name}.yml`), "utf8");
+      expect(shipped).toContain('  ALERT_RULES_DIR: "."\n');
+      expect(readFileSync(file, "utf8")).toBe(shipped.replace('  ALERT_RULES_DIR: "."\n', '  ALERT_RULES_DIR: "tf"\n'));
     }
+    expect(run.stdout).toContain("Wrote the GitHub workflows at the repository's root . (where package.json is; the jobs run npm ci there and terraform in tf)");
+  });
+
+  it("with --workflows and package.json in DIR, writes them in DIR with ALERT_RULES_DIR \".\"; refuses, writing nothing, when one is there already", async () => {
+    mkdirSync(join(root, "tf"));
+    writeFileSync(join(root, "tf", "package.json"), "{}\n");
+    expect((await cli(root, "init", "--hcl", "tf", "--workflows")).code).toBe(0);
+    expect(readFileSync(join(root, "tf", ".github", "workflows", "alert-rule-users-terraform-plan.yml"), "utf8")).toContain('  ALERT_RULES_DIR: "."\n');
+    writeFileSync(join(root, "package.json"), "{}\n");
+    mkdirSync(join(root, ".github", "workflows"), { recursive: true });
+    writeFileSync(join(root, ".github", "workflows", "alert-rule-users-terraform-drift.yml"), "# mine\n");
+    const again = await cli(root, "init", "--hcl", "other", "--workflows");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("already has .github/workflows/alert-rule-users-terraform-drift.yml: nothing was written");
+    expect(existsSync(join(root, "other"))).toBe(false);
   });
 
   it("writes nothing when a file exists, and refuses --package-spec", async () => {

@@ -137,7 +137,14 @@ describe("alertrules_rule_user_list", () => {
     const rules = [RULES.engineering, RULES.finance, RULES.sales, RULES.legal];
     const live = (ruleId: string) => sim.rule(ruleId)!.users.map((u) => ({ userId: u.userIdFromAuthority!, aliases: u.userAliasList }));
     const cfgs = rules.map((ruleId, i) => config({ rule_id: ruleId, users: users([...live(ruleId), { userId: `90${i}`, aliases: [`new${i}@example.com`] }]) }));
+    sim.resetCounts();
     const plans = await Promise.all(cfgs.map((cfg) => resource.plan({ prior: null, proposed: proposed(null, cfg), config: cfg, priorPrivate: EMPTY })));
+    // the plans that arrive together share one search, and read each list once
+    expect(sim.requestCounts()).toEqual({ "query-rule-metadata": 1, "query-users": 4 });
+    // Terraform's apply plans each create again first: from what the plan read (no request)
+    const again = await Promise.all(cfgs.map((cfg) => resource.plan({ prior: null, proposed: proposed(null, cfg), config: cfg, priorPrivate: EMPTY })));
+    expect(again.map((p) => p.planned)).toEqual(plans.map((p) => p.planned));
+    expect(sim.requestCounts()).toEqual({ "query-rule-metadata": 1, "query-users": 4 });
     sim.resetCounts();
     // when Terraform applies them concurrently (-parallelism)
     const applied = await Promise.all(cfgs.map((cfg, i) => resource.apply({ prior: null, planned: plans[i]!.planned, config: cfg, plannedPrivate: plans[i]!.plannedPrivate ?? EMPTY })));
@@ -191,6 +198,33 @@ describe("alertrules_rule_user_list", () => {
     const applied = await resource.apply({ prior: null, planned: plan.planned, config: cfg, plannedPrivate: plan.plannedPrivate ?? EMPTY });
     expect(errors(applied.diagnostics)).toEqual([]);
     expect(writes()).toBe(0);
+  });
+
+  it("judges a system rule by a fresh lookup, not by private data that says it is editable", async () => {
+    const { resource } = await configured();
+    const cfg = config({ rule_id: RULES.departing, users: users([{ userId: "1", aliases: ["x@example.com"] }]) });
+    const created = await resource.plan({ prior: null, proposed: proposed(null, cfg), config: cfg, priorPrivate: EMPTY });
+    const applied = await resource.apply({ prior: null, planned: created.planned, config: cfg, plannedPrivate: created.plannedPrivate ?? EMPTY });
+    // private data tampered with: the rule marked editable, with an empty inclusion list
+    const tampered = JSON.parse((applied.private ?? EMPTY).toString("utf8") || "{}") as { rule: { isSystem: boolean; ruleSource: string }; list: unknown };
+    tampered.rule = { ...tampered.rule, isSystem: false, ruleSource: "Alerting" };
+    tampered.list = { usersToAlertOn: "SPECIFIED_USERS", entries: [] };
+    const plan = await resource.plan({ prior: applied.state, proposed: proposed(applied.state, cfg), config: cfg, priorPrivate: Buffer.from(JSON.stringify(tampered)) });
+    expect(warnings(plan.diagnostics).join("\n")).toMatch(/Rule skipped/);
+    expect(plan.planned?.["removes"]).toEqual([]);
+    expect(writes()).toBe(0);
+  });
+
+  it("refuses at validate: a misspelled key in a user entry or a policy, a number beyond 2^53, an alias with a control character or fullwidth letters", async () => {
+    const { resource } = await configured();
+    const text = async (values: Record<string, Value>) => errors(await resource.validate!(config({ rule_id: RULES.finance, ...values }))).join("\n");
+    expect(await text({ users: typedLiteral({ "1": { aliases: ["a@example.com"], expire_at: "2030-01-01" } }) })).toMatch(/users\["1"\]: "expire_at" is not an argument of users \(did you mean "expires_at"\?\)/);
+    expect(await text({ users: typedLiteral({ "1": { alias: ["a@example.com"] } }) })).toMatch(/"alias" is not an argument of users/);
+    expect(await text({ users: users([]), policies: typedLiteral([{ max_user: 3 }]) })).toMatch(/policies\[0\]: "max_user" is not an argument of policies \(did you mean "max_users"\?\)/);
+    expect(await text({ users: users([]), policies: typedLiteral([{ max_users: 9007199254740993 }]) })).toMatch(/max_users must be below 2\^53/);
+    expect(await text({ users: users([{ userId: "1", aliases: ["a@example.com\nb@example.com"] }]) })).toMatch(/control character U\+000A/);
+    expect(await text({ users: users([{ userId: "1", aliases: ["\u0000a@example.com"] }]) })).toMatch(/control character U\+0000/);
+    expect(await text({ users: users([{ userId: "1", aliases: ["ａlice@example.com"] }]) })).toMatch(/fullwidth or compatibility characters/);
   });
 
   it("refuses at plan time: an unknown rule, a mass removal without allow_mass_removal, two resources for one rule", async () => {

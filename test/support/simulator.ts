@@ -58,6 +58,7 @@ export function useSimulator(options: SimulatorOptions | (() => SimulatorOptions
     resetCounts: () => sim().resetCounts(),
     rules: () => sim().rules(),
     rule: (ruleId) => sim().rule(ruleId),
+    setListType: (ruleId, usersToAlertOn) => sim().setListType(ruleId, usersToAlertOn),
     setUsers: (ruleId, users) => sim().setUsers(ruleId, users),
     alerts: () => sim().alerts(),
     alert: (alertId) => sim().alert(alertId),

@@ -23,6 +23,10 @@
  * - **Grow back on success.** Until the second 429 the rate grows fast (`probeGrowth` of itself
  *   a second), to find the limit; from then on slowly (`growth` of the limit a second: 4 % a
  *   minute), so the run sits just under the limit and probes above it rarely.
+ * - **429s that do not follow the rate** (a service that refuses every Nth request whatever the
+ *   rate): once the cuts have taken the rate a tenth below where they began while the service
+ *   refuses about as often as before, the rate goes back to where they began, and refusals no more
+ *   frequent than that no longer cut it (PERIODIC).
  * - **Retry-After** stays with the request it was sent for: the transport waits it before that
  *   request's retry (which takes a token like any send). It does not stop the other requests: a
  *   service may ask one request to wait without being out of capacity, and against a token
@@ -105,6 +109,23 @@ const MIN_MEASURED = 20;
  */
 const COUNT_ALLOWANCE = 0.5;
 
+/**
+ * 429s that do not follow the rate (a service that refuses every Nth request, whatever the rate):
+ * once the rate has fallen a tenth below where the cuts began and the service refuses about as
+ * often as it did then, the cuts did not help. The rate goes back to where they began, and
+ * refusals no more frequent than that no longer cut it (a real limit refuses more often as the
+ * rate grows past it, and cuts again).
+ */
+const PERIODIC = { drop: 0.9, sameFraction: 0.75, minSends: 14, margin: 1.25 } as const;
+
+/** Where the cuts began: the rate after the first cut, and how often the service refused before it. */
+interface Episode {
+  readonly at: number;
+  readonly rps: number;
+  readonly limit: number | undefined;
+  readonly fraction: number;
+}
+
 interface Cut {
   readonly at: number;
   readonly rps: number;
@@ -143,6 +164,10 @@ export class RateLimiter {
   readonly #refused: number[] = [];
   /** Slow start: most requests in flight before the first 429. */
   #window = 1;
+  /** Where the cuts began (undefined before the first 429). */
+  #episode: Episode | undefined;
+  /** The fraction of requests the service refuses whatever the rate, once found. */
+  #periodic: number | undefined;
   readonly #waiting: Array<() => void> = [];
 
   constructor(options: RateLimiterOptions = {}) {
@@ -267,6 +292,7 @@ export class RateLimiter {
       // Sent before the last cut: that request was already counted against the old rate.
       if (this.#cut !== undefined && ticket <= this.#cut.lastTicket) return;
       this.#forget(now);
+      if (this.#notFollowingTheRate(now)) return;
       this.#cutAt(now, sentAt);
     } finally {
       this.#wake();
@@ -307,9 +333,36 @@ export class RateLimiter {
     rps = Math.max(this.#minRps, rps);
     if (this.maxRps !== undefined) rps = Math.min(rps, this.maxRps);
     this.#cut = { at: now, rps, limit, lastTicket: this.#sent };
+    this.#episode ??= { at: now, rps, limit, fraction: this.#refusedFraction(now - Math.max(this.#windowMs, FIRST_ESTIMATE_MS)).fraction };
     this.#cuts += 1;
     // The next send waits for the new spacing, counted from now.
     this.#nextAt = Math.max(this.#nextAt, now + 1000 / rps);
+  }
+
+  /** Refused / sent among the attempts sent after `from`. */
+  #refusedFraction(from: number): { fraction: number; sends: number } {
+    const refused = this.#refused.filter((t) => t > from).length;
+    const sends = refused + this.#admittedIn(from, Infinity);
+    return { fraction: sends === 0 ? 0 : refused / sends, sends };
+  }
+
+  /**
+   * A 429 that says nothing of the rate (PERIODIC): true when it is to be counted but not cut on;
+   * the first time, the rate goes back to where the cuts began.
+   */
+  #notFollowingTheRate(now: number): boolean {
+    const episode = this.#episode;
+    const cut = this.#cut;
+    if (episode === undefined || cut === undefined) return false;
+    if (this.#periodic !== undefined) return this.#refusedFraction(now - this.#windowMs).fraction <= this.#periodic * PERIODIC.margin;
+    const current = this.#adaptiveRps(now) ?? Infinity;
+    if (current > PERIODIC.drop * episode.rps) return false;
+    const recent = this.#refusedFraction(episode.at);
+    if (recent.sends < PERIODIC.minSends || recent.fraction < PERIODIC.sameFraction * episode.fraction) return false;
+    this.#periodic = Math.max(recent.fraction, episode.fraction);
+    this.#cut = { at: now, rps: episode.rps, limit: episode.limit, lastTicket: this.#sent };
+    this.#nextAt = Math.min(this.#nextAt, now + 1000 / episode.rps);
+    return true;
   }
 
   /** True while the slow start caps the requests in flight: before the first 429. */

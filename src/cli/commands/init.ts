@@ -55,7 +55,8 @@ Flags:
                          package.json depends on cdktn and constructs (no cdktf, no null provider)
   --workflows            also write the GitHub workflows (plan on pull requests, apply on merge,
                          drift on a schedule) as .github/workflows/alert-rule-users-{plan,apply,drift}.yml
-                         (with --hcl: alert-rule-users-terraform-{plan,apply,drift}.yml, running terraform)
+                         (with --hcl: alert-rule-users-terraform-{plan,apply,drift}.yml, at the
+                         repository's root: the nearest directory at or above DIR with package.json)
   --package-spec SPEC    what package.json depends on for alert-rule-users (default: ^<this version>,
                          which installs from the npm registry only once the package is published):
                          a version range, a tarball (file:../alert-rule-users-0.1.0.tgz), a git URL
@@ -109,11 +110,16 @@ export const initCommand: Command = {
       if (packageSpec !== undefined || values.cdktn === true) {
         throw new UsageError(`init: ${values.cdktn === true ? "--cdktn" : "--package-spec"} is for a cdktf app; --hcl writes a Terraform configuration. Drop one of them.`);
       }
-      const { files, provider } = await initHcl({ dir, shown, workflows: values.workflows === true });
+      const { files, workflows, provider } = await initHcl({ dir, shown, cwd: io.cwd, workflows: values.workflows === true });
+      const rootShown = workflows === null ? "" : relative(io.cwd, workflows.root) || ".";
       // terraform looks for terraform.d/plugins in the directory it starts in (not the one of -chdir)
       const cd = shown === "." ? "" : `cd ${shellQuote(shown)} && `;
       io.stdout.write(
         `Wrote a Terraform configuration in ${shown}: ${files.map((f) => f.path).join(", ")}.\n` +
+          (workflows === null
+            ? ""
+            : `Wrote the GitHub workflows at the repository's root ${rootShown} (where package.json is; the jobs run npm ci there and terraform in ${relative(workflows.root, dir) || "."}): ${workflows.files.map((f) => f.path).join(", ")}.\n` +
+              `If ${rootShown} is not the root of your git repository, move .github/ there and adjust ALERT_RULES_DIR in each workflow.\n`) +
           `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (it runs this Node.js: ${provider.nodePath}).\n\n` +
           `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
           `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +

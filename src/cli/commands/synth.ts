@@ -8,7 +8,8 @@
  *   stack's directory, without a connection just to synthesize.
  */
 import { relative } from "node:path";
-import { shellQuote, synthesizeApp, UsageError } from "../../io/workflow";
+import { resolve } from "node:path";
+import { shellQuote, synthesizeApp, UsageError, writeDeclarationsFromTerraformShow } from "../../io/workflow";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
 import { synthSettings } from "../run-flags";
@@ -31,12 +32,18 @@ Flags:
   --app CMD              command that synthesizes the app (default: "app" of ./cdktf.json)
   --output DIR           synth output directory, set as CDKTF_OUTDIR (default: cdktf.out)
   --stack NAME           only this stack's declarations are counted (repeatable)
+  --from-terraform-plan FILE
+                         an HCL configuration instead of an app: FILE is terraform show -json of a
+                         plan made with ALERT_RULE_USERS_PROVIDER_OFFLINE=1 (no service, no secret);
+                         its alertrules_rule_user_list resources are written to --output as data,
+                         nothing else of it (no output, no variable)
   -h, --help
 
 Exit codes: 0 synthesized and every declaration valid, 1 error.
 
 Examples:
   alert-rule-users synth --output cdktf.out
+  terraform show -json tfplan > tfplan.json && alert-rule-users synth --from-terraform-plan tfplan.json --output declarations
   alert-rule-users synth && cd cdktf.out/stacks/alert-rules && terraform init && terraform apply
 `,
   async run(argv: string[], io: Io): Promise<number> {
@@ -44,6 +51,7 @@ Examples:
       app: { type: "string" },
       output: { type: "string" },
       stack: { type: "string", multiple: true },
+      "from-terraform-plan": { type: "string" },
       help: { type: "boolean", short: "h" },
     });
     if (values.help === true) {
@@ -52,6 +60,12 @@ Examples:
     }
     const settings = synthSettings({ ...values, "skip-synth": false }, io);
     if (settings.outdir === settings.cwd) throw new UsageError("synth: --output must not be the app's own directory.");
+    const fromPlan = values["from-terraform-plan"];
+    if (fromPlan !== undefined) {
+      const lists = writeDeclarationsFromTerraformShow(resolve(io.cwd, fromPlan), settings.outdir);
+      io.stderr.write(`Wrote ${lists} alertrules_rule_user_list declaration${lists === 1 ? "" : "s"} of ${fromPlan} to ${values.output ?? "cdktf.out"}.\n`);
+      return 0;
+    }
     const stacks = await synthesizeApp(settings);
     const declared = stacks.reduce((n, s) => n + s.lists, 0);
     const holding = stacks.filter((s) => s.lists > 0).length;

@@ -71,10 +71,13 @@ export function nativePolicy(policy: ListPolicy): NativePolicy {
 export function encodeNativeAttributes(fields: NativeFields, policies: readonly ListPolicy[]): NativeAttributes {
   const users: Record<string, { aliases: string[]; expires_at?: string }> = {};
   for (const user of canonicalUsers(fields.users)) {
-    users[escapeTemplate(user.userId)] = {
-      aliases: user.aliases.map(escapeTemplate),
-      ...(user.expiresAt === undefined ? {} : { expires_at: escapeTemplate(user.expiresAt) }),
-    };
+    // a key such as `__proto__` is a key like any other (an assignment would set the prototype)
+    Object.defineProperty(users, escapeTemplate(user.userId), {
+      value: { aliases: user.aliases.map(escapeTemplate), ...(user.expiresAt === undefined ? {} : { expires_at: escapeTemplate(user.expiresAt) }) },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return {
     ...(fields.ruleId === undefined ? {} : { rule_id: escapeTemplate(fields.ruleId) }),
@@ -95,12 +98,14 @@ const nativePolicySchema = z.object({
   forbid_removals_from_inclusion_lists: z.boolean().nullish(),
 });
 
+const nativeUser = z.object({ aliases: z.array(z.string()), expires_at: z.string().nullish() });
+
 const nativeSchema = z.looseObject({
   rule_id: z.string().nullish(),
   rule_name: z.string().nullish(),
   mode: z.string().nullish(),
   allow_mass_removal: z.boolean().nullish(),
-  users: z.record(z.string(), z.object({ aliases: z.array(z.string()), expires_at: z.string().nullish() })),
+  users: z.record(z.string(), nativeUser),
   on_destroy: z.enum(ON_DESTROY_VALUES).nullish(),
   policies: z.array(nativePolicySchema).nullish(),
 });
@@ -126,7 +131,9 @@ export function decodeNativeAttributes(attributes: unknown, where: string): Nati
   }
   const a = parsed.data;
   const text = (value: string | null | undefined): string | undefined => (value === null || value === undefined ? undefined : unescapeTemplate(value));
-  const users = Object.entries(a.users).map(([userId, user]) => {
+  // the users as given, key by key (a parsed record would take a `__proto__` key as its prototype)
+  const given = Object.entries((attributes as { users: Record<string, unknown> }).users).map(([userId, user]) => [userId, nativeUser.parse(user)] as const);
+  const users = given.map(([userId, user]) => {
     const expiresAt = text(user.expires_at);
     return { userId: unescapeTemplate(userId), aliases: user.aliases.map(unescapeTemplate), ...(expiresAt === undefined ? {} : { expiresAt }) };
   });

@@ -23,6 +23,7 @@ export { fileEventsSearchRun } from "./triage-file-events";
 export { doctorRun } from "./doctor";
 export type { DoctorRequest, DoctorRunResult } from "./doctor";
 export { synthesizeApp } from "./synth-app";
+export { writeDeclarationsFromTerraformShow } from "../declarations-from-terraform";
 export type { SynthesizedStack } from "./synth-app";
 export { initApp } from "./init";
 export type { InitRequest } from "./init";

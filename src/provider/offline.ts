@@ -1,0 +1,60 @@
+/**
+ * The provider offline (ALERT_RULE_USERS_PROVIDER_OFFLINE=1): it contacts no service and holds no
+ * credential. A job without secrets uses it to turn a pull request's configuration into
+ * declarations as plain data (`terraform plan` then `terraform show -json`, docs/provider-workflows.md):
+ *
+ *   plan    the configuration as planned: every value it sets copied, every attribute only the
+ *           provider computes unknown (read generically from the schema, so a new attribute follows)
+ *   read    the state as it is (nothing is read)
+ *   apply   refused: an offline provider writes nothing
+ */
+import type { Attribute, ObjectValue, ResourceType, Schema, Value } from "./protocol";
+import { UNKNOWN } from "./protocol";
+
+export const OFFLINE_VARIABLE = "ALERT_RULE_USERS_PROVIDER_OFFLINE";
+
+/** Whether the environment asks for the offline provider ("1" or "true"). */
+export function isOffline(env: NodeJS.ProcessEnv): boolean {
+  const value = (env[OFFLINE_VARIABLE] ?? "").trim().toLowerCase();
+  return value === "1" || value === "true";
+}
+
+export const OFFLINE_APPLY = `The alertrules provider is offline (${OFFLINE_VARIABLE}=1): it contacts no service and applies nothing. Unset ${OFFLINE_VARIABLE} to apply.`;
+export const OFFLINE_READ = `The alertrules provider is offline (${OFFLINE_VARIABLE}=1): data sources read the service and cannot be read offline. Unset ${OFFLINE_VARIABLE}, or plan without the data source.`;
+
+/** A nested attribute's value with its computed children planned. */
+function plannedNested(attribute: Attribute, value: Value): Value {
+  const nested = attribute.nested;
+  if (nested === undefined || value === null || value === UNKNOWN) return value;
+  const one = (v: Value): Value => (typeof v === "object" && v !== null && !Array.isArray(v) ? plannedObject(nested.attributes, v) : v);
+  if (nested.nesting === "single") return one(value);
+  if (Array.isArray(value)) return value.map(one);
+  if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, one(v)]));
+  return value;
+}
+
+/**
+ * The configuration as planned: what it sets, as set; what it leaves to the provider (computed,
+ * not set in the configuration) unknown.
+ */
+export function plannedObject(attributes: readonly Attribute[], config: ObjectValue): ObjectValue {
+  const planned: ObjectValue = {};
+  for (const attribute of attributes) {
+    const value = config[attribute.name] ?? null;
+    planned[attribute.name] = attribute.computed === true && value === null ? UNKNOWN : plannedNested(attribute, value);
+  }
+  return planned;
+}
+
+/** A resource type offline: plans from the configuration alone, reads nothing, applies nothing. */
+export function offlineResource(schema: Schema, validate: ResourceType["validate"]): ResourceType {
+  return {
+    schema,
+    ...(validate === undefined ? {} : { validate }),
+    upgrade: (_version, state) => state,
+    read: ({ state, private: kept }) => Promise.resolve({ state, private: kept }),
+    plan: ({ config, proposed }) => Promise.resolve({ planned: proposed === null || config === null ? null : plannedObject(schema.attributes, config) }),
+    apply: ({ prior }) => Promise.resolve({ state: prior, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_APPLY }] }),
+    importState: () => Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_APPLY }] }),
+  };
+}
