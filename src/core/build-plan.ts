@@ -3,6 +3,7 @@
  * are passed in), so it can be tested without a service and gives the same plan for the same input.
  */
 import { NO_CHANGES, NO_MASS_REMOVAL, diffRule } from "./diff";
+import type { RuleFieldNames } from "./diff";
 import type { Plan, PlanSummary, RemovedUser, RulePlan } from "./plan-schema";
 import { canonicalUsers } from "./canonical";
 import { countChanges } from "./change-kinds";
@@ -28,6 +29,8 @@ export interface PlanInput {
   /** The version of alert-rule-users that made the plan (recorded in it). */
   readonly toolVersion: string;
   readonly batchSize?: number;
+  /** How the declarations name their rule, in messages. @default - the RuleUserList's props (CONSTRUCT_RULE_FIELDS) */
+  readonly ruleFields?: RuleFieldNames;
 }
 
 export function buildPlan(input: PlanInput): Plan {
@@ -41,7 +44,7 @@ export function buildPlan(input: PlanInput): Plan {
   const splits = input.declarations.map((d) => splitExpired(canonicalUsers(d.users), today));
   const diffed = input.declarations.map((d, i) => {
     const split = splits[i]!;
-    const rule = diffRule(split.active === d.users ? d : { ...d, users: split.active }, input.observations[i]!, { batchSize });
+    const rule = diffRule(split.active === d.users ? d : { ...d, users: split.active }, input.observations[i]!, { batchSize, ...(input.ruleFields === undefined ? {} : { ruleFields: input.ruleFields }) });
     return markExpired(rule, split.expired);
   });
   const rules = markDuplicates(diffed, input.declarations).map((rule, i) => {

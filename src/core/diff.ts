@@ -21,7 +21,26 @@ import { didYouMean, suggest } from "./suggest";
 export interface DiffOptions {
   /** Most users in one write call; larger changes are split into several calls of the same operation. */
   readonly batchSize: number;
+  /**
+   * How the caller's declarations name the rule, for messages (an unknown or ambiguous rule).
+   * @default CONSTRUCT_RULE_FIELDS - the RuleUserList's props, `ruleId` / `ruleName: "…"`
+   */
+  readonly ruleFields?: RuleFieldNames;
 }
+
+/** The words of a declaration for its rule: the two fields and how a value is given to one. */
+export interface RuleFieldNames {
+  readonly ruleId: string;
+  readonly ruleName: string;
+  /** between a field and its value in the caller's syntax: `: ` for TypeScript props, ` = ` for HCL */
+  readonly assign: string;
+}
+
+/** The RuleUserList construct's words. */
+export const CONSTRUCT_RULE_FIELDS: RuleFieldNames = { ruleId: "ruleId", ruleName: "ruleName", assign: ": " };
+
+/** The native resource's words (alertrules_rule_user_list, HCL). */
+export const NATIVE_RULE_FIELDS: RuleFieldNames = { ruleId: "rule_id", ruleName: "rule_name", assign: " = " };
 
 export const NO_CHANGES: RuleChanges = {
   addUsers: [],
@@ -39,6 +58,7 @@ export const NO_MASS_REMOVAL: MassRemovalCheck = { entries: 0, lost: 0, triggere
  * (buildPlan); an `expiresAt` still present is dropped, never carried into the plan or the calls.
  */
 export function diffRule(desired: DesiredList, observation: RuleObservation, options: DiffOptions): RulePlan {
+  const fields = options.ruleFields ?? CONSTRUCT_RULE_FIELDS;
   const users = withoutExpiry(canonicalUsers(desired.users));
   const base = {
     ruleId: desired.ruleId,
@@ -59,7 +79,7 @@ export function diffRule(desired: DesiredList, observation: RuleObservation, opt
 
   switch (observation.kind) {
     case "not-found":
-      return { ...base, action: "error", errorKind: "unknown-rule", reason: notFoundReason(desired, observation.knownNames ?? []) };
+      return { ...base, action: "error", errorKind: "unknown-rule", reason: notFoundReason(desired, observation.knownNames ?? [], fields) };
     case "ambiguous":
       return {
         ...base,
@@ -67,7 +87,7 @@ export function diffRule(desired: DesiredList, observation: RuleObservation, opt
         errorKind: "ambiguous-rule",
         reason:
           `${observation.ruleIds.length} rules are named '${desired.ruleName ?? ""}' ` +
-          `(IDs ${observation.ruleIds.join(", ")}): declare this list by ruleId instead.`,
+          `(IDs ${observation.ruleIds.join(", ")}): declare this list by ${fields.ruleId} instead.`,
       };
     case "failed":
       return {
@@ -124,19 +144,19 @@ function withoutExpiry(users: readonly DesiredUser[]): readonly PlannedUser[] {
  * differs from a rule's name in case or by a small edit, or a rule's name given as the ruleId.
  * `knownNames`: names of rules the tenant has (from the metadata search, see src/io/observe.ts).
  */
-function notFoundReason(desired: DesiredList, knownNames: readonly string[]): string {
+function notFoundReason(desired: DesiredList, knownNames: readonly string[], fields: RuleFieldNames): string {
   if (desired.ruleId !== null) {
     const asName = knownNames.find((n) => n === desired.ruleId) ?? suggest(desired.ruleId, knownNames);
     const hint =
       asName !== undefined
-        ? ` This looks like a rule name ('${asName}'): declare it with ruleName: ${JSON.stringify(asName)} instead of ruleId.`
+        ? ` This looks like a rule name ('${asName}'): declare it with ${fields.ruleName}${fields.assign}${JSON.stringify(asName)} instead of ${fields.ruleId}.`
         : /\s/.test(desired.ruleId)
-          ? " This looks like a rule name (it has spaces): declare it with ruleName instead of ruleId."
+          ? ` This looks like a rule name (it has spaces): declare it with ${fields.ruleName} instead of ${fields.ruleId}.`
           : "";
-    return `no rule has the ID '${desired.ruleId}' in this tenant: check the ruleId (the rule's observerRuleId) or declare the rule by ruleName.${hint}`;
+    return `no rule has the ID '${desired.ruleId}' in this tenant: check the ${fields.ruleId} (the rule's observerRuleId) or declare the rule by ${fields.ruleName}.${hint}`;
   }
   const name = desired.ruleName ?? "";
-  return `no rule is named '${name}' in this tenant (names match exactly, case included): check the name or declare the rule by ruleId.${didYouMean(name, knownNames)}`;
+  return `no rule is named '${name}' in this tenant (names match exactly, case included): check the name or declare the rule by ${fields.ruleId}.${didYouMean(name, knownNames)}`;
 }
 
 interface Computed {

@@ -25,6 +25,31 @@ export interface ImportHclOptions {
   readonly providerVersion: string;
   /** Tool name and version for the header comment. @default - no version */
   readonly toolVersion?: string;
+  /**
+   * What the directory the file goes to already declares (see {@link providerConfigured}): a
+   * block Terraform would then see twice ("Duplicate required providers configuration") is left out.
+   * @default - nothing: the file carries the terraform block and the provider block
+   */
+  readonly configured?: ProviderConfigured;
+}
+
+/** Whether a directory's configuration already has the provider's `required_providers` entry and its provider block. */
+export interface ProviderConfigured {
+  readonly requiredProviders: boolean;
+  readonly providerBlock: boolean;
+}
+
+/**
+ * What the `.tf` files of a directory (their text) already declare of this provider. Comments are
+ * dropped first, so a commented-out block does not count; a heuristic of the text, not a parser:
+ * an entry `alertrules = {` inside a `required_providers` block, a `provider "alertrules"` block.
+ */
+export function providerConfigured(files: readonly string[]): ProviderConfigured {
+  const code = files.map((text) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^"'\w$])(#|\/\/)[^\n]*/g, "$1")).join("\n");
+  return {
+    requiredProviders: new RegExp(`required_providers\\s*\\{[^]*?\\b${PROVIDER_LOCAL_NAME}\\s*=`).test(code),
+    providerBlock: new RegExp(`(^|\\n)\\s*provider\\s+"${PROVIDER_LOCAL_NAME}"\\s*\\{`).test(code),
+  };
 }
 
 const MAX_NAME = 50;
@@ -136,6 +161,21 @@ export function providerBlocks(providerVersion: string): string[] {
   ];
 }
 
+/** The provider's blocks the file carries: those the directory does not declare already. */
+function providerPart(options: ImportHclOptions): string[] {
+  const configured = options.configured ?? { requiredProviders: false, providerBlock: false };
+  if (!configured.requiredProviders && !configured.providerBlock) return providerBlocks(options.providerVersion);
+  const blocks = providerBlocks(options.providerVersion);
+  const terraformBlock = blocks.slice(0, blocks.indexOf(""));
+  const providerBlock = blocks.slice(blocks.indexOf("") + 1);
+  return [
+    `# The directory's other .tf files already declare ${[configured.requiredProviders ? "the provider's required_providers entry" : "", configured.providerBlock ? `the provider "${PROVIDER_LOCAL_NAME}" block` : ""].filter((s) => s !== "").join(" and ")}:`,
+    "# this file leaves that out (Terraform refuses a second one).",
+    ...(configured.requiredProviders ? [] : ["", ...terraformBlock]),
+    ...(configured.providerBlock ? [] : ["", ...providerBlock]),
+  ];
+}
+
 /** The HCL configuration for `rules` (in the order given; callers sort by name for stable output). */
 export function generateImportHcl(rules: readonly ImportedRule[], options: ImportHclOptions): ImportCode {
   const planned = rules.map(classify);
@@ -152,7 +192,7 @@ export function generateImportHcl(rules: readonly ImportedRule[], options: Impor
     "# Edit freely from here on: this file is yours. The provider: `npx --no alert-rule-users provider install`",
     "# in this directory, then `terraform init`.",
     "",
-    ...providerBlocks(options.providerVersion),
+    ...providerPart(options),
     ...body,
     "",
   ].join("\n");

@@ -5,6 +5,7 @@
  */
 import type { ObservedList } from "./observation";
 import type { RuleChanges } from "./rule-changes";
+import { suggest } from "./suggest";
 
 /** The provider's local name in `required_providers` and its provider block. */
 export const PROVIDER_LOCAL_NAME = "alertrules";
@@ -79,6 +80,39 @@ export function parseNativeImportId(id: string): NativeImport | null {
     return name.trim() === "" ? null : { ruleId: null, ruleName: name, mode };
   }
   return rest === "" ? null : { ruleId: rest, ruleName: null, mode };
+}
+
+/** The forms an import ID takes, for messages. */
+export const NATIVE_IMPORT_FORMS =
+  'RULE_ID (the rule\'s observerRuleId), "name:" and the rule\'s exact name, and either with "additive:" in front for an additive list (additive:RULE_ID, additive:name:RULE NAME)';
+
+/**
+ * Why an import ID is not one {@link parseNativeImportId} reads as meant, or null when it is: empty,
+ * a `word:` prefix that is not one of the forms (`nmae:…`, with the one it likely meant), the
+ * prefixes in the wrong order, or spaces in what would be a rule ID (a name without `name:`). Each
+ * reason names the accepted forms. A well-formed ID may still name no rule: the import's read says so.
+ */
+export function nativeImportIdProblem(id: string): string | null {
+  const forms = `Accepted forms: ${NATIVE_IMPORT_FORMS}.`;
+  const quoted = JSON.stringify(id);
+  let rest = id.trim();
+  if (rest === "") return `The import ID is empty. ${forms}`;
+  if (rest.startsWith(ADDITIVE_PREFIX)) rest = rest.slice(ADDITIVE_PREFIX.length);
+  if (rest.startsWith(NAME_PREFIX)) {
+    const name = rest.slice(NAME_PREFIX.length);
+    if (name.trim() === "") return `The import ID ${quoted} has "name:" without a rule name after it. ${forms}`;
+    if (name.startsWith(ADDITIVE_PREFIX)) return `The import ID ${quoted} has "additive:" after "name:": it comes first (additive:name:${name.slice(ADDITIVE_PREFIX.length)}). ${forms}`;
+    return null;
+  }
+  const prefix = /^([A-Za-z][A-Za-z_-]*):/.exec(rest);
+  if (prefix !== null) {
+    const word = prefix[1]!.toLowerCase();
+    const meant = ["name", "additive"].find((known) => known === word) ?? suggest(word, ["name", "additive"]);
+    const hint = meant === undefined ? "" : ` Did you mean "${meant}:"?`;
+    return `The import ID ${quoted} starts with "${prefix[1]!}:", which is not a form of this provider's import IDs.${hint} ${forms}`;
+  }
+  if (/\s/.test(rest)) return `The import ID ${quoted} has spaces, which a rule ID never has: to import by the rule's name, write "name:${rest}". ${forms}`;
+  return null;
 }
 
 /** One entry a plan takes off a live list: a user's aliases (all of them when the user leaves), or an entry without a user ID. */

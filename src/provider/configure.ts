@@ -3,7 +3,7 @@
  * rate limiter and one token source for every resource Terraform asks about, however many at once.
  */
 import type { OpenSession, SessionRequest } from "../io/workflow";
-import { RuleLookup, TerraformRun, openSession } from "../io/workflow";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, RuleLookup, TerraformRun, openSession, parseDuration } from "../io/workflow";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 import { lockedArgumentErrors } from "./locked";
 import { isOffline } from "./offline";
@@ -27,6 +27,50 @@ export interface ProviderRun {
   readonly terraform: TerraformRun;
 }
 
+/**
+ * The pacing arguments and the variables they stand for: the CLI's deadlines (in seconds,
+ * src/api/http/read-limits.ts) and the provider's own ALERT_RULE_USERS_MAX_RPS.
+ */
+const PACING_VARIABLES = {
+  max_rps: "ALERT_RULE_USERS_MAX_RPS",
+  request_timeout: "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS",
+  run_timeout: "ALERT_RULE_USERS_RUN_DEADLINE_SECONDS",
+} as const;
+
+interface Pacing {
+  readonly maxRps?: { readonly rps: number; readonly given: string };
+  readonly requestSeconds?: number;
+  readonly runSeconds?: number;
+}
+
+/** max_rps, request_timeout and run_timeout of the block, else of the environment; every problem at once, each naming where the value came from. */
+export function pacingOf(config: ObjectValue, env: NodeJS.ProcessEnv): Pacing | Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  let maxRps: Pacing["maxRps"];
+  const rpsValue = config["max_rps"];
+  const rpsEnv = env[PACING_VARIABLES.max_rps]?.trim();
+  const rps = typeof rpsValue === "number" ? rpsValue : rpsValue === null || rpsValue === undefined ? (rpsEnv === undefined || rpsEnv === "" ? undefined : Number(rpsEnv)) : Number.NaN;
+  const rpsGiven = typeof rpsValue === "number" || (rpsValue !== null && rpsValue !== undefined) ? `max_rps = ${JSON.stringify(rpsValue)}` : `${PACING_VARIABLES.max_rps}=${rpsEnv ?? ""}`;
+  if (rps !== undefined) {
+    if (Number.isFinite(rps) && rps > 0 && rps <= 100_000) maxRps = { rps, given: rpsGiven };
+    else problems.push({ severity: "error", summary: "Invalid max_rps", detail: `${rpsGiven}: max_rps takes a number of requests a second above 0 (at most 100000), e.g. 2 or 0.5.`, ...(rpsGiven.startsWith("max_rps") ? { attribute: ["max_rps"] } : {}) });
+  }
+  const seconds = (argument: "request_timeout" | "run_timeout", max: number): number | undefined => {
+    const value = config[argument];
+    if (typeof value !== "string" || value.trim() === "") return undefined; // the environment's value is read (and checked) by the session
+    const ms = parseDuration(value);
+    if (ms === undefined || ms / 1000 > max) {
+      problems.push({ severity: "error", summary: `Invalid ${argument}`, detail: `${argument} = ${JSON.stringify(value)} is not a duration of at most ${max} s: write a whole number and a unit, s, m, h or d ("90s", "5m", "2h").`, attribute: [argument] });
+      return undefined;
+    }
+    return ms / 1000;
+  };
+  const requestSeconds = seconds("request_timeout", 86_400);
+  const runSeconds = seconds("run_timeout", MAX_RUN_DEADLINE_SECONDS);
+  if (problems.length > 0) return problems;
+  return { ...(maxRps === undefined ? {} : { maxRps }), ...(requestSeconds === undefined ? {} : { requestSeconds }), ...(runSeconds === undefined ? {} : { runSeconds }) };
+}
+
 /** Messages of the connection settings, in the provider block's words. */
 function inProviderWords(message: string): string {
   return message
@@ -34,7 +78,9 @@ function inProviderWords(message: string): string {
     .replace(/, or pass --tenant-id ID/g, ", or set tenant_id in the provider block")
     .replace(/, or pass --token-file FILE, or give a command that prints one \(ALERTS_API_TOKEN_COMMAND or --token-command CMD\)/g, ", or set token_command (ALERTS_API_TOKEN_COMMAND) to a command that prints one")
     .replace(/--base-url/g, "url")
-    .replace(/--token-command/g, "token_command");
+    .replace(/--token-command/g, "token_command")
+    .replace(/--max-rps /g, "max_rps = ")
+    .replace(/raise ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS/g, "raise request_timeout (ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS)");
 }
 
 /**
@@ -43,26 +89,42 @@ function inProviderWords(message: string): string {
  * that the block decides (two sources in the environment alone are still refused, as in the CLI).
  */
 export function sessionRequest(config: ObjectValue, env: NodeJS.ProcessEnv, cwd: string, onWarning: (m: string) => void, log: (line: string) => void): SessionRequest | Diagnostic[] {
-  const unknown = Object.keys(ARGUMENT_VARIABLES).concat("max_rps").filter((name) => config[name] === UNKNOWN);
+  const unknown = Object.keys(ARGUMENT_VARIABLES).concat(Object.keys(PACING_VARIABLES)).filter((name) => config[name] === UNKNOWN);
   if (unknown.length > 0) {
     return unknown.map((name) => ({ severity: "error", summary: "Provider argument not known yet", detail: `${name} depends on a value known only after apply; the provider needs it to read the lists at plan time. Set it from a variable or the environment.`, attribute: [name] }));
   }
   const overlay: Record<string, string | undefined> = { ...env };
-  for (const [argument, variable] of Object.entries(ARGUMENT_VARIABLES)) {
+  const given = (argument: string): string | undefined => {
     const value = config[argument];
-    if (typeof value === "string" && value.trim() !== "") overlay[variable] = value;
+    return typeof value === "string" && value.trim() !== "" ? value : undefined;
+  };
+  // url and token_command set in the block are passed as the CLI's flags are, so that a message
+  // about them names the block's argument (inProviderWords), never the environment variable
+  for (const argument of ["tenant_id", "token"] as const) {
+    const value = given(argument);
+    if (value !== undefined) overlay[ARGUMENT_VARIABLES[argument]] = value;
   }
-  if (typeof config["token"] === "string" && config["token"] !== "") delete overlay[ARGUMENT_VARIABLES.token_command];
-  if (typeof config["token_command"] === "string" && config["token_command"] !== "") delete overlay[ARGUMENT_VARIABLES.token];
-  const maxRps = config["max_rps"];
-  if (maxRps !== null && maxRps !== undefined && !(typeof maxRps === "number" && Number.isFinite(maxRps) && maxRps > 0 && maxRps <= 100_000)) {
-    return [{ severity: "error", summary: "Invalid max_rps", detail: `max_rps takes a number of requests a second above 0 (at most 100000), e.g. 2 or 0.5; got ${JSON.stringify(maxRps)}.`, attribute: ["max_rps"] }];
+  if (given("token") !== undefined) delete overlay[ARGUMENT_VARIABLES.token_command];
+  if (given("token_command") !== undefined) {
+    delete overlay[ARGUMENT_VARIABLES.token];
+    delete overlay[ARGUMENT_VARIABLES.token_command];
   }
+  const pacing = pacingOf(config, env);
+  if (Array.isArray(pacing)) return pacing;
+  if (pacing.requestSeconds !== undefined) overlay[PACING_VARIABLES.request_timeout] = String(pacing.requestSeconds);
+  if (pacing.runSeconds !== undefined) overlay[PACING_VARIABLES.run_timeout] = String(pacing.runSeconds);
+  const maxRps = pacing.maxRps;
+  const url = given("url");
+  const tokenCommand = given("token_command");
   return {
     env: overlay,
     cwd,
-    ...(typeof maxRps === "number" ? { maxRps: { rps: maxRps, given: `max_rps = ${maxRps}` } } : {}),
-    timeoutGiven: "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS",
+    ...(url === undefined ? {} : { baseUrl: url }),
+    ...(tokenCommand === undefined ? {} : { tokenCommand }),
+    ...(maxRps === undefined ? {} : { maxRps }),
+    // one attempt never outlasts a request_timeout shorter than the attempt's own default
+    ...(pacing.requestSeconds !== undefined && pacing.requestSeconds < DEFAULT_TIMEOUT_SECONDS ? { timeoutSeconds: pacing.requestSeconds } : {}),
+    timeoutGiven: PACING_VARIABLES.request_timeout,
     engine: { parallelism: 4, pageSize: 100, batchSize: 100 },
     onWarning,
     requestHook: ({ rateLimiter }) => (event) => {

@@ -10,9 +10,12 @@ import type * as ConfigureModule from "./configure";
 import type { ProviderRun } from "./configure";
 import type * as ResourceModule from "./rule-user-list";
 import type * as DataSourceModule from "./rules-data-source";
+import type * as RuleDataSourceModule from "./rule-data-source";
+import type * as MoveModule from "./move-state";
+import type * as TimeoutsModule from "./timeouts";
 import type { DataSourceType, ProviderDefinition, ResourceType } from "./protocol";
 import { OFFLINE_READ, offlineResource } from "./offline";
-import { RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
+import { RULE_DATA_SOURCE, RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleDataSourceSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
 
 export interface ProviderHost {
   readonly env: NodeJS.ProcessEnv;
@@ -26,6 +29,8 @@ interface Engine {
   readonly configureRun: typeof ConfigureModule.configureRun;
   readonly resource: ResourceType;
   readonly dataSource: DataSourceType;
+  readonly ruleDataSource: DataSourceType;
+  readonly move: typeof MoveModule.moveResourceState;
 }
 
 export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { warmUp(): void } {
@@ -41,8 +46,11 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
       const { configureRun } = require("./configure") as typeof ConfigureModule;
       const { ruleUserListResource } = require("./rule-user-list") as typeof ResourceModule;
       const { rulesDataSource } = require("./rules-data-source") as typeof DataSourceModule;
+      const { ruleDataSource } = require("./rule-data-source") as typeof RuleDataSourceModule;
+      const { moveResourceState } = require("./move-state") as typeof MoveModule;
+      const { withTimeouts } = require("./timeouts") as typeof TimeoutsModule;
       /* eslint-enable @typescript-eslint/no-require-imports */
-      loaded = { configureRun, resource: ruleUserListResource(current), dataSource: rulesDataSource(current) };
+      loaded = { configureRun, resource: withTimeouts(ruleUserListResource, current), dataSource: rulesDataSource(current), ruleDataSource: ruleDataSource(current), move: moveResourceState };
     }
     return loaded;
   };
@@ -58,6 +66,7 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
     plan: (request) => served().plan(request),
     apply: (request) => served().apply(request),
     importState: (id) => served().importState(id),
+    move: (request) => engine().move(request),
   };
   const dataSource: DataSourceType = {
     schema: rulesDataSourceSchema,
@@ -73,7 +82,14 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
       return configured.diagnostics;
     },
     resources: { [RULE_USER_LIST]: resource },
-    dataSources: { [RULES_DATA_SOURCE]: dataSource },
+    dataSources: {
+      [RULES_DATA_SOURCE]: dataSource,
+      [RULE_DATA_SOURCE]: {
+        schema: ruleDataSourceSchema,
+        validate: (config) => engine().ruleDataSource.validate?.(config) ?? [],
+        read: (config) => (offline ? Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_READ }] }) : engine().ruleDataSource.read(config)),
+      },
+    },
     stop() {
       // Terraform's Ctrl-C: no new call starts; calls in flight finish (src/io/execute.ts).
       host.log("[INFO] stop requested: no new call starts; calls in flight finish");

@@ -12,7 +12,7 @@
  *           nothing when the list moved since the plan read it ("plan again"), then verifies
  */
 import type { DesiredList, ObservedList, Plan, RuleFacts, RuleObservation, RunOptions } from "../io/workflow";
-import { applyPlannedRule, parseNativeImportId, planClear, planOneRule, plannedRemovals, readRuleList, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
+import { applyPlannedRule, nativeImportIdProblem, parseNativeImportId, planClear, planOneRule, plannedRemovals, readRuleList, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
 import { UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type ResourceType, type Value } from "./protocol";
 import type { ProviderRun } from "./configure";
 import { ruleUserListSchema } from "./schema";
@@ -94,6 +94,8 @@ export class RuleUserListResource implements ResourceType {
   }
 
   importState(id: string): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }> {
+    const problem = nativeImportIdProblem(id);
+    if (problem !== null) return Promise.resolve({ state: {}, diagnostics: [error("Invalid import ID", problem)] });
     const imported = parseNativeImportId(id);
     if (imported === null) {
       return Promise.resolve({ state: {}, diagnostics: [error("Invalid import ID", 'Import a rule user list by its rule ID (observerRuleId), or by "name:" and the rule\'s exact name, with "additive:" in front for an additive list: terraform import alertrules_rule_user_list.NAME RULE_ID, or an import block with id = "RULE_ID".')] });

@@ -1,21 +1,59 @@
 /**
- * The `alertrules_rules` data source: every rule of the tenant, as `rules list` reads it (one
- * metadata search, one query-users per editable rule for its list type).
+ * The `alertrules_rules` data source: the rules of the tenant, as `rules list` reads them (one
+ * metadata search, one query-users per editable rule for its list type), every one or those its
+ * filters keep (`name_regex`, `list_type`, `include_system`).
  */
+import type { RuleRow } from "../io/workflow";
 import { listRules } from "../io/workflow";
 import type { ProviderRun } from "./configure";
-import type { DataSourceType } from "./protocol";
+import type { DataSourceType, Diagnostic, ObjectValue } from "./protocol";
+import { UNKNOWN } from "./protocol";
 import { rulesDataSourceSchema } from "./schema";
+
+const LIST_TYPES = ["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_USERS"] as const;
+
+/** The filters of a configuration, or what is wrong with them (each with its attribute). */
+export type RulesFilter = { readonly keep: (row: RuleRow) => boolean } | { readonly problems: Diagnostic[] };
+
+export function rulesFilter(config: ObjectValue): RulesFilter {
+  const problems: Diagnostic[] = [];
+  const pattern = config["name_regex"];
+  let regex: RegExp | null = null;
+  if (typeof pattern === "string") {
+    try {
+      regex = new RegExp(pattern);
+    } catch (err) {
+      problems.push({ severity: "error", summary: "Invalid name_regex", detail: `name_regex is not a regular expression (JavaScript syntax): ${err instanceof Error ? err.message : String(err)}.`, attribute: ["name_regex"] });
+    }
+  }
+  const listType = config["list_type"];
+  if (typeof listType === "string" && !(LIST_TYPES as readonly string[]).includes(listType)) {
+    problems.push({ severity: "error", summary: "Invalid list_type", detail: `list_type ${JSON.stringify(listType)} is not one of ${LIST_TYPES.join(", ")} (the rule's usersToAlertOn).`, attribute: ["list_type"] });
+  }
+  if (problems.length > 0) return { problems };
+  const includeSystem = config["include_system"] !== false;
+  return {
+    keep: (row) => (regex === null || regex.test(row.name)) && (typeof listType !== "string" || row.listType === listType) && (includeSystem || !row.isSystem),
+  };
+}
 
 export function rulesDataSource(current: () => ProviderRun | null): DataSourceType {
   return {
     schema: rulesDataSourceSchema,
-    async read() {
+    validate(config) {
+      if (config["name_regex"] === UNKNOWN || config["list_type"] === UNKNOWN) return [];
+      const filter = rulesFilter(config);
+      return "problems" in filter ? filter.problems : [];
+    },
+    async read(config) {
+      const filter = rulesFilter(config);
+      if ("problems" in filter) return { state: { ...config, rules: [] }, diagnostics: filter.problems };
       const run = current();
       if (run === null) throw new Error("the alertrules provider is not configured: run terraform again.");
-      const rows = await listRules(run.session);
+      const rows = (await listRules(run.session)).filter(filter.keep);
       return {
         state: {
+          ...config,
           rules: rows.map((r) => ({ rule_id: r.ruleId, name: r.name, list_type: r.listType, is_system: r.isSystem, rule_source: r.ruleSource, is_enabled: r.isEnabled })),
         },
       };

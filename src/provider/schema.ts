@@ -3,10 +3,11 @@
  * `alertrules_rules` data source (docs/contract.md §11.1, docs/provider.md). Plain data for the
  * protocol room; the names are part of the contract.
  */
-import type { Attribute, Schema } from "./protocol";
+import type { Attribute, Block, Schema } from "./protocol";
 
 export const RULE_USER_LIST = "alertrules_rule_user_list";
 export const RULES_DATA_SOURCE = "alertrules_rules";
+export const RULE_DATA_SOURCE = "alertrules_rule";
 
 export const providerSchema: Schema = {
   version: 0,
@@ -16,7 +17,9 @@ export const providerSchema: Schema = {
     { name: "tenant_id", type: "string", optional: true, description: "The tenant ID (ALERTS_TENANT_ID)." },
     { name: "token", type: "string", optional: true, sensitive: true, description: "The bearer token (ALERTS_API_TOKEN). Prefer the environment or token_command: the provider writes it to no state, plan or log, but a value here sits in your configuration, and a value from a variable is saved in a plan file by Terraform (terraform plan -out). An error when ALERT_RULE_USERS_PROVIDER_LOCKED=1." },
     { name: "token_command", type: "string", optional: true, description: "A command that prints a token, bare or as JSON {token, expiresAt} (ALERTS_API_TOKEN_COMMAND). An error when ALERT_RULE_USERS_PROVIDER_LOCKED=1." },
-    { name: "max_rps", type: "number", optional: true, description: "Never send more than this many requests a second, over every resource of the run (as --max-rps)." },
+    { name: "max_rps", type: "number", optional: true, description: "Never send more than this many requests a second, over every resource of the run (ALERT_RULE_USERS_MAX_RPS; as --max-rps)." },
+    { name: "request_timeout", type: "string", optional: true, description: 'The deadline of one request, its retries included, as a duration: "90s", "5m" (ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS, in seconds; default 300s).' },
+    { name: "run_timeout", type: "string", optional: true, description: 'The deadline of every request of one Terraform command together, as a duration: "30m", "2h" (ALERT_RULE_USERS_RUN_DEADLINE_SECONDS, in seconds; default none).' },
   ],
 };
 
@@ -33,9 +36,19 @@ const policyAttributes: readonly Attribute[] = [
   { name: "forbid_removals_from_inclusion_lists", type: "bool", optional: true, description: "The plan may not remove anyone from an inclusion list." },
 ];
 
+/** The `timeouts` block of the resource: a deadline for each of Terraform's calls (src/provider/timeouts.ts). */
+export const TIMEOUT_OPERATIONS = ["create", "read", "update", "delete"] as const;
+const timeoutsBlock: Block = {
+  name: "timeouts",
+  nesting: "single",
+  description: 'Deadlines of Terraform\'s refresh (read) and apply (create, update, delete) of this resource, as durations ("30s", "5m", "1h"); a plan is not bounded. Past its deadline a call that has sent nothing stops and says so; a call already writing finishes (never half a list) and warns.',
+  attributes: TIMEOUT_OPERATIONS.map((operation): Attribute => ({ name: operation, type: "string", optional: true, description: `The deadline of ${operation === "read" ? "a refresh (read)" : `a ${operation}`} (default: none; each request keeps its own deadline, request_timeout).` })),
+};
+
 export const ruleUserListSchema: Schema = {
   version: 0,
   description: "The user list of one alert rule: an inclusion list (SPECIFIED_USERS) or an exclusion list (ALL_USERS_NOT_SPECIFIED).",
+  blocks: [timeoutsBlock],
   attributes: [
     { name: "id", type: "string", computed: true, description: "The rule's observerRuleId." },
     { name: "rule_id", type: "string", optional: true, computed: true, description: "The rule's observerRuleId; exactly one of rule_id and rule_name. Changing it replaces the resource." },
@@ -65,8 +78,11 @@ export const ruleUserListSchema: Schema = {
 
 export const rulesDataSourceSchema: Schema = {
   version: 0,
-  description: "Every rule of the tenant (one metadata search).",
+  description: "The rules of the tenant (one metadata search), every one or those the filters keep.",
   attributes: [
+    { name: "name_regex", type: "string", optional: true, description: "Keep the rules whose name matches this regular expression (JavaScript syntax, unanchored: ^ and $ anchor it)." },
+    { name: "list_type", type: "string", optional: true, description: "Keep the rules whose list is of this type: SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED or ALL_USERS." },
+    { name: "include_system", type: "bool", optional: true, description: "Keep system rules (Departing Employee, High Risk Employee) too (default true)." },
     {
       name: "rules",
       computed: true,
@@ -80,6 +96,35 @@ export const rulesDataSourceSchema: Schema = {
           { name: "is_system", type: "bool", computed: true, description: "A system rule (never edited)." },
           { name: "rule_source", type: "string", computed: true, description: "Alerting, Departing Employee or High Risk Employee." },
           { name: "is_enabled", type: "bool", computed: true, description: "Whether the rule is enabled." },
+        ],
+      },
+    },
+  ],
+};
+
+const ruleFacts: readonly Attribute[] = [
+  { name: "id", type: "string", computed: true, description: "The rule's observerRuleId." },
+  { name: "list_type", type: "string", computed: true, description: "usersToAlertOn: SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED or ALL_USERS; null for a system rule (its list is not read)." },
+  { name: "is_system", type: "bool", computed: true, description: "A system rule (never edited)." },
+  { name: "rule_source", type: "string", computed: true, description: "Alerting, Departing Employee or High Risk Employee." },
+];
+
+export const ruleDataSourceSchema: Schema = {
+  version: 0,
+  description: "One rule, by rule_id or by rule_name: its facts and the users on its list as they are live (one metadata search, one query-users).",
+  attributes: [
+    { name: "rule_id", type: "string", optional: true, computed: true, description: "The rule's observerRuleId; exactly one of rule_id and rule_name." },
+    { name: "rule_name", type: "string", optional: true, computed: true, description: "The rule's exact name; exactly one of rule_id and rule_name." },
+    ...ruleFacts,
+    {
+      name: "users",
+      computed: true,
+      description: "The live list, by user ID then first alias; empty for a system rule.",
+      nested: {
+        nesting: "list",
+        attributes: [
+          { name: "user_id", type: "string", computed: true, description: "userIdFromAuthority; null for an entry without one." },
+          { name: "aliases", type: ["list", "string"], computed: true, description: "The entry's aliases, as the service keeps them." },
         ],
       },
     },

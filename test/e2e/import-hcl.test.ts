@@ -4,7 +4,7 @@
  * editable rule with the live users, is byte-identical on a second run, holds no token, and sends
  * no write. (`terraform plan` on it: test/terraform/native-import-hcl.test.ts.)
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
@@ -27,11 +27,13 @@ describe("import --format hcl", () => {
     // when
     const first = await run(["--all", "--format", "hcl", "--out", "lists.tf"]);
     const text = readFileSync(join(dir, "lists.tf"), "utf8");
-    const second = await run(["--all", "--format", "hcl", "--out", "again.tf"]);
+    // (into a directory of its own: beside lists.tf, which configures the provider, it would leave the provider's blocks out)
+    mkdirSync(join(dir, "again"));
+    const second = await run(["--all", "--format", "hcl", "--out", join("again", "lists.tf")]);
     // then
     expect(first.code).toBe(0);
     expect(second.code).toBe(0);
-    expect(readFileSync(join(dir, "again.tf"), "utf8")).toBe(text);
+    expect(readFileSync(join(dir, "again", "lists.tf"), "utf8")).toBe(text);
     expect(first.stderr).toContain("Wrote lists.tf.");
     expect(first.stderr).toContain("npx --no alert-rule-users provider install, terraform init, then terraform plan");
     expect(text + first.stdout + first.stderr).not.toContain(TOKEN);

@@ -64,6 +64,8 @@ export type { PlannedRemoval, PlannedRuleApply } from "./provider-rule";
 export { RUN_SCOPE_VARIABLE, TerraformRun } from "../terraform-run";
 export type { ListPolicy } from "../../core/policy-schema";
 /** How a native list's import ID names its rule (src/core/native-provider.ts). */
-export { nativeImportId, parseNativeImportId } from "../../core/native-provider";
+export { nativeImportId, nativeImportIdProblem, parseNativeImportId } from "../../core/native-provider";
+/** The declaration in the state of a provisioner resource a RuleUserList wrote (the provider's MoveResourceState). */
+export { declarationOfProvisionerState } from "../../core/declaration/provisioner-state";
 /** The client's names a front door may use (src/io/workflow/door.ts). */
 export * from "./door";

@@ -6,6 +6,7 @@ import type { ImportCode } from "../../core/import-code";
 import { generateImportCode } from "../../core/import-code";
 import type { ImportedRule } from "../../core/import-code";
 import { generateImportHcl } from "../../core/import-hcl";
+import type { ProviderConfigured } from "../../core/import-hcl";
 import { byNameThenId } from "../../core/canonical";
 import type { DesiredList } from "../../core/desired";
 import type { LiveRule, RuleRow, WhoMatch } from "../../core/who";
@@ -28,8 +29,8 @@ export async function importRules(session: Session, ruleIds: readonly string[] |
  * `import --format hcl`: the same live read, written as an HCL configuration of the native
  * provider (resources with their import blocks, the provider's blocks).
  */
-export async function importRulesHcl(session: Session, ruleIds: readonly string[] | null): Promise<ImportCode> {
-  return generateImportHcl(await readImported(session, ruleIds), { providerVersion: TOOL_VERSION, toolVersion: TOOL_VERSION });
+export async function importRulesHcl(session: Session, ruleIds: readonly string[] | null, configured?: ProviderConfigured): Promise<ImportCode> {
+  return generateImportHcl(await readImported(session, ruleIds), { providerVersion: TOOL_VERSION, toolVersion: TOOL_VERSION, ...(configured === undefined ? {} : { configured }) });
 }
 
 /** The requested rules (all with null) by name, each with its live list; an ImportError when one is missing or unreadable. */

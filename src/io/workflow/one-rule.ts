@@ -5,6 +5,7 @@
  */
 import { redactString, redactStrings } from "../../api/http/redact";
 import { buildPlan } from "../../core/build-plan";
+import { NATIVE_RULE_FIELDS } from "../../core/diff";
 import type { DesiredList } from "../../core/desired";
 import { checkPlanIsApplicable } from "../../core/guards";
 import { isSystemRule } from "../../core/rule-facts";
@@ -116,6 +117,8 @@ export function planOneRule(desired: DesiredList, observation: RuleObservation, 
     createdAt: now.toISOString(),
     toolVersion: TOOL_VERSION,
     batchSize: session.batchSize,
+    // messages name the rule by the resource's attributes (rule_id, rule_name)
+    ruleFields: NATIVE_RULE_FIELDS,
   });
 }
 

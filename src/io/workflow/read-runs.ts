@@ -3,9 +3,12 @@
  * `import` and `report`. Each opens the session, reads, closes it, writes its files when asked,
  * and returns what the front door prints.
  */
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { isDrift, isNotManaged, type AccessReport } from "../../core/access-report";
 import type { DesiredList } from "../../core/desired";
 import { importAppCommand, type ImportCode } from "../../core/import-code";
+import { providerConfigured, type ProviderConfigured } from "../../core/import-hcl";
 import type { RuleRow, WhoMatch } from "../../core/who";
 import { staleSynthOutput } from "../stale-output";
 import type { InvalidSettings, SessionSettings } from "./connect";
@@ -61,13 +64,34 @@ export interface ImportRunResult extends ImportCode {
 export async function importRun(request: ImportRunRequest, reporter: RunReporter): Promise<ImportRunResult> {
   const ruleIds = request.ruleIds;
   const { code, secrets } = await withSession(request.session, reporter, async (session) => ({
-    code: await (request.format === "hcl" ? importRulesHcl(session, ruleIds) : importRules(session, ruleIds, request.functionName, request.out?.name)),
+    code: await (request.format === "hcl" ? importRulesHcl(session, ruleIds, request.out === undefined ? undefined : configuredBeside(request.out.path)) : importRules(session, ruleIds, request.functionName, request.out?.name)),
     secrets: session.secrets,
   }));
   for (const warning of code.warnings) reporter.say(warning);
   // Aliases and names come from the service, which may echo the token: the file is redacted as stdout is.
   if (request.out !== undefined) await writeImportModule(request.out.path, code.source, secrets);
   return { ...code, appCommand: request.out !== undefined && request.format === "ts" ? importAppCommand(request.out.name) : null };
+}
+
+/**
+ * What the other `.tf` files of the directory `out` goes to declare of the provider (`import
+ * --format hcl --out FILE` into a configured directory writes resources and import blocks only).
+ */
+function configuredBeside(out: string): ProviderConfigured {
+  const dir = dirname(out);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(".tf") && join(dir, name) !== out);
+  } catch {
+    // a directory that does not exist yet declares nothing
+  }
+  return providerConfigured(names.flatMap((name) => {
+    try {
+      return [readFileSync(join(dir, name), "utf8")];
+    } catch {
+      return [];
+    }
+  }));
 }
 
 export interface ReportRunRequest {

@@ -1,9 +1,12 @@
 /**
  * The schema builder: a `Schema` of this room → the protocol's `tfplugin6.Schema` message
- * (a block of attributes; an attribute's type is its cty type as JSON bytes, a nested attribute
- * carries `nested_type` with its nesting mode; descriptions are plain text).
+ * (a block of attributes and nested blocks; an attribute's type is its cty type as JSON bytes, a
+ * nested attribute carries `nested_type` with its nesting mode; descriptions are plain text), and
+ * the value shape of a schema, its nested blocks included.
  */
-import type { Attribute, Schema } from "./types";
+import type { Shape } from "./codec";
+import { schemaShape } from "./codec";
+import type { Attribute, Block, Schema } from "./types";
 
 /** tfplugin6.Schema, as @grpc/proto-loader writes it (field names as in the .proto). */
 export interface ProtoSchema {
@@ -11,11 +14,19 @@ export interface ProtoSchema {
   block: {
     version: number;
     attributes: ProtoAttribute[];
-    block_types: never[];
+    block_types: ProtoNestedBlock[];
     description: string;
     description_kind: "PLAIN";
     deprecated: boolean;
   };
+}
+
+export interface ProtoNestedBlock {
+  type_name: string;
+  block: ProtoSchema["block"];
+  nesting: "SINGLE" | "LIST" | "SET";
+  min_items: number;
+  max_items: number;
 }
 
 export interface ProtoAttribute {
@@ -35,14 +46,50 @@ export interface ProtoAttribute {
 export function toProtoSchema(schema: Schema): ProtoSchema {
   return {
     version: schema.version,
-    block: {
-      version: schema.version,
-      attributes: schema.attributes.map((attribute) => toProtoAttribute(attribute, attribute.name)),
-      block_types: [],
-      description: schema.description,
-      description_kind: "PLAIN",
-      deprecated: false,
-    },
+    block: protoBlock(schema.version, schema.description, schema.attributes, schema.blocks ?? [], ""),
+  };
+}
+
+function protoBlock(version: number, description: string, attributes: readonly Attribute[], blocks: readonly Block[], prefix: string): ProtoSchema["block"] {
+  const names = new Set<string>();
+  for (const name of [...attributes.map((a) => a.name), ...blocks.map((b) => b.name)]) {
+    if (names.has(name)) throw new Error(`Schema ${prefix === "" ? "" : `block ${prefix.slice(0, -1)} `}names "${name}" twice (attributes and blocks share one namespace).`);
+    names.add(name);
+  }
+  return {
+    version,
+    attributes: attributes.map((attribute) => toProtoAttribute(attribute, `${prefix}${attribute.name}`)),
+    block_types: blocks.map((block) => toProtoBlock(block, `${prefix}${block.name}`)),
+    description,
+    description_kind: "PLAIN",
+    deprecated: false,
+  };
+}
+
+function toProtoBlock(block: Block, path: string): ProtoNestedBlock {
+  return {
+    type_name: block.name,
+    block: protoBlock(0, block.description, block.attributes, block.blocks ?? [], `${path}.`),
+    nesting: block.nesting.toUpperCase() as "SINGLE" | "LIST" | "SET",
+    min_items: 0,
+    max_items: block.nesting === "single" ? 0 : (block.maxItems ?? 0),
+  };
+}
+
+/**
+ * The value shape of a schema: its attributes and its nested blocks (a block's value has the type
+ * of a nested attribute of the same nesting: an object, or a list or set of objects).
+ */
+export function shapeOfSchema(schema: Pick<Schema, "attributes" | "blocks">): Shape {
+  return schemaShape({ attributes: [...schema.attributes, ...(schema.blocks ?? []).map(blockAsAttribute)] });
+}
+
+function blockAsAttribute(block: Block): Attribute {
+  return {
+    name: block.name,
+    description: block.description,
+    optional: true,
+    nested: { nesting: block.nesting, attributes: [...block.attributes, ...(block.blocks ?? []).map(blockAsAttribute)] },
   };
 }
 

@@ -6,8 +6,8 @@
 import { status } from "@grpc/grpc-js";
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Shape } from "./codec";
-import { decodeJson, decodeMsgpack, encodeMsgpack, schemaShape } from "./codec";
-import { toProtoSchema } from "./schema";
+import { decodeJson, decodeMsgpack, encodeMsgpack } from "./codec";
+import { shapeOfSchema, toProtoSchema } from "./schema";
 import type { ProtoSchema } from "./schema";
 import type { Diagnostic, ObjectValue, PathStep, ProviderDefinition, Schema, Value } from "./types";
 import { UNKNOWN } from "./types";
@@ -112,7 +112,7 @@ interface Kind<T extends { schema: Schema }> {
 function index<T extends { schema: Schema }>(types: { [name: string]: T }): Map<string, Kind<T>> {
   const out = new Map<string, Kind<T>>();
   for (const [name, definition] of Object.entries(types)) {
-    out.set(name, { definition, shape: schemaShape(definition.schema), proto: toProtoSchema(definition.schema) });
+    out.set(name, { definition, shape: shapeOfSchema(definition.schema), proto: toProtoSchema(definition.schema) });
   }
   return out;
 }
@@ -122,11 +122,12 @@ function index<T extends { schema: Schema }>(types: { [name: string]: T }): Map<
  * once: a schema Terraform would refuse throws now rather than at the first call.
  */
 export function providerService(provider: ProviderDefinition, providerName: string): UntypedServiceImplementation {
-  const providerShape = schemaShape(provider.schema);
+  const providerShape = shapeOfSchema(provider.schema);
   const providerSchema = toProtoSchema(provider.schema);
   const resources = index(provider.resources);
   const dataSources = index(provider.dataSources);
-  const capabilities = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: false };
+  // MoveResourceState is offered when a resource type takes moves (Terraform asks only then)
+  const capabilities = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: [...resources.values()].some((kind) => kind.definition.move !== undefined) };
 
   const resource = (typeName: string) => {
     const kind = resources.get(typeName);
@@ -246,9 +247,31 @@ export function providerService(provider: ProviderDefinition, providerName: stri
       };
     },
 
-    MoveResourceState: (request: { target_type_name: string }) => ({
-      diagnostics: [notSupported(`Moving state into ${request.target_type_name} (a "moved" block from another resource type)`, providerName)],
-    }),
+    MoveResourceState: async (request: {
+      source_provider_address: string;
+      source_type_name: string;
+      source_schema_version: number | string;
+      source_state: { json: Buffer } | null;
+      target_type_name: string;
+      source_private: Buffer;
+    }) => {
+      const kind = resource(request.target_type_name);
+      const move = kind.definition.move?.bind(kind.definition);
+      if (move === undefined) return { diagnostics: [notSupported(`Moving state into ${request.target_type_name} (a "moved" block from another resource type)`, providerName)] };
+      const json = request.source_state?.json ?? Buffer.alloc(0);
+      const answer = await move({
+        sourceProvider: request.source_provider_address,
+        sourceType: request.source_type_name,
+        sourceVersion: Number(request.source_schema_version),
+        sourceState: json.length === 0 ? null : (JSON.parse(json.toString("utf8")) as unknown),
+        sourcePrivate: request.source_private,
+      });
+      const failed = (answer.diagnostics ?? []).some((diagnostic) => diagnostic.severity === "error");
+      return {
+        ...(failed ? {} : { target_state: encode(kind.shape, answer.state), target_private: answer.private ?? Buffer.alloc(0) }),
+        diagnostics: noDiagnostics(answer.diagnostics),
+      };
+    },
 
     ReadDataSource: async (request: ConfigRequest) => {
       const kind = dataSource(request.type_name);

@@ -57,10 +57,27 @@ export interface Attribute {
   sensitive?: boolean;
 }
 
+/**
+ * A nested block (`timeouts { create = "5m" }`): written in HCL as a block, not as `name = {…}`.
+ * A `single` block that the configuration leaves out is null; its value is an object of its
+ * attributes (and of its own blocks), as a nested attribute's is.
+ */
+export interface Block {
+  name: string;
+  description: string;
+  nesting: "single" | "list" | "set";
+  attributes: readonly Attribute[];
+  blocks?: readonly Block[];
+  /** at most this many (list and set blocks); @default - no limit */
+  maxItems?: number;
+}
+
 export interface Schema {
   version: number;
   description: string;
   attributes: readonly Attribute[];
+  /** @default - none */
+  blocks?: readonly Block[];
 }
 
 export interface ResourceType {
@@ -82,6 +99,23 @@ export interface ResourceType {
     plannedPrivate: Buffer;
   }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }>;
   importState(id: string): Promise<{ state: ObjectValue; private?: Buffer; diagnostics?: Diagnostic[] }>;
+  /**
+   * MoveResourceState (a `moved` block from another resource type, Terraform 1.8 and later): the
+   * source's state as Terraform stored it (parsed JSON, in the source's schema) → this type's state.
+   * @default - moves into this type are refused
+   */
+  move?(request: MoveRequest): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }>;
+}
+
+/** What Terraform says of the resource a `moved` block moves from. */
+export interface MoveRequest {
+  /** e.g. `registry.terraform.io/hashicorp/null`, `terraform.io/builtin/terraform` */
+  sourceProvider: string;
+  sourceType: string;
+  sourceVersion: number;
+  /** the stored state, JSON-parsed (null when Terraform sent none) */
+  sourceState: unknown;
+  sourcePrivate: Buffer;
 }
 
 export interface DataSourceType {

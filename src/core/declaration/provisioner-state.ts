@@ -1,0 +1,45 @@
+/**
+ * The declaration a provisioner resource carries in Terraform's state: a `terraform_data` (its
+ * `triggers_replace`) or a `null_resource` (its `triggers`) written by a RuleUserList. Read by
+ * the native provider's `MoveResourceState` (a `moved` block onto `alertrules_rule_user_list`).
+ * Pure: the state is the JSON Terraform stored, parsed.
+ *
+ * Terraform stores the triggers as it evaluated them: the templates of the synthesized JSON are
+ * already undone (`$${` is `${` there), so they are escaped again before the trigger decoder,
+ * which undoes the escaping of the synthesized JSON, reads them.
+ */
+import { z } from "zod";
+import { DeclarationError } from "../../errors";
+import type { ListDeclaration } from "../desired";
+import { decodeTriggers, escapeTemplate, isRuleUserListTriggers } from "./triggers";
+
+/** The resource types a RuleUserList synthesizes, with the attribute of their triggers. */
+export const PROVISIONER_CARRIERS = { terraform_data: "triggers_replace", null_resource: "triggers" } as const;
+export type ProvisionerType = keyof typeof PROVISIONER_CARRIERS;
+
+/** A dynamic value (terraform_data's triggers_replace) as Terraform's state JSON writes it: `{value, type}`. */
+const dynamicValue = z.object({ value: z.unknown(), type: z.unknown() });
+
+export type ProvisionerDeclaration = { readonly ok: true; readonly declaration: ListDeclaration } | { readonly ok: false; readonly reason: string };
+
+/** The declaration in a provisioner resource's state, or why there is none (a sentence saying what to do). */
+export function declarationOfProvisionerState(sourceType: string, state: unknown): ProvisionerDeclaration {
+  if (!(sourceType in PROVISIONER_CARRIERS)) {
+    return { ok: false, reason: `a ${sourceType} cannot be moved into alertrules_rule_user_list: only the terraform_data and null_resource that a RuleUserList writes can; import the list instead (terraform import, or an import block).` };
+  }
+  const attribute = PROVISIONER_CARRIERS[sourceType as ProvisionerType];
+  const parsed = z.record(z.string(), z.unknown()).safeParse(state);
+  let triggers: unknown = parsed.success ? parsed.data[attribute] : undefined;
+  const wrapped = dynamicValue.safeParse(triggers);
+  if (wrapped.success) triggers = wrapped.data.value;
+  if (!isRuleUserListTriggers(triggers)) {
+    return { ok: false, reason: `this ${sourceType} was not written by a RuleUserList (its ${attribute} are not alert-rule-users triggers): remove the moved block and import the list instead (terraform import, or an import block).` };
+  }
+  const escaped = Object.fromEntries(Object.entries(triggers as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? escapeTemplate(v) : v]));
+  try {
+    return { ok: true, declaration: decodeTriggers(escaped, `${sourceType} state`, attribute) };
+  } catch (err) {
+    if (err instanceof DeclarationError) return { ok: false, reason: `${err.failures.map((f) => f.message).join("; ")}. Import the list instead (terraform import, or an import block).` };
+    throw err;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The resource's MoveResourceState: a `moved` block from the `terraform_data` or `null_resource`
+ * that a RuleUserList wrote (its provisioner ran the CLI) onto `alertrules_rule_user_list`, with
+ * zero writes. The state is made from the declaration the source's triggers carry (no request);
+ * Terraform's refresh then reads the live list through it, so the first plan after the move shows
+ * what is live against what is declared, as any plan does.
+ *
+ *   moved {
+ *     from = terraform_data.exfiltration-watch_resource_DD269330
+ *     to   = alertrules_rule_user_list.exfiltration-watch_resource_DD269330
+ *   }
+ */
+import { declarationOfProvisionerState } from "../io/workflow";
+import type { Diagnostic, MoveRequest, ObjectValue } from "./protocol";
+import { ruleUserListSchema } from "./schema";
+import { usersValue } from "./values";
+
+/** The providers whose resources a RuleUserList writes: Terraform's built-in one (terraform_data) and hashicorp/null. */
+const SOURCE_PROVIDERS: Record<string, RegExp> = {
+  terraform_data: /^(registry\.terraform\.io\/)?(terraform\.io\/builtin\/terraform|hashicorp\/terraform)$|builtin\/terraform$/,
+  null_resource: /(^|\/)hashicorp\/null$/,
+};
+
+/** Every attribute and block of the resource, null: the moved state sets what the declaration says. */
+function emptyState(): ObjectValue {
+  const out: ObjectValue = {};
+  for (const attribute of ruleUserListSchema.attributes) out[attribute.name] = null;
+  for (const block of ruleUserListSchema.blocks ?? []) out[block.name] = null;
+  return out;
+}
+
+/** The resource's state of a provisioner resource's state, or the error diagnostic that says why it cannot move. */
+export function movedState(request: Pick<MoveRequest, "sourceProvider" | "sourceType" | "sourceState">): { state: ObjectValue } | { error: Diagnostic } {
+  const fail = (detail: string): { error: Diagnostic } => ({ error: { severity: "error", summary: "Cannot move this resource into alertrules_rule_user_list", detail } });
+  const provider = SOURCE_PROVIDERS[request.sourceType];
+  if (provider !== undefined && !provider.test(request.sourceProvider)) {
+    return fail(`${request.sourceType} of provider ${request.sourceProvider} is not the ${request.sourceType} a RuleUserList writes; import the list instead (terraform import, or an import block).`);
+  }
+  const read = declarationOfProvisionerState(request.sourceType, request.sourceState);
+  if (!read.ok) return fail(read.reason);
+  const { declaration } = read;
+  return {
+    state: {
+      ...emptyState(),
+      // the rule as the declaration names it; Terraform's refresh right after the move resolves it and fills id
+      id: declaration.ruleId ?? `name:${declaration.ruleName ?? ""}`,
+      rule_id: declaration.ruleId,
+      rule_name: declaration.ruleName,
+      mode: declaration.mode,
+      users: usersValue(declaration.users),
+      allow_mass_removal: declaration.allowMassRemoval,
+      on_destroy: "keep",
+      expired_user_ids: [],
+      entries_without_user_id: [],
+    },
+  };
+}
+
+/** The resource's `move`: no request, nothing written. */
+export function moveResourceState(request: MoveRequest): Promise<{ state: ObjectValue | null; diagnostics?: Diagnostic[] }> {
+  const moved = movedState(request);
+  return Promise.resolve("state" in moved ? { state: moved.state } : { state: null, diagnostics: [moved.error] });
+}

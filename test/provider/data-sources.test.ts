@@ -1,0 +1,87 @@
+/**
+ * The data sources against the simulator: `alertrules_rule` (one rule by rule_id or rule_name, its
+ * facts and live users, refusals in the data source's words) and the filters of `alertrules_rules`
+ * (name_regex, list_type, include_system).
+ */
+import { RULE_DATA_SOURCE, RULES_DATA_SOURCE, ruleDataSourceSchema, rulesDataSourceSchema } from "../../src/provider/schema";
+import type { DataSourceType, ObjectValue, Value } from "../../src/provider/protocol";
+import { useSimulator } from "../support/simulator";
+import { FINANCE_NAME, RULES } from "../support/sample";
+import { configuredProvider, decoded, errorsOf } from "./support";
+
+const sim = useSimulator();
+
+async function dataSource(type: string): Promise<DataSourceType> {
+  const { provider, diagnostics } = await configuredProvider(sim);
+  expect(errorsOf(diagnostics)).toEqual([]);
+  return provider.dataSources[type]!;
+}
+const ruleConfig = (values: Record<string, Value>) => decoded(ruleDataSourceSchema, values);
+const rulesConfig = (values: Record<string, Value>) => decoded(rulesDataSourceSchema, values);
+const names = (state: ObjectValue) => (state["rules"] as ObjectValue[]).map((r) => r["name"]);
+
+describe("data source alertrules_rule", () => {
+  it("reads a rule by name: its facts and its live users, by user ID", async () => {
+    const read = await (await dataSource(RULE_DATA_SOURCE)).read(ruleConfig({ rule_name: FINANCE_NAME }));
+    expect(read.diagnostics ?? []).toEqual([]);
+    expect(read.state).toEqual({
+      rule_id: RULES.finance,
+      rule_name: FINANCE_NAME,
+      id: RULES.finance,
+      list_type: "SPECIFIED_USERS",
+      is_system: false,
+      rule_source: "Alerting",
+      users: [
+        { user_id: "908712345678903001", aliases: ["frank.moreau@example.com", "f.moreau@finance.example.com"] },
+        { user_id: "908712345678903002", aliases: ["grace.kim@example.com"] },
+      ],
+    });
+  });
+
+  it("reads a rule by ID; entries without a user ID have a null user_id; a system rule has no list", async () => {
+    const source = await dataSource(RULE_DATA_SOURCE);
+    const research = await source.read(ruleConfig({ rule_id: RULES.research }));
+    expect((research.state["users"] as ObjectValue[]).filter((u) => u["user_id"] === null).length).toBeGreaterThan(0);
+    const departing = await source.read(ruleConfig({ rule_id: RULES.departing }));
+    expect(departing.state).toMatchObject({ is_system: true, rule_source: "Departing Employee", list_type: null, users: [] });
+  });
+
+  it.each([
+    [{ rule_name: "Finance file type mismatch wach" }, "rule_name", /No rule is named "Finance file type mismatch wach".*set rule_id instead/],
+    [{ rule_id: "0000" }, "rule_id", /No rule has the ID "0000".*check rule_id/],
+  ])("says in its own words that %o names no rule", async (values, attribute, detail) => {
+    const read = await (await dataSource(RULE_DATA_SOURCE)).read(ruleConfig(values));
+    expect(errorsOf(read.diagnostics)).toEqual([expect.objectContaining({ summary: "Rule not found", attribute: [attribute], detail: expect.stringMatching(detail) as unknown })]);
+    expect(read.diagnostics![0]!.detail).not.toMatch(/ruleId|ruleName/);
+  });
+
+  it("refuses at validate neither or both of rule_id and rule_name", async () => {
+    const source = await dataSource(RULE_DATA_SOURCE);
+    expect(await source.validate!(ruleConfig({}))).toEqual([expect.objectContaining({ detail: expect.stringContaining("neither is set") as unknown })]);
+    expect(await source.validate!(ruleConfig({ rule_id: "a", rule_name: "b" }))).toEqual([expect.objectContaining({ detail: expect.stringContaining("both are set") as unknown })]);
+  });
+});
+
+describe("data source alertrules_rules: filters", () => {
+  it("reads every rule without filters, system rules included", async () => {
+    const read = await (await dataSource(RULES_DATA_SOURCE)).read(rulesConfig({}));
+    expect(names(read.state)).toHaveLength(9);
+  });
+
+  it("keeps the rules whose name matches name_regex, of list_type, without system rules when include_system = false", async () => {
+    const source = await dataSource(RULES_DATA_SOURCE);
+    expect(names((await source.read(rulesConfig({ name_regex: "[Ff]ile type" }))).state)).toEqual(["Finance file type mismatch watch", "Legal hold file type mismatch"]);
+    expect(names((await source.read(rulesConfig({ list_type: "ALL_USERS_NOT_SPECIFIED" }))).state)).toEqual(["Cloud sharing outside the company"]);
+    const withoutSystem = names((await source.read(rulesConfig({ include_system: false }))).state);
+    expect(withoutSystem).toHaveLength(7);
+    expect(withoutSystem.filter((name) => typeof name === "string" && /Departing|High Risk/.test(name))).toEqual([]);
+    // and together: every filter holds
+    expect(names((await source.read(rulesConfig({ name_regex: "^(Departing|Sales)", list_type: "SPECIFIED_USERS", include_system: false }))).state)).toEqual(["Sales endpoint exfiltration"]);
+  });
+
+  it("refuses at validate a name_regex that is not a regular expression and an unknown list_type, both at once", async () => {
+    const diagnostics = await (await dataSource(RULES_DATA_SOURCE)).validate!(rulesConfig({ name_regex: "([", list_type: "INCLUSION" }));
+    expect(diagnostics.map((d) => d.attribute)).toEqual([["name_regex"], ["list_type"]]);
+    expect(diagnostics[1]!.detail).toContain("SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED, ALL_USERS");
+  });
+});
