@@ -114,7 +114,7 @@ export const initCommand: Command = {
       const cd = shown === "." ? "" : `cd ${shellQuote(shown)} && `;
       io.stdout.write(
         `Wrote a Terraform configuration in ${shown}: ${files.map((f) => f.path).join(", ")}.\n` +
-          `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (it runs this Node.js: ${provider.nodePath}).\n\n` +
+          `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (${provider.needsNode ? "it runs with the node on PATH" : "a self-contained executable"}).\n\n` +
           `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
           `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +
           simulatorExports(io.env, "  "),
