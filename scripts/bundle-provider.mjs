@@ -1,5 +1,5 @@
 // The provider as one file (docs/provider.md "How the packages are built"): src/provider/main.ts
-// and everything it loads, bundled by esbuild into dist/provider/terraform-provider-alertrules.js,
+// and everything it loads, bundled by esbuild into dist/provider/alertrules-provider.js,
 // the code of every platform's package (the Linux executables embed it, the darwin packages ship
 // it beside their launcher). Run by `npm run build` (postbuild), so the npm package ships the one
 // bundle its version's packages are made from: an install never bundles again with other
@@ -55,7 +55,7 @@ const replaced = {
   },
 };
 
-const out = join(root, "dist", "provider", "terraform-provider-alertrules.js");
+const out = join(root, "dist", "provider", "alertrules-provider.js");
 mkdirSync(dirname(out), { recursive: true });
 await build({
   absWorkingDir: root,

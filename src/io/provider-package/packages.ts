@@ -5,7 +5,7 @@
  * - darwin_amd64, darwin_arm64: a `/bin/sh` launcher that runs the bundle beside it with the `node`
  *   (20 or later) on PATH, and the bundle (a macOS executable must be signed, which cannot be done
  *   here).
- * The bundle is dist/provider/terraform-provider-alertrules.js of this installed package, made by
+ * The bundle is dist/provider/alertrules-provider.js of this installed package, made by
  * `npm run build` (scripts/bundle-provider.mjs) and shipped in the npm package as it is.
  */
 import * as fs from "node:fs";
@@ -15,9 +15,10 @@ import { packageRoot } from "../init-app";
 import { executableName, type PackageFile, type PackageTarget, sortedFiles } from "./package-file";
 import { buildSea } from "./sea";
 
-export const BUNDLE_NAME = "terraform-provider-alertrules.js";
+/** Not `terraform-provider-…`: Terraform runs the first file of a package whose name starts so. */
+export const BUNDLE_NAME = "alertrules-provider.js";
 
-/** dist/provider/terraform-provider-alertrules.js of this package (compiled: beside dist/src). */
+/** dist/provider/alertrules-provider.js of this package (compiled: beside dist/src). */
 export function bundlePath(): string {
   return __filename.endsWith(".js") ? path.resolve(__dirname, "..", "..", "..", "provider", BUNDLE_NAME) : path.join(packageRoot(), "dist", "provider", BUNDLE_NAME);
 }
@@ -38,7 +39,7 @@ export function launcherScript(version: string): string {
 # The alertrules provider ${version} for Terraform and OpenTofu (alert-rule-users): runs
 # ${BUNDLE_NAME} (beside this file) with the node (20 or later) on PATH. exec: the provider is
 # this process, so Terraform's SIGKILL at the end of a run leaves nothing behind.
-here=$(dirname "$0")
+case $0 in */*) here=\${0%/*} ;; *) here=. ;; esac
 if ! command -v node >/dev/null 2>&1; then
   msg="${needs}, and there is no node on PATH; install Node.js (nodejs.org, or brew install node), then run terraform again"
   echo "$msg"; echo "$msg" >&2
