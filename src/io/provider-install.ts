@@ -42,6 +42,13 @@ export interface ProviderInstallRequest {
   readonly files?: readonly PackageFile[];
   /** @default - {@link providerCacheDir} */
   readonly cacheDir?: string;
+  /**
+   * Terraform's plugin cache (`TF_PLUGIN_CACHE_DIR`), where the package is written too, as a
+   * directory of its own: Terraform would otherwise make the cache entry a link into this
+   * directory's `terraform.d`, which breaks every other project when this one is removed.
+   * @default - none
+   */
+  readonly pluginCacheDir?: string;
 }
 
 export interface ProviderInstall {
@@ -112,8 +119,10 @@ export function installProvider(request: ProviderInstallRequest): ProviderInstal
   const openTofuPath = mirrorPath(version, target, OPENTOFU_PROVIDER_HOST);
   const file = path.join(request.dir, ...relativePath.split("/"));
   let changed = false;
-  for (const each of [file, path.join(request.dir, ...openTofuPath.split("/"))]) {
-    if (writePackage(path.dirname(each), files)) changed = true;
+  const dirs = [path.dirname(file), path.dirname(path.join(request.dir, ...openTofuPath.split("/")))];
+  if (request.pluginCacheDir !== undefined && request.pluginCacheDir !== "") dirs.push(pluginCacheEntry(path.resolve(request.dir, request.pluginCacheDir), version, target));
+  for (const dir of dirs) {
+    if (writePackage(dir, files)) changed = true;
   }
   return { file, relativePath, openTofuPath, version, target, h1: h1Hash(files), canonical, needsNode: files.some((f) => f.name === BUNDLE_NAME), changed };
 }
@@ -138,8 +147,14 @@ function writePackage(dir: string, files: readonly PackageFile[]): boolean {
   return true;
 }
 
+/** The directory of this provider's package in Terraform's plugin cache (the unpacked layout). */
+export function pluginCacheEntry(cacheDir: string, version: string, target: string): string {
+  return path.join(cacheDir, ...path.posix.dirname(mirrorPath(version, target)).split("/").slice(2));
+}
+
 function holdsExactly(dir: string, files: readonly PackageFile[]): boolean {
   try {
+    if (fs.lstatSync(dir).isSymbolicLink()) return false;
     const names = fs.readdirSync(dir).sort();
     if (names.join("\n") !== files.map((f) => f.name).join("\n")) return false;
     return files.every((f) => {

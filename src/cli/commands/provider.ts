@@ -31,6 +31,11 @@ Terraform runs), built here once from the pinned Node.js of the npm registry (ab
 fetched the first time, then kept in ~/.cache/alert-rule-users/provider) or taken from a release
 with --from; on macOS a launcher and the provider's code, run with the node (20 or later) on PATH.
 
+With TF_PLUGIN_CACHE_DIR set, the package is written into that cache too, as a directory of its
+own (left to itself, Terraform would make the cache entry a link into DIR/terraform.d, and every
+other project would break when DIR is removed); keep the lock file ('provider lock') so that
+terraform init takes it from there.
+
 Flags:
       --from RELEASE  the directory 'provider package --out' wrote (or its mirror, or one zip):
                       no build, no download; the zip is checked against the release's SHA256SUMS
@@ -55,13 +60,15 @@ Example:
     const dir = resolve(io.cwd, positionals[0] ?? ".");
     const shown = shownPath(io, dir);
     const from = values.from === undefined ? undefined : resolve(io.cwd, values.from);
-    const installed = await installCanonicalProvider(from === undefined ? { dir } : { dir, from });
+    const pluginCacheDir = io.env["TF_PLUGIN_CACHE_DIR"];
+    const installed = await installCanonicalProvider({ dir, ...(from === undefined ? {} : { from }), ...(pluginCacheDir === undefined || pluginCacheDir === "" ? {} : { pluginCacheDir }) });
     const where = shown === "." ? installed.relativePath : `${shown}/${installed.relativePath}`;
     io.stdout.write(
       (installed.changed
         ? `Installed the alertrules provider ${installed.version} (${installed.target}): ${where}\n`
         : `The alertrules provider ${installed.version} (${installed.target}) is installed already, unchanged: ${where}\n`) +
         `The same for OpenTofu: ${shown === "." ? installed.openTofuPath : `${shown}/${installed.openTofuPath}`}\n` +
+        (pluginCacheDir === undefined || pluginCacheDir === "" ? "" : `And into the plugin cache (TF_PLUGIN_CACHE_DIR): ${pluginCacheDir}\n`) +
         `Package hash ${installed.h1} (${installed.needsNode ? "runs with the node, 20 or later, on PATH" : "a self-contained executable: no Node.js needed"}).\n`,
     );
     if (values.lock === true) {
