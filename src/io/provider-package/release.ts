@@ -40,20 +40,29 @@ function json(value: unknown): string {
 }
 
 /** The zips and every hash of a version's packages, in memory. */
-export function releaseArchives(version: string, packages: Readonly<Record<PackageTarget, readonly PackageFile[]>>): { archives: ReleaseArchive[]; zips: Map<PackageTarget, Buffer> } {
+export function releaseArchives(
+  version: string,
+  packages: Readonly<Record<PackageTarget, readonly PackageFile[]>>,
+  zipOf: (files: readonly PackageFile[]) => Buffer = writeZip,
+): { archives: ReleaseArchive[]; zips: Map<PackageTarget, Buffer> } {
   const names = releaseNames(version);
   const zips = new Map<PackageTarget, Buffer>();
   const archives = PACKAGE_TARGETS.map((target) => {
-    const zip = writeZip(packages[target]);
+    const zip = zipOf(packages[target]);
     zips.set(target, zip);
     return { target, file: names.zip(target), bytes: zip.length, h1: h1Hash(packages[target]), zh: zhHash(zip) };
   });
   return { archives, zips };
 }
 
-export function writeRelease(outDir: string, version: string, packages: Readonly<Record<PackageTarget, readonly PackageFile[]>>): Release {
+export function writeRelease(
+  outDir: string,
+  version: string,
+  packages: Readonly<Record<PackageTarget, readonly PackageFile[]>>,
+  zipOf: (files: readonly PackageFile[]) => Buffer = writeZip,
+): Release {
   const names = releaseNames(version);
-  const { archives, zips } = releaseArchives(version, packages);
+  const { archives, zips } = releaseArchives(version, packages, zipOf);
   const mirror = mirrorDirectory();
   const contents = new Map<string, Buffer | string>();
   for (const archive of archives) {
