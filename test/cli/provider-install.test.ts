@@ -131,7 +131,7 @@ describe("alert-rule-users provider install", () => {
     const installed = installProvider({ dir: root, platform: "darwin", arch: "x64" });
     const run = spawnSync(installed.file, [], { env: { PATH: "/nonexistent" }, encoding: "utf8" });
     expect(run.status).toBe(1);
-    const sentence = `terraform-provider-alertrules ${VERSION}: this package (darwin) runs with Node.js 20 or later on PATH, and there is no node on PATH`;
+    const sentence = `terraform-provider-alertrules ${VERSION}: this package runs with Node.js 20 or later on PATH, and there is no node on PATH`;
     expect(run.stdout).toContain(sentence);
     expect(run.stderr).toContain(sentence);
   });

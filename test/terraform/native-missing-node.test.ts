@@ -31,7 +31,7 @@ it("terraform shows that the provider needs Node.js 20 or later on PATH, and tha
     // then init installs it offline (it does not run it), and the first command that runs it fails with the sentence
     expect(init.code).toBe(0);
     expect(validate.code).toBe(1);
-    expect(validate.stderr.replace(/\s+/g, " ")).toContain(`terraform-provider-alertrules ${TOOL_VERSION}: this package (darwin) runs with Node.js 20 or later on PATH, and there is no node on PATH`);
+    expect(validate.stderr.replace(/\s+/g, " ")).toContain(`terraform-provider-alertrules ${TOOL_VERSION}: this package runs with Node.js 20 or later on PATH, and there is no node on PATH`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -34,7 +34,7 @@ export function readBundle(): Buffer {
 
 /** The darwin launcher: runs the bundle beside it with the node on PATH, or says what is missing. */
 export function launcherScript(version: string): string {
-  const needs = `terraform-provider-alertrules ${version}: this package (darwin) runs with Node.js 20 or later on PATH`;
+  const needs = `terraform-provider-alertrules ${version}: this package runs with Node.js 20 or later on PATH`;
   return `#!/bin/sh
 # The alertrules provider ${version} for Terraform and OpenTofu (alert-rule-users): runs
 # ${BUNDLE_NAME} (beside this file) with the node (20 or later) on PATH. exec: the provider is
