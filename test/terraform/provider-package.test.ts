@@ -229,7 +229,7 @@ describe("the network mirror, where no Node.js can run", () => {
       if (apply.code !== 0) throw new Error(explain(`apply ${cycle}`, apply));
       expect(`apply ${cycle}: ${/Apply complete! Resources: (\d+) added, (\d+) changed/.exec(apply.stdout)?.slice(1).join(" ") ?? "?"}`).toBe(`apply ${cycle}: ${cycle === 0 ? "1 0" : "0 1"}`);
     }
-    expect(await runningProviders()).toEqual([]);
+    expect(await runningProviders(p.dir)).toEqual([]);
     const live = sim.requestLog().filter((e) => e.operation === "add-users");
     expect(live.length).toBeGreaterThanOrEqual(20);
   }, 15 * MINUTES);
@@ -247,15 +247,16 @@ function realpath(file: string): string {
   return execFileSync("realpath", [file], { encoding: "utf8" }).trim();
 }
 
-/** Processes whose executable is a provider package's (the executable or a launcher's node). */
-async function runningProviders(): Promise<string[]> {
+/** Processes of a provider package under `dir` (the executable, or a launcher's node running the bundle). */
+async function runningProviders(dir: string): Promise<string[]> {
   await new Promise((resolve) => setTimeout(resolve, 500));
   const found: string[] = [];
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const exe = readlinkSync(`/proc/${pid}/exe`);
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (`${exe} ${cmdline}`.includes("terraform-provider-alertrules") || `${exe} ${cmdline}`.includes("alertrules-provider.js")) found.push(`${pid} ${exe}`);
+      const seen = `${exe} ${cmdline}`;
+      if (seen.includes(dir) && (seen.includes("terraform-provider-alertrules") || seen.includes("alertrules-provider.js"))) found.push(`${pid} ${exe}`);
     } catch {
       // gone, or not ours to read
     }
