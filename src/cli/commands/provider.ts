@@ -27,7 +27,7 @@ and the same under registry.opentofu.org/, where OpenTofu (tofu init) looks for 
 
 What it writes is the version's canonical package, the same bytes on every machine (the same
 h1: hash in .terraform.lock.hcl): on Linux a self-contained executable (no Node.js needed where
-Terraform runs), built here once from the pinned Node.js of the npm registry (about 100 MB
+Terraform runs), built here once from the pinned Node.js of the npm registry (about 50 MB
 fetched the first time, then kept in ~/.cache/alert-rule-users/provider) or taken from a release
 with --from; on macOS a launcher and the provider's code, run with the node (20 or later) on PATH.
 
