@@ -7,7 +7,7 @@ export { mirrorPath, terraformTarget } from "./native-provider";
 
 export type CheckStatus = "pass" | "fail" | "skip";
 
-export type CheckName = "node" | "base-url" | "connection" | "token" | "tenant" | "rate" | "terraform" | "provider" | "app" | "synth";
+export type CheckName = "node" | "base-url" | "connection" | "token" | "tenant" | "rate" | "terraform" | "provider" | "provider-lock" | "plugin-cache" | "app" | "synth";
 
 export interface DoctorCheck {
   readonly check: CheckName;
@@ -225,15 +225,38 @@ export function serviceChecks(baseUrl: string, tenantId: string, outcome: ReadOu
   ];
 }
 
-/** The connection could not even be set up (no token, no tenant): the service checks are not run. */
-export function unconfiguredChecks(problem: string): DoctorCheck[] {
+/**
+ * The connection could not even be set up (no token, no tenant, no usable URL): the service checks
+ * are not run. The settings' error lists its problems one a line (`- WHAT: HOW TO FIX.`); each
+ * becomes one line of its own check, and a base URL problem that the base-url check has reported
+ * already is not repeated.
+ */
+export function unconfiguredChecks(problem: string, baseUrlFailed = false): DoctorCheck[] {
   const why = "the connection is not configured";
-  return [
-    fail("connection", problem, "set ALERTS_API_URL, ALERTS_TENANT_ID and the token (ALERTS_API_TOKEN, --token-file or a token command)"),
-    skip("token", "not checked", why),
-    skip("tenant", "not checked", why),
-    skip("rate", "not checked", why),
-  ];
+  const lines = problem
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith("- "))
+    .map((line) => line.slice(2));
+  const problems = (lines.length > 0 ? lines : [problem.trim()]).map((line) => {
+    const at = line.indexOf(": ");
+    const what = (at < 0 ? line : line.slice(0, at)).replace(/\.$/, "");
+    const fix = at < 0 ? "set ALERTS_API_URL, ALERTS_TENANT_ID and the token (ALERTS_API_TOKEN, --token-file or a token command)" : line.slice(at + 2).replace(/\.$/, "");
+    const check: CheckName = /TOKEN|token/.test(what) ? "token" : /TENANT|tenant/i.test(what) ? "tenant" : /URL/.test(what) ? "base-url" : "connection";
+    return { check, what, fix };
+  });
+  const shown = problems.filter((p) => !(baseUrlFailed && p.check === "base-url"));
+  const failed = new Set<CheckName>(shown.map((p) => p.check));
+  const checks: DoctorCheck[] = shown.map((p) => fail(p.check, p.what, p.fix));
+  if (!failed.has("connection")) checks.unshift(skip("connection", "not checked", baseUrlFailed && shown.length === 0 ? "the base URL is not usable (see base-url)" : why));
+  for (const name of ["token", "tenant", "rate"] as const) if (!failed.has(name)) checks.push(skip(name, "not checked", why));
+  return checks;
+}
+
+/** The base URL failed its own check: the service is not asked (its failure would say the same again). */
+export function notReadChecks(): DoctorCheck[] {
+  const why = "the base URL is not usable (see base-url)";
+  return [skip("connection", "not checked", why), skip("token", "not checked", why), skip("tenant", "not checked", why), skip("rate", "not checked", why)];
 }
 
 // ---- Terraform ----
@@ -266,6 +289,71 @@ export function providerCheck(
     case "missing":
       return fail("provider", `not installed where terraform init looks (./${state.path})`, "install it: npx --no alert-rule-users provider install");
   }
+}
+
+/** The lock file's entry for this provider against the installed package (docs/provider.md "Install"). */
+export function providerLockCheck(
+  state:
+    | { readonly kind: "not-applicable"; readonly why: string }
+    | { readonly kind: "compared"; readonly lockVersion: string; readonly lockHashes: readonly string[]; readonly installedVersion: string; readonly installedHash: string },
+): DoctorCheck {
+  if (state.kind === "not-applicable") return skip("provider-lock", "not checked", state.why);
+  const fix = "write both again: npx --no alert-rule-users provider install --lock (then commit .terraform.lock.hcl)";
+  if (state.lockVersion !== state.installedVersion) {
+    return fail("provider-lock", `.terraform.lock.hcl records alertrules ${state.lockVersion}, and ${state.installedVersion} is installed: terraform init -lockfile=readonly will refuse it`, fix);
+  }
+  if (!state.lockHashes.includes(state.installedHash)) {
+    return fail(
+      "provider-lock",
+      `.terraform.lock.hcl does not record the installed provider's hash (${state.installedHash}): terraform init will say it "doesn't match any of the checksums previously recorded"`,
+      fix,
+    );
+  }
+  return pass("provider-lock", `.terraform.lock.hcl records the installed provider (${state.installedHash})`);
+}
+
+/** This provider's entry in Terraform's plugin cache (`TF_PLUGIN_CACHE_DIR`). */
+export function pluginCacheCheck(
+  state:
+    | { readonly kind: "not-applicable"; readonly why: string }
+    | { readonly kind: "directory" | "absent"; readonly entry: string }
+    | { readonly kind: "link"; readonly entry: string; readonly target: string; readonly targetExists: boolean },
+): DoctorCheck {
+  switch (state.kind) {
+    case "not-applicable":
+      return skip("plugin-cache", "not checked", state.why);
+    case "absent":
+      return pass("plugin-cache", `no alertrules entry in the plugin cache yet (${state.entry})`);
+    case "directory":
+      return pass("plugin-cache", `the plugin cache holds the provider as a directory of its own (${state.entry})`);
+    case "link":
+      return state.targetExists
+        ? pass("plugin-cache", `the plugin cache's entry links to ${state.target}: removing that directory would break every project that shares the cache (provider install writes it as a directory of its own)`)
+        : fail(
+            "plugin-cache",
+            `the plugin cache's entry ${state.entry} points at ${state.target}, which is gone: terraform says "there is no package for … cached in .terraform/providers"`,
+            "write it as a directory of its own: npx --no alert-rule-users provider install (with TF_PLUGIN_CACHE_DIR set), then terraform init",
+          );
+  }
+}
+
+/** A package that runs with the node on PATH (the darwin packages, or the launcher that synth wrote on Linux) where none runs. */
+export function providerNodeCheck(
+  state: { readonly kind: "not-applicable"; readonly why: string } | { readonly kind: "needs-node"; readonly nodeOnPath: string | null; readonly os: "linux" | "darwin" },
+): DoctorCheck | null {
+  if (state.kind === "not-applicable") return null;
+  if (state.nodeOnPath !== null) {
+    const major = Number(/^v?(\d+)/.exec(state.nodeOnPath)?.[1] ?? "0");
+    if (major >= 20) return null;
+  }
+  const found = state.nodeOnPath === null ? "there is no node on PATH" : `the node on PATH is ${state.nodeOnPath}`;
+  return fail(
+    "provider",
+    `the installed provider runs with Node.js 20 or later on PATH, and ${found}: terraform cannot start it`,
+    state.os === "linux"
+      ? "install the self-contained executable (no Node.js needed): npx --no alert-rule-users provider install"
+      : "install Node.js 20 or later (brew install node), first on the PATH terraform runs with",
+  );
 }
 
 // ---- The app ----

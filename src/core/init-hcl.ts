@@ -55,10 +55,10 @@ terraform.tfstate
 terraform.tfstate.*
 *.tfplan
 crash.log
-# the provider installed here records this machine's Node.js path, and so does the lock file's
-# checksum of it: each machine (and each CI job) runs \`npx --no alert-rule-users provider install\`
+# the provider's package (a 126 MB executable on Linux): each machine and CI job installs it with
+# \`npx --no alert-rule-users provider install\`. Commit .terraform.lock.hcl: its hashes are the same
+# on every machine (\`npx --no alert-rule-users provider lock\` records all four platforms)
 terraform.d/
-.terraform.lock.hcl
 `;
 
 /** The line of the HCL workflows that names the configuration's directory (examples/github-actions-hcl). */

@@ -8,6 +8,17 @@ import { Writable } from "node:stream";
 import { alertRulesProvider } from "./provider";
 import { serve } from "./protocol";
 
+/** The oldest Node.js the provider runs on (the darwin packages run the `node` on PATH). */
+const OLDEST_NODE = 20;
+
+if (require.main === module && Number(process.versions.node.split(".")[0]) < OLDEST_NODE) {
+  // on stdout too: Terraform shows what a plugin printed there when its handshake fails
+  const sentence = `terraform-provider-alertrules: needs Node.js ${OLDEST_NODE} or later, and the node on PATH is ${process.version}; install a newer Node.js, then run terraform again`;
+  process.stdout.write(`${sentence}\n`);
+  process.stderr.write(`${sentence}\n`);
+  process.exit(1);
+}
+
 if (require.main === module) {
   const log = (line: string): void => {
     process.stderr.write(`${line}\n`);

@@ -1,21 +1,29 @@
 /**
- * `alert-rule-users provider install [DIR]` (docs/contract.md §11.1): the provider executable in the
- * implied local mirror, running the provider with the Node.js that installed it, idempotent, and a
- * clear sentence (exit 1) when that Node.js is gone.
+ * `alert-rule-users provider install [DIR]` (docs/contract.md §11.1, §12.2): the canonical package
+ * of this platform in the implied local mirror, exactly its files (so its `h1:` hash is the
+ * release's), under Terraform's and OpenTofu's hosts, idempotent; `--from` a release, checked
+ * against its SHA256SUMS; no absolute path, no Node.js version in what it writes. No network: the
+ * packages here are small stand-ins or the darwin package (the Linux executables are built and run
+ * by test/terraform/provider-package.test.ts).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { main } from "../../src/cli/main";
 import type { Io } from "../../src/cli/io";
 import { installProvider } from "../../src/io/provider-install";
+import { h1Hash, type PackageFile } from "../../src/io/provider-package";
+import { writeRelease } from "../../src/io/provider-package/release";
 import { REPO } from "../support/cli";
 
 const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 const TARGETS: Record<string, string> = { "linux/x64": "linux_amd64", "linux/arm64": "linux_arm64", "darwin/arm64": "darwin_arm64", "darwin/x64": "darwin_amd64" };
 const TARGET = TARGETS[`${process.platform}/${process.arch}`]!;
 const RELATIVE = `terraform.d/plugins/registry.terraform.io/alert-rule-users/alertrules/${VERSION}/${TARGET}/terraform-provider-alertrules_v${VERSION}`;
+const EXECUTABLE = `terraform-provider-alertrules_v${VERSION}`;
+
+const standIn = (body: string): PackageFile[] => [{ name: EXECUTABLE, mode: 0o755, data: Buffer.from(`#!/bin/sh\n${body}\n`) }];
 
 async function cli(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
@@ -31,6 +39,11 @@ async function cli(cwd: string, ...args: string[]): Promise<{ code: number; stdo
   return { code, stdout, stderr };
 }
 
+/** A release directory whose every platform holds `files` (as `provider package` writes it). */
+function release(out: string, files: PackageFile[]): void {
+  writeRelease(out, VERSION, { darwin_amd64: files, darwin_arm64: files, linux_amd64: files, linux_arm64: files });
+}
+
 describe("alert-rule-users provider install", () => {
   let root: string;
   beforeEach(() => {
@@ -38,103 +51,103 @@ describe("alert-rule-users provider install", () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it("writes an executable into DIR's implied local mirror that runs this Node.js on dist/src/provider/main.js, and says to run terraform init", async () => {
+  it("--from a release writes its package into DIR's implied local mirror, says its hash, and says to run terraform init", async () => {
+    // given
+    const files = standIn("echo provider");
+    release(join(root, "release"), files);
     // when
-    const run = await cli(root, "provider", "install", "tf");
+    const run = await cli(root, "provider", "install", "tf", "--from", "release");
     // then
     expect(run.code).toBe(0);
     const file = join(root, "tf", RELATIVE);
     expect(statSync(file).mode & 0o777).toBe(0o755);
-    const script = readFileSync(file, "utf8");
-    expect(script.startsWith("#!/bin/sh\n")).toBe(true);
-    expect(script).toContain(`node=${process.execPath}\n`);
-    expect(script).toContain(`provider=${join(REPO, "dist", "src", "provider", "main.js")}\n`);
-    expect(script).toContain('exec "$node" "$provider" "$@"');
+    expect(readFileSync(file)).toEqual(files[0]!.data);
     expect(run.stdout).toContain(`Installed the alertrules provider ${VERSION} (${TARGET}): tf/${RELATIVE}`);
+    expect(run.stdout).toContain(`Package hash ${h1Hash(files)}`);
     expect(run.stdout).toContain("Next: cd tf && terraform init");
   });
 
-  it("writes the same executable where OpenTofu looks for alert-rule-users/alertrules (its own registry host, the same implied mirror)", async () => {
+  it("--from refuses a zip that does not match the release's SHA256SUMS", async () => {
+    // given
+    release(join(root, "release"), standIn("echo provider"));
+    const zip = join(root, "release", `terraform-provider-alertrules_${VERSION}_${TARGET}.zip`);
+    const other = mkdtempSync(join(tmpdir(), "aru-provider-other-"));
+    release(other, standIn("echo altered"));
+    writeFileSync(zip, readFileSync(join(other, `terraform-provider-alertrules_${VERSION}_${TARGET}.zip`)));
+    rmSync(other, { recursive: true, force: true });
     // when
-    const run = await cli(root, "provider", "install");
+    const run = await cli(root, "provider", "install", "--from", "release");
     // then
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("does not match");
+    expect(run.stderr).toContain("refused");
+  });
+
+  it("writes the same package where OpenTofu looks for alert-rule-users/alertrules (its own registry host, the same implied mirror)", async () => {
+    release(join(root, "release"), standIn("echo provider"));
+    const run = await cli(root, "provider", "install", "--from", "release");
     const forTofu = RELATIVE.replace("/registry.terraform.io/", "/registry.opentofu.org/");
     expect(statSync(join(root, forTofu)).mode & 0o777).toBe(0o755);
-    expect(readFileSync(join(root, forTofu), "utf8")).toBe(readFileSync(join(root, RELATIVE), "utf8"));
+    expect(readFileSync(join(root, forTofu))).toEqual(readFileSync(join(root, RELATIVE)));
     expect(run.stdout).toContain(`The same for OpenTofu: ${forTofu}`);
   });
 
-  it("leaves an identical provider as it is and says so (idempotent)", async () => {
-    // given
-    await cli(root, "provider", "install");
-    const file = join(root, RELATIVE);
-    const before = statSync(file);
-    // when
-    const again = await cli(root, "provider", "install");
-    // then
+  it("leaves an identical package as it is and says so (idempotent)", async () => {
+    release(join(root, "release"), standIn("echo provider"));
+    await cli(root, "provider", "install", "--from", "release");
+    const before = statSync(join(root, RELATIVE));
+    const again = await cli(root, "provider", "install", "--from", "release");
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("is installed already, unchanged");
-    expect(statSync(file).ino).toBe(before.ino);
+    expect(statSync(join(root, RELATIVE)).ino).toBe(before.ino);
   });
 
-  it("replaces a provider that names another Node.js (reinstall after a Node.js upgrade)", () => {
-    // given an install made by a Node.js at another path
-    const first = installProvider({ dir: root, nodePath: "/opt/node-old/bin/node" });
+  it("the platform's directory holds exactly the package (a file left there would change its h1: hash)", () => {
+    // given an earlier install of another package with two files
+    installProvider({ dir: root, files: [...standIn("old"), { name: "alertrules-provider.js", mode: 0o644, data: Buffer.from("old") }] });
     // when
-    const second = installProvider({ dir: root });
+    const installed = installProvider({ dir: root, files: standIn("new") });
     // then
-    expect(first.changed && second.changed).toBe(true);
-    expect(readFileSync(second.file, "utf8")).toContain(`node=${process.execPath}\n`);
+    expect(readdirSync(dirname(installed.file))).toEqual([EXECUTABLE]);
+    expect(installed.h1).toBe(h1Hash(standIn("new")));
   });
 
-  it("runs the provider with the recorded Node.js, passing its arguments and environment", () => {
-    // given a provider entry that prints what it got
-    const entry = join(root, "main.js");
-    writeFileSync(entry, "process.stdout.write(JSON.stringify({ argv: process.argv.slice(2), cookie: process.env.TF_PLUGIN_MAGIC_COOKIE }));\n");
-    const installed = installProvider({ dir: root, providerMain: entry });
+  it("on macOS writes the launcher and the bundle, no absolute path in them; the launcher runs the bundle with the node on PATH", () => {
     // when
-    const run = spawnSync(installed.file, ["--a", "b c"], { env: { TF_PLUGIN_MAGIC_COOKIE: "x" }, encoding: "utf8" });
+    const installed = installProvider({ dir: root, platform: "darwin", arch: "arm64" });
     // then
-    expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ argv: ["--a", "b c"], cookie: "x" });
-  });
-
-  it("exits 1 with a sentence naming the Node.js that is gone and the command that installs again", () => {
-    // given a provider installed with a Node.js that is not there (any more)
-    const node = join(root, "nvm", "v20.9.0", "bin", "node");
-    const installed = installProvider({ dir: root, nodePath: node });
-    // when
-    const run = spawnSync(installed.file, [], { encoding: "utf8" });
-    // then
+    expect(installed.needsNode).toBe(true);
+    expect(readdirSync(dirname(installed.file)).sort()).toEqual(["alertrules-provider.js", EXECUTABLE]);
+    const launcher = readFileSync(installed.file, "utf8");
+    expect(launcher).not.toContain(REPO);
+    expect(launcher).not.toContain(process.execPath);
+    // the launcher starts the provider, which says what it is when started by hand
+    const run = spawnSync(installed.file, [], { env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: "utf8" });
     expect(run.status).toBe(1);
-    const sentence = `terraform-provider-alertrules: the Node.js this provider was installed with (${node}) is gone; install the provider again with the Node.js you use now: npx --no alert-rule-users provider install`;
+    expect(run.stderr).toContain("This executable is the alertrules Terraform provider");
+  });
+
+  it("the launcher without a node on PATH exits 1 with a sentence, on stdout (where Terraform shows it) and stderr", () => {
+    const installed = installProvider({ dir: root, platform: "darwin", arch: "x64" });
+    const run = spawnSync(installed.file, [], { env: { PATH: "/nonexistent" }, encoding: "utf8" });
+    expect(run.status).toBe(1);
+    const sentence = `terraform-provider-alertrules ${VERSION}: this package runs with Node.js 20 or later on PATH, and there is no node on PATH`;
     expect(run.stdout).toContain(sentence);
     expect(run.stderr).toContain(sentence);
   });
 
-  it("exits 1 with a sentence when alert-rule-users is no longer where the provider was installed from", () => {
-    const installed = installProvider({ dir: root, providerMain: join(root, "gone", "main.js") });
-    const run = spawnSync(installed.file, [], { encoding: "utf8" });
-    expect(run.status).toBe(1);
-    expect(run.stdout).toContain(`alert-rule-users is no longer installed where this provider was installed from (${join(root, "gone", "main.js")})`);
-  });
-
-  it("quotes paths with spaces and quotes for the shell", () => {
-    const entry = join(root, "it's here", "main.js");
-    const installed = installProvider({ dir: root, providerMain: entry });
-    expect(readFileSync(installed.file, "utf8")).toContain(`provider='${root}/it'\\''s here/main.js'\n`);
-  });
-
   it("names the platform in Terraform's words, and refuses Windows with a sentence", () => {
     expect(installProvider({ dir: root, platform: "darwin", arch: "arm64" }).relativePath).toContain("/darwin_arm64/");
-    expect(installProvider({ dir: root, platform: "linux", arch: "x64" }).relativePath).toContain("/linux_amd64/");
+    expect(installProvider({ dir: root, platform: "linux", arch: "x64", files: standIn("x") }).relativePath).toContain("/linux_amd64/");
     expect(() => installProvider({ dir: root, platform: "win32", arch: "x64" })).toThrow("provider install: Windows is not supported");
   });
 
-  it("lists the command in the CLI's help", async () => {
+  it("lists install, package and lock in the CLI's help", async () => {
     const help = await cli(root, "--help");
-    expect(help.stdout).toMatch(/^ {2}provider +Install the native Terraform provider/m);
+    expect(help.stdout).toMatch(/^ {2}provider +The native Terraform provider/m);
+    const group = await cli(root, "provider", "--help");
+    for (const sub of ["install", "package", "lock"]) expect(group.stdout).toMatch(new RegExp(`^ {2}${sub} `, "m"));
     const own = await cli(root, "provider", "install", "--help");
-    expect(own.stdout).toContain("Usage: alert-rule-users provider install [DIR]");
+    expect(own.stdout).toContain("Usage: alert-rule-users provider install [DIR] [--from RELEASE] [--lock]");
   });
 });

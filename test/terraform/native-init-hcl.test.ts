@@ -1,5 +1,5 @@
 /**
- * The README's "Terraform (HCL) quick start" (issue 30): its three commands, read from README.md and
+ * The README's "Terraform (HCL) quick start" (issue 30): its three commands from `init --hcl` on, read from README.md and
  * run as written by one shell, in a directory where alert-rule-users is installed, against the
  * simulator (the setup the README puts aside: the connection variables). `terraform init` needs no
  * network and no CLI configuration; the plan shows the sample list to create. Run by
@@ -15,12 +15,16 @@ import { nativeTerraformEnv, requireProvider } from "./native-support";
 
 const sim = useSimulator({});
 
-/** The commands of the first shell block of the README's "Terraform (HCL) quick start". */
+/**
+ * The commands of the shell block of the README's "Terraform (HCL) quick start" that starts with
+ * `init --hcl` (the quick start once the package is installed; the blocks before it make the
+ * release from a clone, since the package is not on the public registry).
+ */
 function quickStart(): string[] {
   const readme = readFileSync(join(REPO, "README.md"), "utf8");
   const section = readme.split(/^## /m).find((s) => s.startsWith("Terraform (HCL) quick start"));
-  const block = /```sh\n([^]*?)```/.exec(section ?? "");
-  if (block === null) throw new Error("README.md has no shell block under '## Terraform (HCL) quick start'");
+  const block = [...(section ?? "").matchAll(/```sh\n([^]*?)```/g)].find((b) => b[1]!.startsWith("npx --no alert-rule-users init --hcl"));
+  if (block === undefined) throw new Error("README.md has no shell block starting with 'npx --no alert-rule-users init --hcl' under '## Terraform (HCL) quick start'");
   return block[1]!.split("\n").filter((line) => line.trim() !== "");
 }
 

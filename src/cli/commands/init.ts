@@ -120,7 +120,7 @@ export const initCommand: Command = {
             ? ""
             : `Wrote the GitHub workflows at the repository's root ${rootShown} (where package.json is; the jobs run npm ci there and terraform in ${relative(workflows.root, dir) || "."}): ${workflows.files.map((f) => f.path).join(", ")}.\n` +
               `If ${rootShown} is not the root of your git repository, move .github/ there and adjust ALERT_RULES_DIR in each workflow.\n`) +
-          `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (it runs this Node.js: ${provider.nodePath}).\n\n` +
+          `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (${provider.needsNode ? "it runs with the node on PATH" : "a self-contained executable"}).\n\n` +
           `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
           `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +
           simulatorExports(io.env, "  "),

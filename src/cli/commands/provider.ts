@@ -1,67 +1,155 @@
 /**
- * `alert-rule-users provider install [DIR]` (docs/contract.md §11.1): puts the native Terraform
- * provider into DIR's implied local mirror (src/io/provider-install.ts), so `terraform init` there
- * needs no network and no CLI configuration file.
+ * `alert-rule-users provider install|package|lock` (docs/contract.md §11.1, §12.2): the native
+ * Terraform provider's canonical package into DIR's implied local mirror, the release files of a
+ * version, and the lock file entry of every platform (src/io/provider-install.ts,
+ * src/io/provider-package).
  */
 import { relative, resolve } from "node:path";
-import { installProvider, shellQuote, UsageError } from "../../io/workflow";
+import { installCanonicalProvider, lockProvider, packageRelease, shellQuote, UsageError } from "../../io/workflow";
 import { parse } from "../args";
 import type { Io } from "../io";
 import { commandGroup, type Subcommand } from "../service-command";
 
+function shownPath(io: Io, dir: string): string {
+  return relative(io.cwd, dir) || ".";
+}
+
 const installCommand: Subcommand = {
   name: "install",
   summary: "Write the alertrules provider into DIR's local mirror, for an offline terraform init",
-  help: `Usage: alert-rule-users provider install [DIR]
+  help: `Usage: alert-rule-users provider install [DIR] [--from RELEASE] [--lock]
 
-Writes the native Terraform provider (source "alert-rule-users/alertrules", version = this
-package's) into DIR (default: the current directory), where terraform init finds it by itself:
+Writes this platform's package of the native Terraform provider (source
+"alert-rule-users/alertrules", version = this package's) into DIR (default: the current
+directory), where terraform init finds it by itself:
   DIR/terraform.d/plugins/registry.terraform.io/alert-rule-users/alertrules/VERSION/OS_ARCH/
-    terraform-provider-alertrules_vVERSION
 and the same under registry.opentofu.org/, where OpenTofu (tofu init) looks for that source.
-That file is a small shell script that runs the provider of this installed package with the
-Node.js running this command (its absolute path is recorded). If that Node.js or this package
-is removed later, the provider says so and exits 1: run this command again.
 
-Writes nothing when the same provider is there already. Linux and macOS only (Terraform runs a
-provider only as a .exe on Windows).
+What it writes is the version's canonical package, the same bytes on every machine (the same
+h1: hash in .terraform.lock.hcl): on Linux a self-contained executable (no Node.js needed where
+Terraform runs), built here once from the pinned Node.js of the npm registry (about 50 MB
+fetched the first time, then kept in ~/.cache/alert-rule-users/provider) or taken from a release
+with --from; on macOS a launcher and the provider's code, run with the node (20 or later) on PATH.
+
+With TF_PLUGIN_CACHE_DIR set, the package is written into that cache too, as a directory of its
+own (left to itself, Terraform would make the cache entry a link into DIR/terraform.d, and every
+other project would break when DIR is removed); keep the lock file ('provider lock') so that
+terraform init takes it from there.
 
 Flags:
+      --from RELEASE  the directory 'provider package --out' wrote (or its mirror, or one zip):
+                      no build, no download; the zip is checked against the release's SHA256SUMS
+      --lock          also write DIR/.terraform.lock.hcl with the hashes of all four platforms
+                      (as 'provider lock' does)
   -h, --help
 
 Then, in DIR: terraform init (no network needed for this provider), terraform plan.
 
 Example:
-  npx --no alert-rule-users provider install
+  npx --no alert-rule-users provider install --lock
 `,
-  run(argv: string[], io: Io): Promise<number> {
-    const { values, positionals } = parse("provider install", argv, { help: { type: "boolean", short: "h" } }, true);
+  async run(argv: string[], io: Io): Promise<number> {
+    const { values, positionals } = parse("provider install", argv, { help: { type: "boolean", short: "h" }, from: { type: "string" }, lock: { type: "boolean" } }, true);
     if (values.help === true) {
       io.stdout.write(this.help);
-      return Promise.resolve(0);
+      return 0;
     }
     if (positionals.length > 1) {
       throw new UsageError(`provider install: takes one directory, got ${positionals.length} (${positionals.join(", ")}). Run 'alert-rule-users provider install --help' for usage.`);
     }
     const dir = resolve(io.cwd, positionals[0] ?? ".");
-    const shown = relative(io.cwd, dir) || ".";
-    const installed = installProvider({ dir });
+    const shown = shownPath(io, dir);
+    const from = values.from === undefined ? undefined : resolve(io.cwd, values.from);
+    const pluginCacheDir = io.env["TF_PLUGIN_CACHE_DIR"];
+    const installed = await installCanonicalProvider({ dir, ...(from === undefined ? {} : { from }), ...(pluginCacheDir === undefined || pluginCacheDir === "" ? {} : { pluginCacheDir }) });
     const where = shown === "." ? installed.relativePath : `${shown}/${installed.relativePath}`;
     io.stdout.write(
       (installed.changed
         ? `Installed the alertrules provider ${installed.version} (${installed.target}): ${where}\n`
         : `The alertrules provider ${installed.version} (${installed.target}) is installed already, unchanged: ${where}\n`) +
         `The same for OpenTofu: ${shown === "." ? installed.openTofuPath : `${shown}/${installed.openTofuPath}`}\n` +
-        `It runs ${installed.providerMain} with the Node.js at ${installed.nodePath}.\n\n` +
-        `Next: ${shown === "." ? "" : `cd ${shellQuote(shown)} && `}terraform init (or tofu init)\n`,
+        (pluginCacheDir === undefined || pluginCacheDir === "" ? "" : `And into the plugin cache (TF_PLUGIN_CACHE_DIR): ${pluginCacheDir}\n`) +
+        `Package hash ${installed.h1} (${installed.needsNode ? "runs with the node, 20 or later, on PATH" : "a self-contained executable: no Node.js needed"}).\n`,
     );
-    return Promise.resolve(0);
+    if (values.lock === true) {
+      const lock = await lockProvider(dir);
+      io.stdout.write(`${lock.changed ? "Wrote" : "Unchanged:"} ${shown === "." ? "" : `${shown}/`}.terraform.lock.hcl (the hashes of ${lock.archives.map((a) => a.target).join(", ")}): commit it.\n`);
+    }
+    io.stdout.write(`\nNext: ${shown === "." ? "" : `cd ${shellQuote(shown)} && `}terraform init (or tofu init)\n`);
+    return 0;
+  },
+};
+
+const packageCommand: Subcommand = {
+  name: "package",
+  summary: "Write the provider's release: four zips, SHA256SUMS, manifest and a static mirror",
+  help: `Usage: alert-rule-users provider package [--out DIR]
+
+Writes the release of this version of the provider into DIR (default: ./provider-release),
+byte-identical from any install of this version:
+  terraform-provider-alertrules_VERSION_OS_ARCH.zip   linux_amd64, linux_arm64, darwin_amd64, darwin_arm64
+  terraform-provider-alertrules_VERSION_SHA256SUMS
+  terraform-provider-alertrules_VERSION_manifest.json
+  mirror/registry.terraform.io/alert-rule-users/alertrules/
+    index.json, VERSION.json and the zips: a static network mirror (serve DIR/mirror over
+    HTTPS) that is also a packed filesystem_mirror (docs/provider.md "Install")
+
+The Linux executables are built from the pinned Node.js of the npm registry (fetched the first
+time, then kept in ~/.cache/alert-rule-users/provider; ALERT_RULE_USERS_PROVIDER_CACHE moves it).
+
+Flags:
+      --out DIR   where to write (created when missing)
+  -h, --help
+`,
+  async run(argv: string[], io: Io): Promise<number> {
+    const { values, positionals } = parse("provider package", argv, { help: { type: "boolean", short: "h" }, out: { type: "string" } });
+    if (values.help === true) {
+      io.stdout.write(this.help);
+      return 0;
+    }
+    if (positionals.length > 0) throw new UsageError(`provider package: takes no arguments (got ${positionals.join(", ")}); the directory is --out DIR.`);
+    const out = resolve(io.cwd, values.out ?? "provider-release");
+    const release = await packageRelease(out);
+    const shown = shownPath(io, out);
+    io.stdout.write(
+      `Wrote the alertrules provider ${release.version} release into ${shown}:\n` +
+        release.archives.map((a) => `  ${a.file}  ${(a.bytes / 1e6).toFixed(1)} MB  ${a.h1}\n`).join("") +
+        `  and ${release.files.length - release.archives.length * 2} more files (SHA256SUMS, manifest, mirror/…/index.json and ${release.version}.json; the mirror holds the zips too)\n`,
+    );
+    return 0;
+  },
+};
+
+const lockCommand: Subcommand = {
+  name: "lock",
+  summary: "Write DIR/.terraform.lock.hcl with the provider's hashes of all four platforms",
+  help: `Usage: alert-rule-users provider lock [DIR]
+
+Sets the alert-rule-users/alertrules entry of DIR/.terraform.lock.hcl (default: the current
+directory; other providers' entries are kept) to this version with the h1: and zh: hashes of
+the linux_amd64, linux_arm64, darwin_amd64 and darwin_arm64 packages, so the committed lock file
+passes 'terraform init -lockfile=readonly' on every machine.
+
+Flags:
+  -h, --help
+`,
+  async run(argv: string[], io: Io): Promise<number> {
+    const { values, positionals } = parse("provider lock", argv, { help: { type: "boolean", short: "h" } }, true);
+    if (values.help === true) {
+      io.stdout.write(this.help);
+      return 0;
+    }
+    if (positionals.length > 1) throw new UsageError(`provider lock: takes one directory, got ${positionals.length} (${positionals.join(", ")}).`);
+    const dir = resolve(io.cwd, positionals[0] ?? ".");
+    const lock = await lockProvider(dir);
+    io.stdout.write(`${lock.changed ? "Wrote" : "Unchanged:"} ${shownPath(io, lock.file)} (the hashes of ${lock.archives.map((a) => a.target).join(", ")}): commit it.\n`);
+    return 0;
   },
 };
 
 export const providerCommand = commandGroup(
   "provider",
-  "Install the native Terraform provider (alert-rule-users/alertrules) into a directory",
+  "The native Terraform provider (alert-rule-users/alertrules): install, package, lock",
   "The native Terraform and OpenTofu provider of alert-rule-users: resource alertrules_rule_user_list,\ndata source alertrules_rules (docs/provider.md).",
-  [installCommand],
+  [installCommand, packageCommand, lockCommand],
 );

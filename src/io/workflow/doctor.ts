@@ -4,7 +4,7 @@
  * pure verdict (src/core/doctor.ts). Sends no write; the one read is a rule-metadata search of
  * page size 1, made once (no retry: a failure is reported as it is), a 429 waited out once.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,11 @@ import {
   doctorPassed,
   baseUrlCheck,
   nodeCheck,
+  notReadChecks,
+  pluginCacheCheck,
   providerCheck,
+  providerLockCheck,
+  providerNodeCheck,
   mirrorPath,
   serviceChecks,
   synthCheck,
@@ -25,7 +29,10 @@ import {
   type DoctorCheck,
   type ReadOutcome,
 } from "../../core/doctor";
+import { LOCK_FILE_NAME, readLockEntry } from "../../core/provider-lock";
 import { childEnvironment } from "../../shared/secret-variables";
+import { pluginCacheEntry } from "../provider-install";
+import { BUNDLE_NAME, h1Hash, type PackageFile } from "../provider-package";
 import { readAppCommand } from "../synth";
 import { TOOL_VERSION } from "../version";
 import { openSession } from "./connect";
@@ -65,15 +72,20 @@ export async function doctorRun(request: DoctorRequest, reporter: Pick<RunReport
 async function runDoctor(request: DoctorRequest, onWarning: (message: string) => void): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [nodeCheck(request.nodeVersion ?? process.version, enginesRange())];
   const rawUrl = nonEmpty(request.baseUrl) ?? nonEmpty(request.env["ALERTS_API_URL"]);
-  checks.push(baseUrlCheck(rawUrl, nonEmpty(request.baseUrl) !== undefined ? "--base-url" : "ALERTS_API_URL"));
-  checks.push(...(await serviceRead(request, onWarning)));
+  const base = baseUrlCheck(rawUrl, nonEmpty(request.baseUrl) !== undefined ? "--base-url" : "ALERTS_API_URL");
+  checks.push(base);
+  checks.push(...(await serviceRead(request, onWarning, base.status === "fail")));
   checks.push(terraformCheck(await terraformVersion(request.env, request.cwd)));
   checks.push(providerCheck(providerState(request.cwd)));
+  const needsNode = providerNodeCheck(providerNodeState(request.cwd, request.env));
+  if (needsNode !== null) checks.push(needsNode);
+  checks.push(providerLockCheck(providerLockState(request.cwd)));
+  checks.push(pluginCacheCheck(pluginCacheState(request.cwd, request.env)));
   checks.push(...(await appChecks(request)));
   return checks;
 }
 
-async function serviceRead(request: DoctorRequest, onWarning: (message: string) => void): Promise<DoctorCheck[]> {
+async function serviceRead(request: DoctorRequest, onWarning: (message: string) => void, baseUrlFailed: boolean): Promise<DoctorCheck[]> {
   const rate = { throttled: 0, retryAfterMs: undefined as number | undefined };
   let session;
   try {
@@ -95,8 +107,10 @@ async function serviceRead(request: DoctorRequest, onWarning: (message: string) 
       },
     });
   } catch (error) {
-    return unconfiguredChecks(error instanceof Error ? error.message : String(error));
+    return unconfiguredChecks(error instanceof Error ? error.message : String(error), baseUrlFailed);
   }
+  // a URL that parses but that the base-url check refused (a /v1 at its end): asking would fail for the same reason
+  if (baseUrlFailed) return notReadChecks();
   const { baseUrl, tenantId } = session.connection;
   let outcome: ReadOutcome;
   try {
@@ -172,6 +186,78 @@ function providerState(cwd: string): Parameters<typeof providerCheck>[0] {
   } catch {
     return { kind: fs.existsSync(path.join(cwd, rel)) ? "not-executable" : "missing", path: rel };
   }
+}
+
+/** The directory of this version's package for this platform in `cwd`'s implied local mirror, if installed. */
+function installedPackageDir(cwd: string): string | null {
+  const target = terraformTarget(process.platform, process.arch);
+  if (target === null) return null;
+  const dir = path.dirname(path.join(cwd, mirrorPath(TOOL_VERSION, target)));
+  return fs.existsSync(dir) ? dir : null;
+}
+
+function packageFiles(dir: string): PackageFile[] {
+  return fs
+    .readdirSync(dir)
+    .filter((name) => fs.statSync(path.join(dir, name)).isFile())
+    .map((name) => ({ name, mode: 0o644 as const, data: fs.readFileSync(path.join(dir, name)) }));
+}
+
+/** The lock file's entry and the installed package's `h1:` hash. */
+function providerLockState(cwd: string): Parameters<typeof providerLockCheck>[0] {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(cwd, LOCK_FILE_NAME), "utf8");
+  } catch {
+    return { kind: "not-applicable", why: `no ${LOCK_FILE_NAME} here` };
+  }
+  const entry = readLockEntry(text);
+  if (entry === null) return { kind: "not-applicable", why: `${LOCK_FILE_NAME} has no alert-rule-users/alertrules entry` };
+  const dir = installedPackageDir(cwd);
+  if (dir === null) return { kind: "not-applicable", why: "the provider is not installed here (see provider)" };
+  return { kind: "compared", lockVersion: entry.version, lockHashes: entry.hashes, installedVersion: TOOL_VERSION, installedHash: h1Hash(packageFiles(dir)) };
+}
+
+/** This provider's entry in TF_PLUGIN_CACHE_DIR: a directory, a link (to what, still there?), or none. */
+function pluginCacheState(cwd: string, env: NodeJS.ProcessEnv): Parameters<typeof pluginCacheCheck>[0] {
+  const cache = nonEmpty(env["TF_PLUGIN_CACHE_DIR"]);
+  if (cache === undefined) return { kind: "not-applicable", why: "TF_PLUGIN_CACHE_DIR is not set" };
+  const target = terraformTarget(process.platform, process.arch);
+  if (target === null) return { kind: "not-applicable", why: `Terraform has no platform for ${process.platform} on ${process.arch}` };
+  const entry = pluginCacheEntry(path.resolve(cwd, cache), TOOL_VERSION, target);
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(entry);
+  } catch {
+    return { kind: "absent", entry };
+  }
+  if (!stat.isSymbolicLink()) return { kind: "directory", entry };
+  const link = path.resolve(path.dirname(entry), fs.readlinkSync(entry));
+  return { kind: "link", entry, target: link, targetExists: fs.existsSync(link) };
+}
+
+/** Whether the installed package runs with the node on PATH, and that node's version. */
+function providerNodeState(cwd: string, env: NodeJS.ProcessEnv): Parameters<typeof providerNodeCheck>[0] {
+  const dir = installedPackageDir(cwd);
+  if (dir === null || !fs.existsSync(path.join(dir, BUNDLE_NAME))) return { kind: "not-applicable", why: "no Node.js-needing package installed here" };
+  const node = (env["PATH"] ?? "")
+    .split(path.delimiter)
+    .filter((d) => d !== "")
+    .map((d) => path.join(d, "node"))
+    .find((file) => {
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  let version: string | null = null;
+  if (node !== undefined) {
+    const run = spawnSync(node, ["--version"], { encoding: "utf8", timeout: 20_000, env: childEnvironment(env) });
+    version = run.status === 0 ? run.stdout.trim() : null;
+  }
+  return { kind: "needs-node", nodeOnPath: version, os: process.platform === "darwin" ? "darwin" : "linux" };
 }
 
 /** cdktf.json, then a synth into a directory of its own (the app's cdktf.out is left as it is). */

@@ -27,7 +27,8 @@ export { writeDeclarationsFromTerraformShow } from "../declarations-from-terrafo
 export type { SynthesizedStack } from "./synth-app";
 export { initApp } from "./init";
 export type { InitRequest } from "./init";
-export { REINSTALL_COMMAND, installProvider } from "../provider-install";
+export { REINSTALL_COMMAND, installProvider, installCanonicalProvider } from "../provider-install";
+export { packageRelease, lockProvider, checkSums } from "../provider-package";
 export { initHcl } from "../init-hcl";
 export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
 /** What a run tells its front door, and the session a front door asks for. */
