@@ -132,7 +132,8 @@ describe("construct IDs", () => {
 describe("generateImportCode", () => {
   it("declares a plain list authoritatively, with exactly the live values (escaped)", () => {
     // given
-    const aliases = ['quote"d@x.com', "back\\slash@x.com", "${x}@x.com", "new\nline@x.com"];
+    // (an alias with a control character, such as a newline, cannot be declared since issue 37)
+    const aliases = ['quote"d@x.com', "back\\slash@x.com", "${x}@x.com"];
     const rules: ImportedRule[] = [{ rule: rule('Rule "one" \\ ${x}\n// injected', "r-1"), list: list([{ userId: "u\"1", aliases }]) }];
     // when
     const code = generateImportCode(rules);
