@@ -7,6 +7,8 @@
  *             provider aliases too (design §12.1)
  *   creates/  the list a create's plan read: the apply of the same command plans from it again, so
  *             what it sends is what the plan showed (and it searches and reads no more than needed)
+ *   rates/    the service's rate limit as measured from its 429s, per service and tenant: a provider
+ *             process started later in the command starts at it (a run learns a limit once)
  *
  * Directories of commands that have ended are removed when the next one starts. Nothing secret is
  * written here: rule IDs and declarations are hashed into file names, and the lists come redacted.
@@ -54,6 +56,7 @@ export class TerraformRun {
     const dir = path.join(root, name);
     fs.mkdirSync(path.join(dir, "claims"), { recursive: true, mode: 0o700 });
     fs.mkdirSync(path.join(dir, "creates"), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.join(dir, "rates"), { recursive: true, mode: 0o700 });
     return new TerraformRun(dir);
   }
 
@@ -107,6 +110,24 @@ export class TerraformRun {
   keptCreate(key: string): string | null {
     try {
       return fs.readFileSync(path.join(this.dir, "creates", digest(key)), "utf8");
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keeps the limit a provider process measured for a service and tenant (requests a second). */
+  keepRate(key: string, limit: number): void {
+    const file = path.join(this.dir, "rates", digest(key));
+    const aside = `${file}.${randomBytes(6).toString("hex")}`;
+    fs.writeFileSync(aside, String(limit), { mode: 0o600 });
+    fs.renameSync(aside, file);
+  }
+
+  /** The limit measured earlier in this command for a service and tenant, or null. */
+  keptRate(key: string): number | null {
+    try {
+      const limit = Number(fs.readFileSync(path.join(this.dir, "rates", digest(key)), "utf8"));
+      return Number.isFinite(limit) && limit > 0 ? limit : null;
     } catch {
       return null;
     }

@@ -88,7 +88,14 @@ function inProviderWords(message: string): string {
  * a token set in the block drops a token command of the environment and the other way round, so
  * that the block decides (two sources in the environment alone are still refused, as in the CLI).
  */
-export function sessionRequest(config: ObjectValue, env: NodeJS.ProcessEnv, cwd: string, onWarning: (m: string) => void, log: (line: string) => void): SessionRequest | Diagnostic[] {
+export function sessionRequest(
+  config: ObjectValue,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  onWarning: (m: string) => void,
+  log: (line: string) => void,
+  onMeasuredLimit: (requestsPerSecond: number) => void = () => undefined,
+): SessionRequest | Diagnostic[] {
   const unknown = Object.keys(ARGUMENT_VARIABLES).concat(Object.keys(PACING_VARIABLES)).filter((name) => config[name] === UNKNOWN);
   if (unknown.length > 0) {
     return unknown.map((name) => ({ severity: "error", summary: "Provider argument not known yet", detail: `${name} depends on a value known only after apply; the provider needs it to read the lists at plan time. Set it from a variable or the environment.`, attribute: [name] }));
@@ -129,6 +136,8 @@ export function sessionRequest(config: ObjectValue, env: NodeJS.ProcessEnv, cwd:
     onWarning,
     requestHook: ({ rateLimiter }) => (event) => {
       if (event.outcome !== "retry") return;
+      const limit = event.status === 429 ? rateLimiter.measuredLimit() : undefined;
+      if (limit !== undefined) onMeasuredLimit(limit);
       const rps = event.status === 429 ? ` (sending at most ${(rateLimiter.state().rps ?? 0).toFixed(2)} requests/s from now on)` : "";
       log(`[WARN] ${event.operation}: ${event.status === undefined ? (event.failure ?? "no response") : `HTTP ${event.status}`}; retrying (attempt ${event.attempt + 1})${rps}`);
     },
@@ -150,15 +159,27 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
   const decided = beforeSession(config, env);
   if (decided !== null) return decided;
   const warnings: Diagnostic[] = [];
-  const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: inProviderWords(message) }), log);
+  const terraform = TerraformRun.current(env);
+  // the service's limit, once measured, is kept for the provider processes this command starts later
+  let rateKey: string | null = null;
+  const keepLimit = (limit: number) => {
+    if (rateKey !== null) terraform.keepRate(rateKey, limit);
+  };
+  const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: inProviderWords(message) }), log, keepLimit);
   if (Array.isArray(request)) return { run: null, diagnostics: request };
   try {
     const opened = await openSession(request);
+    rateKey = JSON.stringify(opened.connection);
+    const learned = terraform.keptRate(rateKey);
+    if (learned !== null) {
+      opened.rateLimiter.startFrom(learned);
+      log(`[INFO] starting at the service's limit measured earlier in this Terraform command: ${learned.toFixed(2)} requests/s`);
+    }
     const lookup = new RuleLookup(opened);
     // Every plan of this process, the applies' own included, resolves its rules through the one
     // lookup: the resources Terraform applies at once share their searches as their plans do.
     const session: OpenSession = { ...opened, lookupRules: (references) => Promise.all(references.map((reference) => lookup.lookup(reference))) };
-    return { run: { session, lookup, signal, planned: new Map(), terraform: TerraformRun.current(env) }, diagnostics: warnings };
+    return { run: { session, lookup, signal, planned: new Map(), terraform }, diagnostics: warnings };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };

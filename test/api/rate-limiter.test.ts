@@ -442,3 +442,36 @@ describe("RateLimiter under 429s that do not follow the rate (every 7th request,
     expect(run.endMs).toBeLessThan(1.5 * cleanRun.endMs);
   });
 });
+
+describe("RateLimiter started from a limit measured earlier (startFrom: a later provider process of one Terraform command)", () => {
+  it("learns the limit once: a limiter started from it measures the same limit, and is refused far less than one that learns it from scratch", async () => {
+    const first = virtualTime();
+    const learning = limiterOn(first);
+    const fromScratch = await closedLoop(first, learning, { serviceRps: 5, requests: 150 });
+    const limit = learning.measuredLimit();
+    expect(limit).toBeDefined();
+    expect(limit!).toBeGreaterThan(4);
+    expect(limit!).toBeLessThan(6);
+
+    const second = virtualTime();
+    const started = limiterOn(second);
+    started.startFrom(limit!);
+    // at once: no slow start, the measured rate in force
+    expect(started.state().throttled).toBe(true);
+    expect(started.state().rps).toBeCloseTo(0.99 * limit!, 5);
+    const seeded = await closedLoop(second, started, { serviceRps: 5, requests: 150 });
+    expect(seeded.throttled).toBeLessThan(fromScratch.throttled);
+    expect(seeded.throttled).toBeLessThanOrEqual(2);
+  });
+
+  it("ignores a limit once it has cut on a 429 of its own, and a limit that is not a rate", () => {
+    const time = virtualTime();
+    const limiter = limiterOn(time);
+    limiter.startFrom(Number.NaN);
+    limiter.startFrom(-1);
+    expect(limiter.state().throttled).toBe(false);
+    limiter.startFrom(3);
+    limiter.startFrom(50);
+    expect(limiter.state().rps).toBeCloseTo(0.99 * 3, 5);
+  });
+});

@@ -299,6 +299,23 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Starts from a limit measured earlier (by another process of the same run: the provider
+   * processes of one Terraform command share it), as if this limiter had measured it: that rate,
+   * no slow start, the slow climb. Ignored once this limiter has cut on a 429 of its own.
+   */
+  startFrom(limit: number): void {
+    if (!this.adaptive || this.#cut !== undefined || !(Number.isFinite(limit) && limit > 0)) return;
+    let rps = Math.max(this.#minRps, this.#measuredBeta * limit);
+    if (this.maxRps !== undefined) rps = Math.min(rps, this.maxRps);
+    this.#cut = { at: this.#now(), rps, limit, lastTicket: this.#sent };
+  }
+
+  /** The service's limit as measured (between two 429s, or given to {@link startFrom}); undefined before. */
+  measuredLimit(): number | undefined {
+    return this.#cut?.limit;
+  }
+
   state(): RateLimiterState {
     return {
       throttled: this.#cut !== undefined,
@@ -367,7 +384,7 @@ export class RateLimiter {
 
   /** True while the slow start caps the requests in flight: before the first 429. */
   #startingSlowly(): boolean {
-    return this.#slowStart && this.#throttles === 0;
+    return this.#slowStart && this.#throttles === 0 && this.#cut === undefined;
   }
 
   #wake(): void {
