@@ -13,6 +13,7 @@ import { mulberry32, type Random } from "../../src/simulator/prng";
 import { CLI, PROCESS_TIMEOUT_MS, REPO, workspace, type CliResult, type StackDecl, type Workspace } from "../support/cli";
 import { withSimulator } from "../support/simulator";
 import { editableRuleMetadata } from "../support/rule-metadata";
+import { namesWrite } from "../support/write-operations";
 
 /** A token no test output could contain by chance. */
 export const TOKEN = "rel-TOKEN-7c1f0e9a4b2d8e6f3a5c";
@@ -221,7 +222,7 @@ export async function startSimulatorProcess(opts: {
 
 /** How many write requests a simulator process has logged. */
 export function writesLogged(sim: SimulatorProcess): number {
-  return sim.process.stderr().split("\n").filter((line) => /\b(add-users|remove-users|remove-user-aliases|remove-all-users)\b/.test(line)).length;
+  return sim.process.stderr().split("\n").filter(namesWrite).length;
 }
 
 /** Kills a process with SIGKILL and waits until it is gone. */

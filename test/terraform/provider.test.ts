@@ -14,14 +14,14 @@ import { CLI, runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 import { MINUTES, explain, terraform } from "./support";
+import { isWrite } from "../support/write-operations";
 
 const TOKEN = "provider-e2e-token-5d2a77c1";
 const sim = useSimulator({ token: TOKEN });
 let dir: string;
 let env: NodeJS.ProcessEnv;
 
-const WRITES = /^(add-users|remove-users|remove-user-aliases|remove-all-users)$/;
-const writes = (): string[] => sim.requestLog().filter((e) => WRITES.test(e.operation)).map((e) => e.operation);
+const writes = (): string[] => sim.requestLog().filter((e) => isWrite(e.operation)).map((e) => e.operation);
 
 function hcl(users: ReadonlyArray<{ userId: string; aliases: readonly string[]; expiresAt?: string }>): string {
   return users
