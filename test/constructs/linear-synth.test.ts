@@ -15,17 +15,9 @@ import { RuleUserList, RuleUserListPolicy } from "../../src/constructs";
 import { RuleUserList as CdktnRuleUserList } from "../../src/constructs/cdktn";
 import { DECLARED_RULES_FILE, decodeDeclaredRules } from "../../src/core/declaration";
 import { decodeStack } from "../../src/core/decode-stack";
+import { synthFailure } from "../support/synth-failure";
 
 const alice = { userId: "9102", aliases: ["alice@example.com"] };
-
-function synthFailure(app: { synth(): void }): string {
-  try {
-    app.synth();
-  } catch (error) {
-    return String(error);
-  }
-  throw new Error("expected synth to fail");
-}
 
 /** The commands cdktf runs with execSync (its Terraform version check), counted. */
 jest.mock("child_process", () => {

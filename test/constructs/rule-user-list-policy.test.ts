@@ -10,6 +10,7 @@ import { Construct } from "constructs";
 import { RuleUserList, RuleUserListPolicy } from "../../src/constructs";
 import { decodeStack } from "../../src/core/decode-stack";
 import type { DesiredList } from "../../src/core/desired";
+import { synthFailure } from "../support/synth-failure";
 
 const alice = { userId: "9102", aliases: ["alice@example.com"] };
 
@@ -20,15 +21,6 @@ function decodeAll(app: App): DesiredList[] {
   return Object.entries(manifest.stacks).flatMap(([name, stack]) =>
     decodeStack(name, JSON.parse(readFileSync(join(app.outdir, stack.synthesizedStackPath), "utf8"))),
   );
-}
-
-function synthFailure(app: App): string {
-  try {
-    app.synth();
-  } catch (error) {
-    return String(error);
-  }
-  throw new Error("expected synth to fail");
 }
 
 describe("expiresAt", () => {

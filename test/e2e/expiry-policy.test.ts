@@ -6,14 +6,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { connectionEnv, listing, runCli, workspace, writesOf } from "../support/cli";
+import { listing, workspace, writesOf } from "../support/cli";
 import type { Workspace } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
+import { cliAgainst } from "../support/cli-against";
 
 const sim = useSimulator({}, { perTest: true });
 let ws: Workspace;
 
-const cli = (args: string[]) => runCli(args, { cwd: ws.dir, env: connectionEnv(sim) });
+const cli = cliAgainst(sim, { cwd: () => ws.dir });
 
 beforeEach(() => {
   ws = workspace([]);

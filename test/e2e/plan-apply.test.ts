@@ -5,9 +5,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { connectionEnv, listing, runCli, workspace, writesOf } from "../support/cli";
+import { listing, workspace, writesOf } from "../support/cli";
 import type { Workspace } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
+import { cliAgainst } from "../support/cli-against";
 
 const TOKEN = "e2e-token-9f8e7d6c5b4a";
 
@@ -15,11 +16,7 @@ const sim = useSimulator({ token: TOKEN }, { perTest: true });
 let ws: Workspace;
 const outputs: string[] = [];
 
-async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
-  const result = await runCli(args, { cwd: ws.dir, env: { ...connectionEnv(sim), ...extraEnv } });
-  outputs.push(result.stdout, result.stderr);
-  return result;
-}
+const cli = cliAgainst(sim, { cwd: () => ws.dir, outputs });
 
 const aliasesOf = (ruleId: string) => listing(sim, ruleId);
 
@@ -114,7 +111,7 @@ describe("saved plans", () => {
     ws.write([{ name: "rules", lists: [engineeringChange] }]);
     expect((await cli(["plan", "--out", "plan.json"])).code).toBe(0);
     sim.resetCounts();
-    const other = await cli(["apply", "plan.json"], { ALERTS_TENANT_ID: "another-tenant" });
+    const other = await cli(["apply", "plan.json"], { env: { ALERTS_TENANT_ID: "another-tenant" } });
     expect(other.code).toBe(1);
     expect(other.stderr).toContain("another-tenant");
     expect(sim.requestCounts()).toEqual({});
