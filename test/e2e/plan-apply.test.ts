@@ -5,28 +5,20 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { listing, workspace, writesOf } from "../support/cli";
-import type { Workspace } from "../support/cli";
+import { listing, writesOf } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 import { cliAgainst } from "../support/cli-against";
+import { useWorkspace } from "../support/use-workspace";
 
 const TOKEN = "e2e-token-9f8e7d6c5b4a";
 
 const sim = useSimulator({ token: TOKEN }, { perTest: true });
-let ws: Workspace;
+const ws = useWorkspace();
 const outputs: string[] = [];
 
 const cli = cliAgainst(sim, { cwd: () => ws.dir, outputs });
 
 const aliasesOf = (ruleId: string) => listing(sim, ruleId);
-
-beforeEach(() => {
-  ws = workspace([]);
-});
-
-afterEach(() => {
-  ws.cleanup();
-});
 
 afterAll(() => {
   // The token never reaches any output of any run in this file.

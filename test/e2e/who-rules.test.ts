@@ -3,23 +3,15 @@
  * make (one metadata search, one query-users per rule with an editable list) and matching.
  */
 import { useSimulator } from "../support/simulator";
-import { workspace, writesOf } from "../support/cli";
-import type { Workspace } from "../support/cli";
+import { writesOf } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
 import { cliAgainst } from "../support/cli-against";
+import { useWorkspace } from "../support/use-workspace";
 
 const sim = useSimulator({}, { perTest: true });
-let ws: Workspace;
+const ws = useWorkspace();
 
 const cli = cliAgainst(sim, { cwd: () => ws.dir });
-
-beforeEach(() => {
-  ws = workspace([]);
-});
-
-afterEach(() => {
-  ws.cleanup();
-});
 
 describe("rules list", () => {
   it("prints every rule with its list type and entry count, null for system rules, in one search and one read per list", async () => {
