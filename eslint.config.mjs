@@ -2,7 +2,7 @@ import tseslint from "typescript-eslint";
 import { doorImports } from "./eslint-rules/door-imports.mjs";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "eslint-rules/**", "**/cdktf.out/**", "coverage/**", "*.js", "*.mjs"] },
+  { ignores: ["dist/**", "node_modules/**", "eslint-rules/**", "**/cdktf.out/**", "coverage/**", "*.js", "*.mjs", "scripts/**/*.mjs"] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -6,7 +6,7 @@
  *       + one query-users per rule whose list is read (found, not a system rule)
  *       + per changed rule, per write operation it needs, ceil(users / batch size) calls
  *       + one query-users per changed rule to verify
- *       + one query-users per rule that sends remove-all-users (the read right before it, §9.3).
+ *       + one query-users per guarded call (remove-all-users: the read right before it, §9.3).
  *
  * Wall time, with p calls in flight at most and every call taking at least the latency L:
  *   L × ( searchPages                                   the pages are read one after another
@@ -15,6 +15,7 @@
  *              max_changed (writes_r + 1) ) )            a rule's own calls are sequential
  * The plan can only be built once every list is read, so the three terms add up.
  */
+import { WRITE_OPERATION_LIST, WRITE_OPERATIONS, type WriteOperation } from "../../src/core/operations";
 import type { Plan, RulePlan } from "../../src/core/plan-schema";
 
 export type OperationCounts = Record<string, number>;
@@ -30,23 +31,33 @@ export interface CallBound {
   readonly applyCalls: number;
 }
 
+/**
+ * The calls of each write operation a changed rule needs, from its changes (not from its calls,
+ * so the bound checks the planner): a record over the operation table's writes, so a new write
+ * does not compile until its count is here.
+ */
+const NEEDED: { readonly [K in WriteOperation]: (rule: RulePlan, batches: (n: number) => number) => number } = {
+  // a rebuild adds the whole declaration again once the list is empty
+  "add-users": ({ changes: c, desired }, batches) => (c.removeAll ? (c.rebuild ? batches(desired.length) : 0) : batches(c.addUsers.length + c.addAliases.length)),
+  "remove-user-aliases": ({ changes: c }, batches) => (c.removeAll ? 0 : batches(c.removeAliases.length)),
+  "remove-users": ({ changes: c }, batches) => (c.removeAll ? 0 : batches(c.removeUsers.length)),
+  "remove-all-users": ({ changes: c }) => (c.removeAll ? 1 : 0),
+};
+
 /** Write calls a changed rule needs, by operation, from its changes. */
 export function writesNeeded(rule: RulePlan, batchSize: number): OperationCounts {
-  const c = rule.changes;
   const batches = (n: number) => Math.ceil(n / Math.max(1, batchSize));
   const out: OperationCounts = {};
-  const add = (op: string, n: number) => {
-    if (n > 0) out[op] = (out[op] ?? 0) + n;
-  };
-  if (c.removeAll) {
-    add("remove-all-users", 1);
-    if (c.rebuild) add("add-users", batches(rule.desired.length));
-    return out;
+  for (const op of WRITE_OPERATION_LIST) {
+    const n = NEEDED[op](rule, batches);
+    if (n > 0) out[op] = n;
   }
-  add("add-users", batches(c.addUsers.length + c.addAliases.length));
-  add("remove-user-aliases", batches(c.removeAliases.length));
-  add("remove-users", batches(c.removeUsers.length));
   return out;
+}
+
+/** The reads right before guarded calls (the operation table's `guarded` rows: remove-all-users), one per call. */
+function guardReads(writes: OperationCounts): number {
+  return WRITE_OPERATION_LIST.filter((op) => WRITE_OPERATIONS[op].guarded).reduce((n, op) => n + (writes[op] ?? 0), 0);
 }
 
 const sum = (counts: OperationCounts) => Object.values(counts).reduce((a, b) => a + b, 0);
@@ -57,14 +68,14 @@ export function callBound(plan: Plan, options: { readonly pageSize: number; read
   // A rule's list was read exactly when the plan carries its fingerprint.
   const readRules = plan.rules.filter((r) => r.fingerprint !== null).length;
   const changed = plan.rules.filter((r) => r.action === "update");
-  const emptied = changed.filter((r) => r.changes.removeAll).length;
-  const byOperation: OperationCounts = { "query-rule-metadata": searchPages, "query-users": readRules + changed.length + emptied };
+  const needed = changed.map((rule) => writesNeeded(rule, plan.options.batchSize));
+  const guarded = needed.reduce((n, writes) => n + guardReads(writes), 0);
+  const byOperation: OperationCounts = { "query-rule-metadata": searchPages, "query-users": readRules + changed.length + guarded };
   let applyCalls = 0;
   let longestRule = 0;
-  for (const rule of changed) {
-    const writes = writesNeeded(rule, plan.options.batchSize);
+  for (const writes of needed) {
     for (const [op, n] of Object.entries(writes)) byOperation[op] = (byOperation[op] ?? 0) + n;
-    const own = sum(writes) + 1 + (rule.changes.removeAll ? 1 : 0);
+    const own = sum(writes) + 1 + guardReads(writes);
     applyCalls += own;
     longestRule = Math.max(longestRule, own);
   }

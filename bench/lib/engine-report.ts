@@ -1,8 +1,10 @@
 /** Table rows and checks shared by the scenarios that run our engine. */
+import { WRITE_OPERATION_LIST } from "../../src/core/operations";
 import type { EngineRun } from "./engine-run";
 import { check, fmt, type Check, type Table } from "./report";
 
-const OPERATIONS = ["query-rule-metadata", "query-users", "add-users", "remove-user-aliases", "remove-users", "remove-all-users"];
+/** The two reads, then every write in the operation table's order. */
+const OPERATIONS: readonly string[] = ["query-rule-metadata", "query-users", ...WRITE_OPERATION_LIST];
 
 /** Calls per operation against the bound: measured (client), attempts, received (simulator), bound. */
 export function callsTable(title: string, run: EngineRun): Table {

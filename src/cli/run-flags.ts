@@ -35,6 +35,12 @@ export const ENGINE_OPTIONS = {
   ...RATE_OPTIONS,
 } as const;
 
+/** The live reads' pacing, `--parallelism` and `--page-size`: the commands that read lists and plan nothing (import, report, rules list, who). */
+export const READ_OPTIONS = {
+  parallelism: { type: "string" },
+  "page-size": { type: "string" },
+} as const;
+
 /** `--now`: the clock of plan and apply (expiries, policies). */
 export const CLOCK_OPTIONS = {
   now: { type: "string" },

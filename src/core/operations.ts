@@ -13,6 +13,7 @@ import { z } from "zod";
 import type { UsersToAlertOn, WireWrite, WriteFields, WriteOperation } from "../api/rules/schemas";
 import { plural } from "../shared/text";
 import { compareStrings } from "./canonical";
+import { CHANGE_KIND_LIST, CHANGE_KINDS, type ChangeItem } from "./change-kinds";
 import type { DeepReadonly } from "./deep-readonly";
 import { plannedUser, type PlannedUser } from "./planned-user";
 import type { RuleChanges } from "./rule-changes";
@@ -51,6 +52,11 @@ export interface WriteOperationSpec<K extends WriteOperation, S extends z.ZodRaw
   readonly phase: Phase;
   /** Order inside its phase (remove-user-aliases before remove-users). */
   readonly rank: number;
+  /**
+   * The rule is read again right before each attempt, and nothing is sent when it changed (the
+   * sender, src/io/execute.ts, reads this): for a call that takes away what the plan did not see.
+   */
+  readonly guarded: boolean;
   /** The users (or user IDs) the call carries; 0 for remove-all-users. Apply records the same count. */
   readonly size: (call: Call<K, S>) => number;
   /** How plans and reports name a call: `add-users (2 users)`, `remove-all-users`. */
@@ -83,6 +89,7 @@ export const WRITE_OPERATIONS = {
       })),
     phase: "add",
     rank: 0,
+    guarded: false,
     size: (call) => call.userList.length,
     describe: withUsers("add-users"),
     usersAdded: (call) => call.userList,
@@ -95,6 +102,7 @@ export const WRITE_OPERATIONS = {
     calls: ({ changes, batchSize }) => (changes.removeAll ? [] : chunk(changes.removeAliases, batchSize)).map((userList) => ({ operation: "remove-user-aliases", userList })),
     phase: "remove",
     rank: 0,
+    guarded: false,
     size: (call) => call.userList.length,
     describe: withUsers("remove-user-aliases"),
     usersAdded: () => [],
@@ -114,6 +122,7 @@ export const WRITE_OPERATIONS = {
       ).map((userIdList) => ({ operation: "remove-users", userIdList })),
     phase: "remove",
     rank: 1,
+    guarded: false,
     size: (call) => call.userIdList.length,
     describe: withUsers("remove-users"),
     usersAdded: () => [],
@@ -126,6 +135,7 @@ export const WRITE_OPERATIONS = {
     calls: ({ changes }) => (changes.removeAll ? [{ operation: "remove-all-users" }] : []),
     phase: "empty",
     rank: 0,
+    guarded: true,
     size: () => 0,
     describe: () => "remove-all-users",
     usersAdded: () => [],
@@ -147,6 +157,9 @@ type ParsedCall = { [K in WriteOperation]: { operation: K } & Fields<Carries<K>>
 
 const OPERATIONS = Object.keys(WRITE_OPERATIONS) as WriteOperation[];
 
+/** Every write operation, in the table's order (tests and the bench list them from here). */
+export const WRITE_OPERATION_LIST: readonly WriteOperation[] = OPERATIONS;
+
 /**
  * The plan schema's planned call (src/core/plan-schema.ts): one member per row, its operation and
  * what the row `carries`, in the table's order. The members are built from the table at run time,
@@ -163,9 +176,20 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** New users and new aliases of present users, in one add-users list ordered by user ID. */
+/**
+ * What add-users carries: the changes of every kind the change-kind table says adds a user or
+ * aliases (src/core/change-kinds.ts: new users, new aliases of present users), in one list
+ * ordered by user ID.
+ */
 function mergeAdds(changes: RuleChanges): PlannedUser[] {
-  return [...changes.addUsers, ...changes.addAliases].sort((a, b) => compareStrings(a.userId, b.userId));
+  return ADDING_KINDS.flatMap((kind) => CHANGE_KINDS[kind].items(changes).filter(isPlannedUser)).sort((a, b) => compareStrings(a.userId, b.userId));
+}
+
+/** The change kinds that put a user or aliases in the list (an entry without a user ID is never added). */
+const ADDING_KINDS = CHANGE_KIND_LIST.filter((kind) => CHANGE_KINDS[kind].direction === "add" && CHANGE_KINDS[kind].unit !== "entry");
+
+function isPlannedUser(item: ChangeItem): item is PlannedUser {
+  return typeof item.userId === "string";
 }
 
 /** A row seen over every operation at once: what the functions below ask of any call. */
@@ -173,6 +197,7 @@ interface AnyRow {
   readonly calls: (source: CallSource) => PlannedCall[];
   readonly phase: Phase;
   readonly rank: number;
+  readonly guarded: boolean;
   readonly size: (call: PlannedCall) => number;
   readonly describe: (users: number) => string;
   readonly usersAdded: (call: PlannedCall) => readonly PlannedUser[];
@@ -219,6 +244,11 @@ export function planCalls(source: CallSource, listType: UsersToAlertOn): Planned
     OPERATIONS.flatMap((operation): PlannedCall[] => spec(operation).calls(source)),
     listType,
   );
+}
+
+/** Whether the rule is read again right before each attempt of the call (the row's `guarded`). */
+export function isGuarded(call: PlannedCall): boolean {
+  return spec(call.operation).guarded;
 }
 
 /** The users a call puts in the list. */

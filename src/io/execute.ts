@@ -10,7 +10,7 @@ import { AlertRuleUsersError } from "../errors";
 import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
 import { applyResult, interruptedBeforeApply, interruptedRule, notApplied } from "../core/apply-results";
-import { callSize, wireWrite } from "../core/operations";
+import { callSize, isGuarded, wireWrite } from "../core/operations";
 import type { ObservedList } from "../core/observation";
 import { restoreAfterFailedRebuild } from "./restore-after-wipe";
 import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
@@ -107,12 +107,12 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
 
 /**
  * Sends one call as its row of the operation table words its request (wireWrite,
- * src/core/operations.ts), so every operation is sent the same way. remove-all-users alone is
- * guarded: the rule is read again right before each attempt, and nothing is sent when it changed.
+ * src/core/operations.ts), so every operation is sent the same way. A guarded one (its row says so:
+ * remove-all-users) has the rule read again right before each attempt, and nothing is sent when it changed.
  */
 async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall, onGuardRead?: (list: ObservedList) => void): Promise<void> {
   const ruleId = rule.ruleId ?? "";
-  if (call.operation !== "remove-all-users") return client.write(ruleId, wireWrite(call));
+  if (!isGuarded(call)) return client.write(ruleId, wireWrite(call));
   try {
     await client.write(ruleId, wireWrite(call), {
       beforeAttempt: async (slot) => {

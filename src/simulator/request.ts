@@ -5,6 +5,7 @@
  */
 import type * as http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { z } from "zod";
 import { SimHttpError, describeIssues } from "./http-error";
 import { misbehave } from "./misbehave";
 import { retryAfterHeaders } from "./rate-limit";
@@ -149,6 +150,25 @@ export async function handleRequest(
     raw = await readBody(req, options.maxBodyBytes);
   }
 
+  checkRateLimits(options, operation, sequence);
+  // What identifies the request to the fault draws: its path and body.
+  const request = `${pathOf(req)}\0${raw?.toString("utf8") ?? ""}`;
+  if (options.faults.fails(operation, request)) throw new SimHttpError(503, "SERVICE_UNAVAILABLE", "The service is temporarily unavailable (simulated); nothing was applied.");
+
+  const json = raw === undefined ? undefined : parseJson(raw);
+  const ruleId = typeof json === "object" && json !== null ? (json as Record<string, unknown>)["ruleId"] : undefined;
+  if (typeof ruleId === "string") ruleIdOf.set(req, ruleId);
+  const kind = options.faults.misbehaviour(operation, typeof ruleId === "string" ? ruleId : undefined);
+  if (kind !== undefined) return misbehave(options.store, res, kind, match, json);
+
+  const body = route.body === "none" ? undefined : requestBody(route.body, json, operation, options.store.tenantId);
+  const answer = await route.handle({ body, params: match.params, store: options.store, operation });
+  if (route.write) await afterWrite(options, operation, request);
+  sendJson(res, answer.status ?? 200, answer.body);
+}
+
+/** The rate limits before anything is read or applied: the token bucket (`--rate-limit-rps`), then every Nth request (`rateLimitEvery`). */
+function checkRateLimits(options: RequestContext["options"], operation: string, sequence: number): void {
   const token = options.faults.takeToken();
   if (!token.ok) {
     throw new SimHttpError(429, "RATE_LIMITED", `Rate limit exceeded; retry after ${token.retryAfterMs} ms.`, retryAfterHeaders(token.retryAfterMs));
@@ -157,46 +177,38 @@ export async function handleRequest(
   if (limited !== undefined) {
     throw new SimHttpError(429, "RATE_LIMITED", `Too many requests; retry after ${limited["Retry-After"] ?? ""} s.`, limited);
   }
-  // What identifies the request to the fault draws: its path and body.
-  const request = `${pathOf(req)}\0${raw?.toString("utf8") ?? ""}`;
-  if (options.faults.fails(operation, request)) throw new SimHttpError(503, "SERVICE_UNAVAILABLE", "The service is temporarily unavailable (simulated); nothing was applied.");
+}
 
-  let json: unknown;
-  if (raw !== undefined) {
-    try {
-      json = JSON.parse(raw.toString("utf8"));
-    } catch (error) {
-      throw new SimHttpError(400, "INVALID_JSON", `The request body is not valid JSON: ${(error as Error).message}`);
-    }
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch (error) {
+    throw new SimHttpError(400, "INVALID_JSON", `The request body is not valid JSON: ${(error as Error).message}`);
   }
-  const ruleId = typeof json === "object" && json !== null ? (json as Record<string, unknown>)["ruleId"] : undefined;
-  if (typeof ruleId === "string") ruleIdOf.set(req, ruleId);
-  const kind = options.faults.misbehaviour(operation, typeof ruleId === "string" ? ruleId : undefined);
-  if (kind !== undefined) return misbehave(options.store, res, kind, match, json);
+}
 
-  let body: unknown;
-  if (route.body !== "none") {
-    const parsed = route.body.safeParse(json);
-    if (!parsed.success) throw new SimHttpError(400, "INVALID_REQUEST", `Invalid ${operation} request: ${describeIssues(parsed.error.issues)}`);
-    body = parsed.data;
-    const tenantId = typeof body === "object" && body !== null ? (body as Record<string, unknown>)["tenantId"] : undefined;
-    if (typeof tenantId === "string" && tenantId !== options.store.tenantId) {
-      throw new SimHttpError(403, "TENANT_MISMATCH", `Tenant "${tenantId}" is not the tenant of this token.`);
-    }
+/** The body as the route's schema parses it, of this simulator's tenant. */
+function requestBody(schema: z.ZodType, json: unknown, operation: string, tenant: string): unknown {
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new SimHttpError(400, "INVALID_REQUEST", `Invalid ${operation} request: ${describeIssues(parsed.error.issues)}`);
+  const body = parsed.data;
+  const tenantId = typeof body === "object" && body !== null ? (body as Record<string, unknown>)["tenantId"] : undefined;
+  if (typeof tenantId === "string" && tenantId !== tenant) {
+    throw new SimHttpError(403, "TENANT_MISMATCH", `Tenant "${tenantId}" is not the tenant of this token.`);
   }
+  return body;
+}
 
-  const answer = await route.handle({ body, params: match.params, store: options.store, operation });
-  if (route.write) {
-    try {
-      await options.persist();
-    } catch (error) {
-      throw new SimHttpError(500, "PERSISTENCE_FAILED", `The change was applied in memory but could not be saved: ${(error as Error).message}`);
-    }
-    if (options.faults.losesResponse(operation, request)) {
-      throw new SimHttpError(502, "BAD_GATEWAY", "Bad gateway (simulated lost response).");
-    }
+/** A write applied: saved (the state file), then its answer lost when the faults say so. */
+async function afterWrite(options: RequestContext["options"], operation: string, request: string): Promise<void> {
+  try {
+    await options.persist();
+  } catch (error) {
+    throw new SimHttpError(500, "PERSISTENCE_FAILED", `The change was applied in memory but could not be saved: ${(error as Error).message}`);
   }
-  sendJson(res, answer.status ?? 200, answer.body);
+  if (options.faults.losesResponse(operation, request)) {
+    throw new SimHttpError(502, "BAD_GATEWAY", "Bad gateway (simulated lost response).");
+  }
 }
 
 export function pathOf(req: http.IncomingMessage): string {

@@ -8,21 +8,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../src/cli/main";
-import type { Io } from "../../src/cli/io";
 import { REPO } from "../support/cli";
 import { RULES } from "../support/sample";
 import { readHcl } from "../support/hcl-reader";
+import { runMain } from "../support/run-main";
 
 const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 
-async function cli(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: Io = { stdout: { write: (s: string) => ((stdout += s), true) }, stderr: { write: (s: string) => ((stderr += s), true) }, stdin: process.stdin, env: {}, cwd };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
+const cli = (cwd: string, ...args: string[]) => runMain(args, cwd);
 
 describe("alert-rule-users init --hcl", () => {
   let root: string;

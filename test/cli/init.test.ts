@@ -11,6 +11,7 @@ import type { Io } from "../../src/cli/io";
 import { packageNameFor } from "../../src/core/init-files";
 import { REPO } from "../support/cli";
 import { majorsOf } from "../support/engines";
+import { filesUnder } from "../support/files";
 
 interface Run {
   code: number;
@@ -41,11 +42,7 @@ const ownPackage = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) 
 
 
 /** Every file under `dir`, relative, sorted. */
-function filesUnder(dir: string, prefix = ""): string[] {
-  return readdirSync(join(dir, prefix), { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
-    .sort();
-}
+const relativeFilesUnder = (dir: string): string[] => filesUnder(dir, { relativeTo: dir });
 
 describe("alert-rule-users init", () => {
   let root: string;
@@ -61,7 +58,7 @@ describe("alert-rule-users init", () => {
     // then
     expect(run).toMatchObject({ code: 0, stderr: "" });
     const dir = join(root, "My Alert Rules");
-    expect(filesUnder(dir)).toEqual([".gitignore", "cdktf.json", "main.ts", "package.json", "tsconfig.json"]);
+    expect(relativeFilesUnder(dir)).toEqual([".gitignore", "cdktf.json", "main.ts", "package.json", "tsconfig.json"]);
     expect(run.stdout).toContain(`Wrote a cdktf app in My Alert Rules: package.json, cdktf.json, main.ts, tsconfig.json, .gitignore.`);
     expect(run.stdout).toContain(`cd 'My Alert Rules'\n  npm install\n  npx --no alert-rule-users plan`);
   });
@@ -195,7 +192,7 @@ describe("alert-rule-users init", () => {
     // then
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("init: rules already has main.ts, .gitignore: nothing was written (init never overwrites a file).");
-    expect(filesUnder(join(root, "rules"))).toEqual([".gitignore", "main.ts"]);
+    expect(relativeFilesUnder(join(root, "rules"))).toEqual([".gitignore", "main.ts"]);
     expect(readFileSync(join(root, "rules", "main.ts"), "utf8")).toBe("// mine\n");
     expect(run.stdout).toBe("");
   });
@@ -206,7 +203,7 @@ describe("alert-rule-users init", () => {
     const run = await init(root, ".", "--workflows");
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("already has .github/workflows/alert-rule-users-plan.yml:");
-    expect(filesUnder(root)).toEqual([join(".github", "workflows", "alert-rule-users-plan.yml")]);
+    expect(relativeFilesUnder(root)).toEqual([join(".github", "workflows", "alert-rule-users-plan.yml")]);
   });
 
   it("refuses a DIR that is a file", async () => {

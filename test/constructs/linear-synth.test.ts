@@ -14,18 +14,10 @@ import { Construct } from "constructs";
 import { RuleUserList, RuleUserListPolicy } from "../../src/constructs";
 import { RuleUserList as CdktnRuleUserList } from "../../src/constructs/cdktn";
 import { DECLARED_RULES_FILE, decodeDeclaredRules } from "../../src/core/declaration";
-import { decodeStack } from "../../src/core/decode-stack";
+import { synthFailure } from "../support/synth-failure";
+import { decodeAll } from "../support/decode-all";
 
 const alice = { userId: "9102", aliases: ["alice@example.com"] };
-
-function synthFailure(app: { synth(): void }): string {
-  try {
-    app.synth();
-  } catch (error) {
-    return String(error);
-  }
-  throw new Error("expected synth to fail");
-}
 
 /** The commands cdktf runs with execSync (its Terraform version check), counted. */
 jest.mock("child_process", () => {
@@ -39,15 +31,6 @@ function terraformRuns(run: () => void): number {
   execSync.mockClear();
   run();
   return execSync.mock.calls.filter(([command]) => /terraform version$/.test(String(command))).length;
-}
-
-/** The lists of every stack of the app as `cdktf synth` writes them (`//` blocks included), decoded. */
-function decodeAll(app: { outdir: string; synth(): void }) {
-  app.synth();
-  const manifest = JSON.parse(readFileSync(join(app.outdir, "manifest.json"), "utf8")) as { stacks: Record<string, { synthesizedStackPath: string }> };
-  return Object.entries(manifest.stacks).flatMap(([name, stack]) =>
-    decodeStack(name, JSON.parse(readFileSync(join(app.outdir, stack.synthesizedStackPath), "utf8"))),
-  );
 }
 
 describe("terraform_data at synth", () => {

@@ -5,31 +5,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TerraformStack, Testing } from "cdktf";
-import type { App } from "cdktf";
 import { Construct } from "constructs";
 import { RuleUserList, RuleUserListPolicy } from "../../src/constructs";
-import { decodeStack } from "../../src/core/decode-stack";
-import type { DesiredList } from "../../src/core/desired";
+import { synthFailure } from "../support/synth-failure";
+import { decodeAll } from "../support/decode-all";
 
 const alice = { userId: "9102", aliases: ["alice@example.com"] };
-
-/** Every stack of the app synthesized as `cdktf synth` writes it, decoded. */
-function decodeAll(app: App): DesiredList[] {
-  app.synth();
-  const manifest = JSON.parse(readFileSync(join(app.outdir, "manifest.json"), "utf8")) as { stacks: Record<string, { synthesizedStackPath: string }> };
-  return Object.entries(manifest.stacks).flatMap(([name, stack]) =>
-    decodeStack(name, JSON.parse(readFileSync(join(app.outdir, stack.synthesizedStackPath), "utf8"))),
-  );
-}
-
-function synthFailure(app: App): string {
-  try {
-    app.synth();
-  } catch (error) {
-    return String(error);
-  }
-  throw new Error("expected synth to fail");
-}
 
 describe("expiresAt", () => {
   it("travels in the users trigger and is read back", () => {

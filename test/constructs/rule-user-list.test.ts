@@ -5,6 +5,7 @@ import { Resource } from "@cdktf/provider-null/lib/resource";
 import { RuleUserList } from "../../src/constructs";
 import { decodeStack } from "../../src/core/decode-stack";
 import { ENV_VARS, TRIGGER_NAMES } from "../../src/core/declaration";
+import { synthFailure } from "../support/synth-failure";
 
 setupJest();
 
@@ -23,15 +24,6 @@ interface Synthesized {
 /** The synthesized stack as an object (without cdktf metadata), validations run. */
 function synthesized(stack: TerraformStack): Synthesized {
   return JSON.parse(Testing.synth(stack, true)) as Synthesized;
-}
-
-function synthFailure(stack: TerraformStack): string {
-  try {
-    Testing.synth(stack, true);
-  } catch (error) {
-    return String(error);
-  }
-  throw new Error("expected synth to fail");
 }
 
 describe("RuleUserList", () => {
@@ -110,7 +102,7 @@ describe("RuleUserList", () => {
     });
     new RuleUserList(stack, "fine", { ruleId: "2", users: [bob] });
     // when
-    const message = synthFailure(stack);
+    const message = synthFailure(() => Testing.synth(stack, true));
     // then
     const lines = message.split("\n").filter((line) => line.startsWith("  ["));
     expect(lines).toEqual([

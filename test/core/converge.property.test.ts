@@ -8,6 +8,7 @@ import type { Plan, PlannedUser } from "../../src/core/plan-schema";
 import type { DesiredList } from "../../src/core/desired";
 import { observe } from "../../src/io/observe";
 import { buildPlan } from "../../src/core/build-plan";
+import { WRITE_OPERATION_LIST } from "../../src/core/operations";
 import { useSimulator } from "../support/simulator";
 import { prng } from "../support/builders";
 import { RULES } from "../support/sample";
@@ -103,7 +104,7 @@ describe("apply then plan again", () => {
     // one read back per changed rule, and one read right before each remove-all-users (docs/contract.md §9.3)
     const emptied = changed.filter((r) => r.changes.removeAll).length;
     expect(calls(applied, "query-users") - calls(observeCalls, "query-users") - /* second plan */ calls(observeCalls, "query-users")).toBeLessThanOrEqual(changed.length + emptied);
-    for (const op of ["add-users", "remove-users", "remove-user-aliases", "remove-all-users"]) {
+    for (const op of WRITE_OPERATION_LIST) {
       const bound = changed.reduce((n, r) => {
         const c = r.calls.filter((x) => x.operation === op);
         const users = c.reduce((m, x) => m + ("userList" in x ? x.userList.length : "userIdList" in x ? x.userIdList.length : 1), 0);

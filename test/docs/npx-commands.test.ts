@@ -6,9 +6,10 @@
  * registry for a package of the name and, once one is published, downloads and runs it with
  * ALERTS_API_TOKEN in its environment. `--no` refuses to download.
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../support/cli";
+import { filesUnder } from "../support/files";
 
 const FILES = ["README.md", ...readdirSync(join(REPO, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))];
 
@@ -38,19 +39,13 @@ it.each(FILES)("%s calls the CLI with npx in its shell blocks", (file) => {
 });
 
 /** Every file under `dir` (relative to the repository) whose name ends with one of `extensions`. */
-function filesUnder(dir: string, extensions: readonly string[]): string[] {
-  return readdirSync(join(REPO, dir)).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(join(REPO, path)).isDirectory()) return filesUnder(path, extensions);
-    return extensions.some((e) => name.endsWith(e)) ? [path] : [];
-  });
-}
+const repoFilesUnder = (dir: string, extensions: readonly string[]): string[] => filesUnder(join(REPO, dir), { endingWith: extensions, relativeTo: REPO });
 
 /** `npx` followed by the package name with no option between: the form that may download it. */
 const BARE_NPX = /\bnpx\s+alert-rule-users\b/;
 
 it("no doc, hint, message or example calls a bare `npx alert-rule-users` (always `npx --no`)", () => {
-  const files = [...FILES, "action.yml", ...filesUnder("src", [".ts"]), ...filesUnder("examples", [".ts", ".sh", ".yml", ".md"])];
+  const files = [...FILES, "action.yml", ...repoFilesUnder("src", [".ts"]), ...repoFilesUnder("examples", [".ts", ".sh", ".yml", ".md"])];
   const bare = files.flatMap((file) =>
     readFileSync(join(REPO, file), "utf8")
       .split("\n")

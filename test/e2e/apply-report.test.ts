@@ -6,9 +6,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApplyReport } from "../../src/core/apply-report";
 import { useSimulator } from "../support/simulator";
-import { connectionEnv, runCli, workspace, writesOf } from "../support/cli";
+import { workspace, writesOf } from "../support/cli";
 import type { Workspace } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
+import { cliAgainst } from "../support/cli-against";
 
 const TOKEN = "report-e2e-token-1q2w3e4r";
 const sim = useSimulator({ token: TOKEN }, { perTest: true });
@@ -16,9 +17,7 @@ let ws: Workspace;
 
 const REPORT_FLAGS = ["--report-json", "report.json", "--report-markdown", "report.md"];
 
-async function cli(args: string[]) {
-  return runCli(args, { cwd: ws.dir, env: connectionEnv(sim) });
-}
+const cli = cliAgainst(sim, { cwd: () => ws.dir });
 
 function reports(): { json: ApplyReport; markdown: string; raw: string } {
   const raw = readFileSync(join(ws.dir, "report.json"), "utf8");

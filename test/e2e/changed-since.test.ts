@@ -14,6 +14,7 @@ import type { ListDecl, StackDecl } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 import { useSimulator } from "../support/simulator";
 import type { Plan } from "../../src/core/plan-schema";
+import { listsRead } from "../support/request-log";
 
 const sim = useSimulator({}, { perTest: true });
 
@@ -108,12 +109,7 @@ afterEach(() => {
 
 const plan = (args: string[]) => runCli(["plan", "--format", "json", "--now", "2026-11-24T12:00:00Z", ...args], { cwd: repo.app, env: connectionEnv(sim) });
 const parsed = (stdout: string): Plan => JSON.parse(stdout) as Plan;
-const rulesRead = (): string[] =>
-  sim
-    .requestLog()
-    .filter((e) => e.operation === "query-users")
-    .map((e) => e.ruleId ?? "?")
-    .sort();
+const rulesRead = (): string[] => listsRead(sim);
 
 interface Case {
   readonly kind: string;

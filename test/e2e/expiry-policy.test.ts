@@ -6,22 +6,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { connectionEnv, listing, runCli, workspace, writesOf } from "../support/cli";
-import type { Workspace } from "../support/cli";
+import { listing, writesOf } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
+import { cliAgainst } from "../support/cli-against";
+import { useWorkspace } from "../support/use-workspace";
 
 const sim = useSimulator({}, { perTest: true });
-let ws: Workspace;
+const ws = useWorkspace();
 
-const cli = (args: string[]) => runCli(args, { cwd: ws.dir, env: connectionEnv(sim) });
-
-beforeEach(() => {
-  ws = workspace([]);
-});
-
-afterEach(() => {
-  ws.cleanup();
-});
+const cli = cliAgainst(sim, { cwd: () => ws.dir });
 
 /** The exclusion list of the sample tenant, declared as it is, legal review exempt until 2026-12-01. */
 const exemptions = {

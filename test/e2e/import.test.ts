@@ -7,8 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { REPO, connectionEnv, runCli, writesOf } from "../support/cli";
+import { REPO, writesOf } from "../support/cli";
 import { RULES } from "../support/sample";
+import { cliAgainst } from "../support/cli-against";
 
 const TOKEN = "import-e2e-token-5a4b3c2d";
 const sim = useSimulator({ token: TOKEN });
@@ -60,11 +61,7 @@ function tsWorkspace(): string {
   return ws;
 }
 
-async function cli(args: string[]) {
-  const result = await runCli(args, { cwd: dir, env: connectionEnv(sim), timeoutMs: 120_000 });
-  outputs.push(result.stdout, result.stderr);
-  return result;
-}
+const cli = cliAgainst(sim, { cwd: () => dir, outputs, timeoutMs: 120_000 });
 
 beforeAll(() => {
   dir = tsWorkspace();

@@ -12,6 +12,7 @@ import { useSimulator } from "../support/simulator";
 import { REPO, connectionEnv, runCli } from "../support/cli";
 import type { ListDecl } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
+import { listsRead } from "../support/request-log";
 
 const sim = useSimulator({}, { perTest: true });
 const GIT_ENV = { GIT_AUTHOR_NAME: "test", GIT_AUTHOR_EMAIL: "test@example.com", GIT_COMMITTER_NAME: "test", GIT_COMMITTER_EMAIL: "test@example.com" };
@@ -50,12 +51,7 @@ app.synth();
 });
 afterEach(() => rmSync(top, { recursive: true, force: true }));
 
-const rulesRead = (): string[] =>
-  sim
-    .requestLog()
-    .filter((e) => e.operation === "query-users")
-    .map((e) => e.ruleId ?? "?")
-    .sort();
+const rulesRead = (): string[] => listsRead(sim);
 
 const plan = () => runCli(["plan", "--format", "json", "--changed-since", "HEAD"], { cwd: top, env: connectionEnv(sim), timeoutMs: 240_000 });
 

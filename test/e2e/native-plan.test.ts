@@ -7,16 +7,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { connectionEnv, runCli, workspace } from "../support/cli";
-import type { ListDecl, StackDecl, Workspace } from "../support/cli";
+import { connectionEnv, runCli } from "../support/cli";
+import type { ListDecl, StackDecl } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
+import { useWorkspace } from "../support/use-workspace";
 
 const sim = useSimulator({});
-let ws: Workspace;
-beforeEach(() => {
-  ws = workspace([]);
-});
-afterEach(() => ws.cleanup());
+const ws = useWorkspace();
 
 const NOW = "2026-11-24T12:00:00Z";
 

@@ -5,31 +5,20 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { connectionEnv, listing, runCli, workspace, writesOf } from "../support/cli";
-import type { Workspace } from "../support/cli";
+import { listing, writesOf } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
+import { cliAgainst } from "../support/cli-against";
+import { useWorkspace } from "../support/use-workspace";
 
 const TOKEN = "e2e-token-9f8e7d6c5b4a";
 
 const sim = useSimulator({ token: TOKEN }, { perTest: true });
-let ws: Workspace;
+const ws = useWorkspace();
 const outputs: string[] = [];
 
-async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
-  const result = await runCli(args, { cwd: ws.dir, env: { ...connectionEnv(sim), ...extraEnv } });
-  outputs.push(result.stdout, result.stderr);
-  return result;
-}
+const cli = cliAgainst(sim, { cwd: () => ws.dir, outputs });
 
 const aliasesOf = (ruleId: string) => listing(sim, ruleId);
-
-beforeEach(() => {
-  ws = workspace([]);
-});
-
-afterEach(() => {
-  ws.cleanup();
-});
 
 afterAll(() => {
   // The token never reaches any output of any run in this file.
@@ -114,7 +103,7 @@ describe("saved plans", () => {
     ws.write([{ name: "rules", lists: [engineeringChange] }]);
     expect((await cli(["plan", "--out", "plan.json"])).code).toBe(0);
     sim.resetCounts();
-    const other = await cli(["apply", "plan.json"], { ALERTS_TENANT_ID: "another-tenant" });
+    const other = await cli(["apply", "plan.json"], { env: { ALERTS_TENANT_ID: "another-tenant" } });
     expect(other.code).toBe(1);
     expect(other.stderr).toContain("another-tenant");
     expect(sim.requestCounts()).toEqual({});

@@ -7,15 +7,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { connectionEnv, runCli, workspace, writesOf } from "../support/cli";
+import { workspace, writesOf } from "../support/cli";
 import type { Workspace } from "../support/cli";
 import { RULES } from "../support/sample";
+import { cliAgainst } from "../support/cli-against";
 
 const sim = useSimulator({}, { perTest: true });
 let ws: Workspace;
 let out: string;
 
-const cli = (args: string[], cwd = ws.dir) => runCli(args, { cwd, env: connectionEnv(sim) });
+const cli = cliAgainst(sim, { cwd: () => ws.dir });
 
 beforeEach(() => {
   out = mkdtempSync(join(tmpdir(), "aru-report-"));
@@ -94,7 +95,7 @@ describe("report", () => {
   });
 
   it("without an app says the declarations were not read", async () => {
-    const result = await cli(["report", "--csv", join(out, "access.csv")], "/");
+    const result = await cli(["report", "--csv", join(out, "access.csv")], { cwd: "/" });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/declarations not read\.\n$/);
     expect(readFileSync(join(out, "access.csv"), "utf8")).not.toMatch(/,(declared|not-declared),/);

@@ -3,16 +3,12 @@
  * suggestion helper (src/core/suggest.ts): a flag, a rule name differing in case or by a small
  * edit, a rule name given as the ruleId, a stack name. Against the simulator; nothing is written.
  */
-import { connectionEnv, runCli, workspace, writesOf, type Workspace } from "../support/cli";
+import { connectionEnv, runCli, writesOf } from "../support/cli";
 import { useSimulator } from "../support/simulator";
+import { useWorkspace } from "../support/use-workspace";
 
 const sim = useSimulator({}, { perTest: true });
-let ws: Workspace;
-
-beforeEach(() => {
-  ws = workspace([]);
-});
-afterEach(() => ws.cleanup());
+const ws = useWorkspace();
 
 const plan = (args: string[] = []) => runCli(["plan", ...args], { cwd: ws.dir, env: connectionEnv(sim) });
 

@@ -3,22 +3,15 @@
  * make (one metadata search, one query-users per rule with an editable list) and matching.
  */
 import { useSimulator } from "../support/simulator";
-import { connectionEnv, runCli, workspace, writesOf } from "../support/cli";
-import type { Workspace } from "../support/cli";
+import { writesOf } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
+import { cliAgainst } from "../support/cli-against";
+import { useWorkspace } from "../support/use-workspace";
 
 const sim = useSimulator({}, { perTest: true });
-let ws: Workspace;
+const ws = useWorkspace();
 
-const cli = (args: string[], cwd = ws.dir) => runCli(args, { cwd, env: connectionEnv(sim) });
-
-beforeEach(() => {
-  ws = workspace([]);
-});
-
-afterEach(() => {
-  ws.cleanup();
-});
+const cli = cliAgainst(sim, { cwd: () => ws.dir });
 
 describe("rules list", () => {
   it("prints every rule with its list type and entry count, null for system rules, in one search and one read per list", async () => {
@@ -26,7 +19,7 @@ describe("rules list", () => {
     sim.resetCounts();
 
     // when
-    const result = await cli(["rules", "list", "--format", "json"], "/");
+    const result = await cli(["rules", "list", "--format", "json"], { cwd: "/" });
 
     // then
     expect(result.code).toBe(0);
@@ -47,7 +40,7 @@ describe("rules list", () => {
   });
 
   it("prints a table with --format table", async () => {
-    const result = await cli(["rules", "list", "--format", "table"], "/");
+    const result = await cli(["rules", "list", "--format", "table"], { cwd: "/" });
     expect(result.code).toBe(0);
     expect(result.stdout.split("\n")[0]).toMatch(/^RULE ID +NAME +LIST +USERS +SYSTEM +SOURCE +ENABLED$/);
     expect(result.stdout).toMatch(/Cloud sharing outside the company +exclusion +3 +no +Alerting +yes/);
@@ -64,7 +57,7 @@ describe("who", () => {
     sim.resetCounts();
 
     // when
-    const result = await cli(["who", "Alice.Nguyen@EXAMPLE.com", "908712345678901235", "nobody@example.com", "--format", "json"], "/");
+    const result = await cli(["who", "Alice.Nguyen@EXAMPLE.com", "908712345678901235", "nobody@example.com", "--format", "json"], { cwd: "/" });
 
     // then
     expect(result.code).toBe(0);
@@ -131,7 +124,7 @@ describe("who", () => {
   });
 
   it("needs at least one query", async () => {
-    const result = await cli(["who"], "/");
+    const result = await cli(["who"], { cwd: "/" });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("who: give one or more aliases or user IDs");
   });

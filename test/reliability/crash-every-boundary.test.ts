@@ -7,13 +7,12 @@
  * One simulator for every k (its lists reset to the seed before each run); the killed apply is a
  * real process (started with --skip-synth on a synthesized workspace), the reruns run in-process.
  */
-import type { Io } from "../../src/cli/io";
-import { main } from "../../src/cli/main";
 import type { Plan } from "../../src/core/plan-schema";
 import type { SimUser } from "../../src/simulator";
 import { runCli, workspace } from "../support/cli";
 import { withSimulator } from "../support/simulator";
 import { SecretScan, TOKEN, chaosCase, env, listKey, spawnCli } from "./support";
+import { runMain } from "../support/run-main";
 
 const scan = new SecretScan();
 
@@ -23,10 +22,7 @@ afterAll(() => {
 
 /** Runs the CLI in this process with the given environment; returns its exit code and output. */
 async function cli(args: string[], cwd: string, environment: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
-  let out = "";
-  const stream = { write: (chunk: string) => ((out += chunk), true) };
-  const io: Io = { stdin: process.stdin, stdout: stream, stderr: stream, env: { ...process.env, NO_COLOR: "1", ...environment }, cwd };
-  const code = await main(args, io);
+  const { code, out } = await runMain(args, cwd, { ...process.env, NO_COLOR: "1", ...environment });
   return { code, out };
 }
 

@@ -271,60 +271,61 @@ describe("a saved plan applied long after it was made (--max-plan-age)", () => {
   });
 });
 
+/**
+ * Runs `body` against a simulator of the safety tenant, in a workspace declaring DECLARED with its
+ * third user expiring on `expiresAt` (scanned for the token at the end, removed however it ends).
+ */
+async function withExpiredUser(expiresAt: string, body: (ws: Workspace, sim: RunningSimulator) => Promise<void>): Promise<void> {
+  const stacks = declare(DECLARED);
+  const props = stacks[0]!.lists[0]!.props as { users: Array<Record<string, unknown>> };
+  props.users[2] = { ...props.users[2], expiresAt };
+  await withSimulator({ seed: SEED, token: TOKEN }, async (sim) => {
+    const ws = workspace(stacks);
+    scan.dir(ws.dir);
+    try {
+      await body(ws, sim);
+    } finally {
+      ws.cleanup();
+    }
+  });
+}
+
 describe("a saved plan applied after an expiresAt passed", () => {
   it("refuses to add a user whose expiresAt has passed by the real clock, whatever the plan's now, naming the user", async () => {
     // given a plan made with a clock 10 days ago, adding a user who expired 3 days ago
     const expiresAt = dayOf(daysFromNow(-3));
-    const stacks = declare(DECLARED);
-    const props = stacks[0]!.lists[0]!.props as { users: Array<Record<string, unknown>> };
-    props.users[2] = { ...props.users[2], expiresAt };
-    await withSimulator({ seed: SEED, token: TOKEN }, async (sim) => {
-      const ws = workspace(stacks);
-      scan.dir(ws.dir);
-      try {
-        const now = `${daysFromNow(-10).toISOString().slice(0, 19)}Z`;
-        const plan = await run(["plan", "--now", now, "--out", "plan.json"], ws, sim);
-        expect(plan.code).toBe(0);
-        expect(readPlan(ws).rules[0]!.calls).toEqual([{ operation: "add-users", userList: [user("u-3")] }]);
-        sim.resetCounts();
+    await withExpiredUser(expiresAt, async (ws, sim) => {
+      const now = `${daysFromNow(-10).toISOString().slice(0, 19)}Z`;
+      const plan = await run(["plan", "--now", now, "--out", "plan.json"], ws, sim);
+      expect(plan.code).toBe(0);
+      expect(readPlan(ws).rules[0]!.calls).toEqual([{ operation: "add-users", userList: [user("u-3")] }]);
+      sim.resetCounts();
 
-        // when it is applied today
-        const apply = await run(["apply", "plan.json"], ws, sim);
+      // when it is applied today
+      const apply = await run(["apply", "plan.json"], ws, sim);
 
-        // then nothing is sent and the message names the user
-        expect(apply.code).toBe(1);
-        expect(apply.stderr).toMatch(/the plan adds users whose expiresAt has passed/);
-        expect(apply.stderr).toContain(`safety/rule-1: u-3 (expiresAt ${expiresAt})`);
-        expect(sim.requestCounts()).toEqual({});
-        expect(listing(sim, RULE_1)).not.toContain("u-3:u-3@example.com");
-      } finally {
-        ws.cleanup();
-      }
+      // then nothing is sent and the message names the user
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toMatch(/the plan adds users whose expiresAt has passed/);
+      expect(apply.stderr).toContain(`safety/rule-1: u-3 (expiresAt ${expiresAt})`);
+      expect(sim.requestCounts()).toEqual({});
+      expect(listing(sim, RULE_1)).not.toContain("u-3:u-3@example.com");
     });
   });
 
   it("a fresh apply --now in the past refuses too: a user who has expired by the real clock is not added (issue 31 item 10)", async () => {
     // given a declaration adding a user who expired 3 days ago
     const expiresAt = dayOf(daysFromNow(-3));
-    const stacks = declare(DECLARED);
-    const props = stacks[0]!.lists[0]!.props as { users: Array<Record<string, unknown>> };
-    props.users[2] = { ...props.users[2], expiresAt };
-    await withSimulator({ seed: SEED, token: TOKEN }, async (sim) => {
-      const ws = workspace(stacks);
-      scan.dir(ws.dir);
-      try {
-        // when it is applied at once with a clock 10 days ago
-        const now = `${daysFromNow(-10).toISOString().slice(0, 19)}Z`;
-        const apply = await run(["apply", "--auto-approve", "--now", now], ws, sim);
+    await withExpiredUser(expiresAt, async (ws, sim) => {
+      // when it is applied at once with a clock 10 days ago
+      const now = `${daysFromNow(-10).toISOString().slice(0, 19)}Z`;
+      const apply = await run(["apply", "--auto-approve", "--now", now], ws, sim);
 
-        // then nothing is written and the message names the user
-        expect(apply.code).toBe(1);
-        expect(apply.stderr).toContain(`safety/rule-1: u-3 (expiresAt ${expiresAt})`);
-        expect(writesOf(sim.requestCounts())).toEqual({});
-        expect(listing(sim, RULE_1)).not.toContain("u-3:u-3@example.com");
-      } finally {
-        ws.cleanup();
-      }
+      // then nothing is written and the message names the user
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain(`safety/rule-1: u-3 (expiresAt ${expiresAt})`);
+      expect(writesOf(sim.requestCounts())).toEqual({});
+      expect(listing(sim, RULE_1)).not.toContain("u-3:u-3@example.com");
     });
   });
 });

@@ -4,8 +4,7 @@
  * separate process, and a collector that scans every output and file for the token.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import type { Io } from "../../src/cli/io";
 import type { RunningSimulator, SimUser, SimulatorOptions, TenantSeed } from "../../src/simulator";
@@ -13,6 +12,8 @@ import { mulberry32, type Random } from "../../src/simulator/prng";
 import { CLI, PROCESS_TIMEOUT_MS, REPO, workspace, type CliResult, type StackDecl, type Workspace } from "../support/cli";
 import { withSimulator } from "../support/simulator";
 import { editableRuleMetadata } from "../support/rule-metadata";
+import { namesWrite } from "../support/write-operations";
+import { filesUnder } from "../support/files";
 
 /** A token no test output could contain by chance. */
 export const TOKEN = "rel-TOKEN-7c1f0e9a4b2d8e6f3a5c";
@@ -221,7 +222,7 @@ export async function startSimulatorProcess(opts: {
 
 /** How many write requests a simulator process has logged. */
 export function writesLogged(sim: SimulatorProcess): number {
-  return sim.process.stderr().split("\n").filter((line) => /\b(add-users|remove-users|remove-user-aliases|remove-all-users)\b/.test(line)).length;
+  return sim.process.stderr().split("\n").filter(namesWrite).length;
 }
 
 /** Kills a process with SIGKILL and waits until it is gone. */
@@ -250,7 +251,7 @@ export class SecretScan {
   /** Reads the registered directories now (call before they are removed). */
   collectFiles(): void {
     for (const dir of this.#dirs.splice(0)) {
-      for (const file of filesUnder(dir)) this.#texts.push({ where: file, text: readFileSync(file, "latin1") });
+      for (const file of filesUnder(dir, { skip: ["node_modules"] })) this.#texts.push({ where: file, text: readFileSync(file, "latin1") });
     }
   }
 
@@ -266,15 +267,6 @@ export class SecretScan {
     this.collectFiles();
     return { scanned: this.#texts.length, found: this.#texts.filter((t) => t.text.includes(token)).map((t) => t.where) };
   }
-}
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === "node_modules") return [];
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 }
 
 export { REPO };

@@ -11,13 +11,14 @@
  * Also: NODE_DEBUG naming http/net/tls/fetch/undici/http2 is refused before any request unless
  * --unsafe-allow-node-debug is passed, and a URL password with reserved characters is not echoed.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerResponse } from "node:http";
 import { runCli, workspace, type CliResult, type Workspace } from "../support/cli";
 import { metadataPage, ruleId, ruleMetadata, sendJson, startHostileService, usersPage, type HostileRequest, type HostileService } from "./hostile-service";
 import { TENANT } from "./support";
+import { filesUnder } from "../support/files";
 
 /** A token with characters that every encoding changes: / + = " & ' ~ */
 const TOKEN = `Hx/T0KEN+9f"3&c'q=z~7c1f0e9a4b`;
@@ -99,14 +100,6 @@ function leaksIn(texts: ReadonlyArray<{ where: string; text: string }>, secret: 
     }
   }
   return found;
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === "node_modules") return [];
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 }
 
 /**
@@ -203,7 +196,7 @@ describe("a service that echoes the token", () => {
       for (const file of ["plan.json", "report.json", "report.md", "imported.ts"]) expect([file, existsSync(join(ws.dir, file))]).toEqual([file, true]);
       expect(readFileSync(join(ws.dir, "plan.json"), "utf8")).toMatch(/query-users/);
       // ... and no output and no file holds the token in any form
-      for (const file of filesUnder(ws.dir)) outputs.push({ where: file.slice(ws.dir.length + 1), text: readFileSync(file, "utf8") });
+      for (const file of filesUnder(ws.dir, { skip: ["node_modules"] })) outputs.push({ where: file.slice(ws.dir.length + 1), text: readFileSync(file, "utf8") });
       expect(leaksIn(outputs, TOKEN)).toEqual([]);
     } finally {
       await service.stop();
@@ -233,7 +226,7 @@ describe("a token from --token-file", () => {
       }
       // then the service did see the token, and no sink holds it
       expect(service.requests.every((r) => r.token === TOKEN)).toBe(true);
-      for (const file of filesUnder(ws.dir)) outputs.push({ where: file.slice(ws.dir.length + 1), text: readFileSync(file, "utf8") });
+      for (const file of filesUnder(ws.dir, { skip: ["node_modules"] })) outputs.push({ where: file.slice(ws.dir.length + 1), text: readFileSync(file, "utf8") });
       expect(outputs.map((o) => o.where)).toEqual(expect.arrayContaining(["plan.json", "report.json", "report.md"]));
       expect(leaksIn(outputs, TOKEN)).toEqual([]);
     } finally {

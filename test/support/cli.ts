@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { isWrite } from "./write-operations";
 
 export const REPO = resolve(__dirname, "..", "..");
 export const CLI = join(REPO, "dist", "src", "cli", "main.js");
@@ -109,8 +110,7 @@ export function runCommand(
 
 /** Write operations the simulator received, by name. */
 export function writesOf(counts: Record<string, number>): Record<string, number> {
-  const writes = ["add-users", "remove-users", "remove-user-aliases", "remove-all-users"];
-  return Object.fromEntries(Object.entries(counts).filter(([op, n]) => writes.includes(op) && n > 0));
+  return Object.fromEntries(Object.entries(counts).filter(([op, n]) => isWrite(op) && n > 0));
 }
 
 /** A rule's list on the simulator as sorted `userId:alias,alias` strings ("-" for no ID). */

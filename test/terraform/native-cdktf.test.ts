@@ -11,9 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
 import { connectionEnv, listing, runCli, writesOf } from "../support/cli";
-import type { CliResult } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
-import { MINUTES, explain, terraform } from "./support";
+import { MINUTES, explain, tfIn } from "./support";
 import { appSource, nativeTerraformEnv, requireProvider, userChanges } from "./native-support";
 
 const TOKEN = "native-cdktf-token-3e8a51";
@@ -50,11 +49,7 @@ describe.each(["cdktf", "cdktn"] as const)("a %s app on the native resource, wit
     for (const text of outputs) expect(text).not.toContain(TOKEN);
   });
 
-  const tf = async (args: string[]): Promise<CliResult> => {
-    const result = await terraform([...args, "-no-color"], stackDir(), env);
-    outputs.push(result.stdout, result.stderr);
-    return result;
-  };
+  const tf = tfIn({ cwd: stackDir, env: () => env, noColor: true, outputs });
   const cliPlan = async (): Promise<{ code: number | null; plan: PlanJson }> => {
     const result = await runCli(["plan", "--format", "json", "--detailed-exitcode"], { cwd: dir, env: connectionEnv(sim), timeoutMs: 5 * MINUTES });
     outputs.push(result.stdout, result.stderr);

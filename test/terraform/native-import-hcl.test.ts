@@ -15,8 +15,7 @@ import { join } from "node:path";
 import type { TenantSeed } from "../../src/simulator";
 import { useSimulator } from "../support/simulator";
 import { REPO, connectionEnv, runCli, writesOf } from "../support/cli";
-import type { CliResult } from "../support/cli";
-import { MINUTES, explain, terraform } from "./support";
+import { MINUTES, explain, tfIn } from "./support";
 import { nativeTerraformEnv, requireProvider } from "./native-support";
 
 const TOKEN = "native-import-token-55e1a0";
@@ -48,11 +47,7 @@ afterAll(() => {
   for (const text of outputs) expect(text).not.toContain(TOKEN);
 });
 
-async function tf(args: string[]): Promise<CliResult> {
-  const result = await terraform(args, dir, env);
-  outputs.push(result.stdout, result.stderr);
-  return result;
-}
+const tf = tfIn({ cwd: () => dir, env: () => env, outputs });
 
 it("writes a configuration Terraform takes as is, whose plan shows only imports and sends no write", async () => {
   // given

@@ -10,9 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
 import { CLI, connectionEnv, listing, runCli, writesOf } from "../support/cli";
-import type { CliResult } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
-import { MINUTES, explain, terraform } from "./support";
+import { MINUTES, explain, tfIn } from "./support";
 import { appSource, nativeTerraformEnv, requireProvider } from "./native-support";
 import type { AppList } from "./native-support";
 
@@ -74,11 +73,7 @@ async function synth(moved: boolean): Promise<void> {
   if (plan.code !== 0) throw new Error(explain("alert-rule-users plan (synth)", plan));
 }
 
-async function tf(args: string[]): Promise<CliResult> {
-  const result = await terraform([...args, "-no-color"], stackDir(), env);
-  outputs.push(result.stdout, result.stderr);
-  return result;
-}
+const tf = tfIn({ cwd: stackDir, env: () => env, noColor: true, outputs });
 
 describe("moving a terraform_data stack onto the native resource, with zero writes", () => {
   it("applies the stack with terraform_data first (the provisioners run the CLI)", async () => {

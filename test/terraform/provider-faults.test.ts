@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withSimulator } from "../support/simulator";
+import { WRITE_OPERATIONS, isWrite } from "../support/write-operations";
 import { CLI, listing, runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
 import type { FaultOptions, RunningSimulator } from "../../src/simulator";
@@ -17,8 +18,6 @@ import { MINUTES, TERRAFORM, explain, terraform } from "./support";
 import { scaleRuleId, tenantWithRules } from "./support-tenant";
 
 const TOKEN = "provider-faults-token-8c41e9d0";
-const WRITE_OPERATIONS = ["add-users", "remove-users", "remove-user-aliases", "remove-all-users"];
-const isWrite = (operation: string): boolean => WRITE_OPERATIONS.includes(operation);
 
 /** A request as it arrived at the simulator, stamped with this machine's wall clock (Terraform's log uses it too). */
 interface Arrival {
@@ -217,7 +216,7 @@ describe("the alertrules provider when the service fails mid-apply", () => {
         seed: 29,
         lostResponseRate: 0.5,
         failRate: 0.25,
-        operations: WRITE_OPERATIONS,
+        operations: [...WRITE_OPERATIONS],
         misbehave: [{ operation: "add-users", ruleId: scaleRuleId(BROKEN), kind: "html-error" }],
       });
       const applied = await ws.tf(["apply", "-auto-approve"], [1]);

@@ -11,17 +11,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
 import { CLI, runCommand } from "../support/cli";
-import type { CliResult } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
-import { MINUTES, explain, terraform } from "./support";
+import { MINUTES, explain, tfIn, type Tf } from "./support";
+import { isWrite } from "../support/write-operations";
 
 const TOKEN = "provider-e2e-token-5d2a77c1";
 const sim = useSimulator({ token: TOKEN });
 let dir: string;
 let env: NodeJS.ProcessEnv;
 
-const WRITES = /^(add-users|remove-users|remove-user-aliases|remove-all-users)$/;
-const writes = (): string[] => sim.requestLog().filter((e) => WRITES.test(e.operation)).map((e) => e.operation);
+const writes = (): string[] => sim.requestLog().filter((e) => isWrite(e.operation)).map((e) => e.operation);
 
 function hcl(users: ReadonlyArray<{ userId: string; aliases: readonly string[]; expiresAt?: string }>): string {
   return users
@@ -42,12 +41,9 @@ const DECLARED = ENGINEERING_USERS.map((u, i) => (i === 0 ? { ...u, aliases: u.a
 
 const engineering = (users: string, extra = "") => `resource "alertrules_rule_user_list" "engineering" {\n  rule_id = ${JSON.stringify(RULES.engineering)}\n${extra}  users = {\n${users}\n  }\n}\n`;
 
-async function tf(args: string[], expected: number | number[] = 0, extraEnv: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  const result = await terraform([...args, "-no-color"], dir, { ...env, ...extraEnv });
-  const codes = Array.isArray(expected) ? expected : [expected];
-  if (!codes.includes(result.code ?? -1)) throw new Error(explain(`terraform ${args.join(" ")}`, result));
-  return result;
-}
+const tfRun = tfIn({ cwd: () => dir, env: () => env, noColor: true });
+/** terraform in the test's folder; any exit code but `expected` (0 unless given) fails the test. */
+const tf: Tf = (args, expected = 0, extraEnv) => tfRun(args, expected, extraEnv);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "alertrules-provider-"));

@@ -33,6 +33,31 @@ export function terraform(args: string[], cwd: string, env: NodeJS.ProcessEnv): 
   return runCommand(TERRAFORM, args, { cwd, env, timeoutMs: 10 * MINUTES });
 }
 
+export interface TfOptions {
+  /** The folder terraform runs in, read at each call (made in a hook). */
+  readonly cwd: () => string;
+  /** Its environment, read at each call. */
+  readonly env: () => NodeJS.ProcessEnv;
+  /** `-no-color` after the arguments. @default false */
+  readonly noColor?: boolean;
+  /** Every stdout and stderr is pushed here (a test checks no token leaked). @default - not kept */
+  readonly outputs?: string[];
+}
+
+/** A run of terraform: `expected` exit codes (another fails the test, explained), `extraEnv` added to the environment. */
+export type Tf = (args: string[], expected?: number | number[], extraEnv?: NodeJS.ProcessEnv) => Promise<CliResult>;
+
+/** `terraform` bound to a test's folder and environment. @default expected - any exit code */
+export function tfIn(options: TfOptions): Tf {
+  return async (args, expected, extraEnv = {}) => {
+    const result = await terraform(options.noColor === true ? [...args, "-no-color"] : args, options.cwd(), { ...options.env(), ...extraEnv });
+    options.outputs?.push(result.stdout, result.stderr);
+    const codes = expected === undefined ? undefined : Array.isArray(expected) ? expected : [expected];
+    if (codes !== undefined && !codes.includes(result.code ?? -1)) throw new Error(explain(`terraform ${args.join(" ")}`, result));
+    return result;
+  };
+}
+
 export function explain(step: string, result: CliResult): string {
   return `${step} exited ${String(result.code)}:\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-6000)}`;
 }

@@ -19,6 +19,8 @@ export interface AnswerErrorContext {
   readonly note: string | undefined;
   /** No attempt can have changed anything (ApiErrorDetails.notSent). */
   readonly notSent: boolean;
+  /** The request was a write (ApiErrorDetails.write). */
+  readonly write: boolean;
   /** The per-attempt timeout, for the message of a timeout. */
   readonly timeoutMs: number;
   /** For a 401: where the token came from, when the source renews. */
@@ -43,6 +45,7 @@ function failureError(failure: FailureAnswer, context: AnswerErrorContext): ApiE
     serviceMessage: failure.kind === "network" ? failure.message : undefined,
     note: context.note,
     notSent: context.notSent,
+    write: context.write,
   });
 }
 
@@ -61,6 +64,7 @@ function responseError(response: ResponseAnswer, context: AnswerErrorContext): A
     tokenOrigin: context.tokenOrigin,
     note: [context.note, redirect].filter((s) => s !== undefined).join(". ") || undefined,
     notSent: context.notSent,
+    write: context.write,
   });
 }
 

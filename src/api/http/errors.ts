@@ -36,6 +36,12 @@ export interface ApiErrorDetails {
    * service. The message then says "not sent" rather than leaving it open. @default false
    */
   readonly notSent?: boolean | undefined;
+  /**
+   * The request was a write, the only kind a "not sent" is worth saying of: the rule-list client
+   * sends every write of the wire table through one method that says so (src/api/rules/client.ts),
+   * so a new write operation needs nothing here. @default false
+   */
+  readonly write?: boolean | undefined;
 }
 
 function subject(operation: string, ruleId: string | undefined): string {
@@ -103,7 +109,7 @@ export class ApiError extends AlertRuleUsersError {
     };
     const attempts = clean.attempts > 1 ? ` (after ${clean.attempts} attempts)` : "";
     const unsent =
-      clean.notSent === true && isWrite(clean.operation)
+      clean.notSent === true && clean.write === true
         ? "Not sent: no attempt was acted on by the service (each was refused with 429 or 401, or never reached it), so nothing was changed"
         : undefined;
     const sentences = [clean.note, unsent, hintFor(clean)]
@@ -138,11 +144,6 @@ export class ApiError extends AlertRuleUsersError {
       notSent: this.notSent,
     };
   }
-}
-
-/** The rule-list writes (the operations a "not sent" is worth saying of). */
-function isWrite(operation: string): boolean {
-  return operation === "add-users" || operation === "remove-users" || operation === "remove-user-aliases" || operation === "remove-all-users";
 }
 
 /**

@@ -43,6 +43,11 @@ export interface PostOptions {
    * (connection refused, host not found); never after a timeout, a reset or any response.
    */
   readonly idempotent: boolean;
+  /**
+   * A write (the rule-list client's writes say so, src/api/rules/client.ts): its error says "not
+   * sent" when no attempt was acted on (ApiErrorDetails.write). @default false
+   */
+  readonly write?: boolean | undefined;
   /** The rule the operation is about; carried into errors and hook events. */
   readonly ruleId?: string | undefined;
   /**
@@ -116,6 +121,7 @@ interface Call<T> extends TurnRequest {
   readonly data: string;
   readonly accept: AcceptType;
   readonly idempotent: boolean;
+  readonly write: boolean;
   /** Null for the writes: any 2xx is success whatever the body. */
   readonly schema: z.ZodType<T> | null;
   /** Failed attempts so far, 429s apart from every other failure: each has its own budget (src/api/http/retry.ts). */
@@ -209,6 +215,7 @@ export class HttpTransport {
       data,
       accept: options.accept,
       idempotent: options.idempotent,
+      write: options.write === true,
       schema,
       limiter: this.rateLimiter,
       tokens: new RequestTokens(this.#tokens, (token) => this.#sent.add(token), options.token),
@@ -276,6 +283,7 @@ export class HttpTransport {
       attempts: sent.attempt,
       note: decision.reason ?? call.tokens.refusalNote(answer),
       notSent: !call.mayHaveLanded,
+      write: call.write,
       timeoutMs: this.timeoutMs,
       tokenOrigin: answer.type === "response" ? call.tokens.originFor(answer.status) : undefined,
       secrets: this.#secrets(),

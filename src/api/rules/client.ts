@@ -188,6 +188,7 @@ export class RuleListClient {
     await this.transport.post(operation, RULE_OPERATIONS[operation], body, null, {
       accept: "application/json",
       idempotent: true,
+      write: true,
       ruleId,
       beforeAttempt,
     });

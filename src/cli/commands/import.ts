@@ -9,7 +9,7 @@ import type { Command, Io } from "../io";
 
 /** Names the generated module declares or imports: not available for the function. */
 const RESERVED_NAMES = ["App", "TerraformStack", "Construct", "RuleUserList", "require", "module", "exports"];
-import { RATE_HELP, RATE_OPTIONS, readSettings, sessionSettings } from "../run-flags";
+import { RATE_HELP, RATE_OPTIONS, READ_OPTIONS, readSettings, sessionSettings } from "../run-flags";
 import { cliReporter } from "../reporter";
 import { checkOutputPath } from "../output-path";
 import { CLI_IN_APP } from "../hints";
@@ -71,8 +71,7 @@ Examples:
       out: { type: "string" },
       format: { type: "string" },
       "function-name": { type: "string" },
-      parallelism: { type: "string" },
-      "page-size": { type: "string" },
+      ...READ_OPTIONS,
       help: { type: "boolean", short: "h" },
     });
     if (values.help === true) {

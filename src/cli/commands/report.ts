@@ -11,7 +11,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
 import { checkOutputPath } from "../output-path";
 import { cliReporter } from "../reporter";
-import { CLOCK_OPTIONS, RATE_HELP, RATE_OPTIONS, SYNTH_OPTIONS, nowFlag, readSettings, sessionSettings, synthSettings } from "../run-flags";
+import { CLOCK_OPTIONS, RATE_HELP, RATE_OPTIONS, READ_OPTIONS, SYNTH_OPTIONS, nowFlag, readSettings, sessionSettings, synthSettings } from "../run-flags";
 import { APP_FLAGS_HELP, wantsApp } from "./who";
 
 export const reportCommand: Command = {
@@ -60,8 +60,7 @@ Examples:
       html: { type: "string" },
       csv: { type: "string" },
       "no-app": { type: "boolean" },
-      parallelism: { type: "string" },
-      "page-size": { type: "string" },
+      ...READ_OPTIONS,
       help: { type: "boolean", short: "h" },
     });
     if (values.help === true) {

@@ -5,7 +5,7 @@
 import { rulesRun } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import { cliReporter } from "../reporter";
-import { readSettings, sessionSettings } from "../run-flags";
+import { READ_OPTIONS, readSettings, sessionSettings } from "../run-flags";
 import { renderTable } from "../table";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
 
@@ -35,7 +35,7 @@ Example:
   alert-rule-users rules list --format json | jq -r '.rules[] | select(.listType == "ALL_USERS_NOT_SPECIFIED") | .name'
 `,
   async run(argv, io) {
-    const { values } = parse("rules list", argv, { ...TRIAGE_OPTIONS, parallelism: { type: "string" }, "page-size": { type: "string" } });
+    const { values } = parse("rules list", argv, { ...TRIAGE_OPTIONS, ...READ_OPTIONS });
     if (helpRequested(values, io, this.help)) return 0;
     const format = formatOf("rules list", values.format, io);
     const parallelism = intFlag("rules list", "parallelism", values.parallelism, 4, 1, 64);

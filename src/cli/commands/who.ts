@@ -10,7 +10,7 @@ import { type WhoMatch, UsageError, whoRun } from "../../io/workflow";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import type { Io } from "../io";
 import { cliReporter } from "../reporter";
-import { SYNTH_OPTIONS, readSettings, sessionSettings, synthSettings } from "../run-flags";
+import { READ_OPTIONS, SYNTH_OPTIONS, readSettings, sessionSettings, synthSettings } from "../run-flags";
 import { renderTable } from "../table";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, writeJson } from "../service-command";
 import type { Command } from "../io";
@@ -64,7 +64,7 @@ Examples:
     const { values, positionals } = parse(
       "who",
       argv,
-      { ...TRIAGE_OPTIONS, ...SYNTH_OPTIONS, "no-app": { type: "boolean" }, parallelism: { type: "string" }, "page-size": { type: "string" } },
+      { ...TRIAGE_OPTIONS, ...SYNTH_OPTIONS, "no-app": { type: "boolean" }, ...READ_OPTIONS },
       true,
     );
     if (values.help === true) {

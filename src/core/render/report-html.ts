@@ -180,35 +180,7 @@ function noscriptTable(report: AccessReport, options: HtmlRenderOptions): string
 /** The page. */
 export function renderReportHtml(report: AccessReport, options: HtmlRenderOptions = {}): string {
   const decl = report.withDeclarations;
-  const drift = report.entries.filter((e) => e.state === "not-declared" || e.state === "not-live").length;
-  const notManaged = report.entries.filter((e) => e.state === "not-managed").length;
-  const unmanagedRules = report.rules.filter((r) => !r.managed).length;
-  const expiring = report.entries.filter((e) => e.expiry === "expiring").length;
-  const expired = report.entries.filter((e) => e.expiry === "expired").length;
-
-  const facts = [
-    `Tenant <strong>${escapeHtml(report.tenantId)}</strong>`,
-    `as of <time>${escapeHtml(report.now)}</time>`,
-    plural(report.rules.length, "rule with an editable list", "rules with an editable list"),
-    plural(report.entries.length, "entry", "entries"),
-    ...(report.systemRules > 0 ? [`${plural(report.systemRules, "system rule")} not read (no editable list)`] : []),
-  ];
-  const declarationNote = decl
-    ? `<p>Declarations read: <strong>${drift}</strong> drift (not declared, or declared but not in the live list), <strong>${expiring}</strong> expiring within 14 days, <strong>${expired}</strong> expired but still in the list; <strong>${notManaged}</strong> ${notManaged === 1 ? "entry" : "entries"} in ${plural(unmanagedRules, "rule")} not managed by this app (it declares nothing for them: not drift).</p>`
-    : `<p class="note">The app's declarations were not read, so this report does not say who declared each entry. Run <code>alert-rule-users report</code> where the app is (its cdktf.json), or with <code>--app</code>.</p>`;
-  const unresolved =
-    report.unresolved.length === 0
-      ? ""
-      : `<h2>Declarations without a rule</h2><ul>${report.unresolved
-          .map((u) => `<li><code>${escapeHtml(u.constructPath)}</code> declares ${escapeHtml(u.rule)}: ${escapeHtml(u.reason)}</li>`)
-          .join("")}</ul>`;
-
-  const summaryHead = `<tr><th scope="col">Rule</th><th scope="col">List</th><th scope="col" class="num">Entries</th><th scope="col" class="num shown">Shown</th>${
-    decl ? `<th scope="col" class="num">Drift</th><th scope="col" class="num">Expiring</th><th scope="col" class="num">Expired</th><th scope="col">Declared by</th><th scope="col">Policy violations</th>` : ""
-  }</tr>`;
-
   const allTable = noscriptTable(report, options);
-
   const csp = `default-src 'none'; script-src ${sha256(SCRIPT)}; style-src ${sha256(STYLE)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -222,12 +194,81 @@ export function renderReportHtml(report: AccessReport, options: HtmlRenderOption
 <body>
 <header>
 <h1>Who is in which alert rule list</h1>
-<p>${facts.join(" · ")}</p>
-${declarationNote}
+<p>${headerFacts(report).join(" · ")}</p>
+${declarationNote(report)}
 </header>
 <main>
-${unresolved}
-<section aria-labelledby="search-heading" id="app" hidden>
+${unresolvedSection(report)}
+${searchSection(decl)}
+<section aria-labelledby="rules-heading">
+<h2 id="rules-heading">Rules</h2>
+<table id="rules"><caption>Entries per rule</caption>
+<thead>${summaryHead(decl)}</thead>
+<tbody>
+${report.rules.map((r, i) => summaryRow(r, i, decl)).join("")}</tbody>
+</table>
+</section>
+<section aria-labelledby="entries-heading">
+<h2 id="entries-heading">Entries</h2>
+<noscript id="all">${allTable}</noscript>
+<p id="entries-note" hidden>Every entry is in the table of matches above: clear the search and the filters to list them all${
+    options.csvFile === undefined ? "" : `, or open <code>${escapeHtml(options.csvFile)}</code> beside this page`
+  }.</p>
+</section>
+</main>
+<footer><p>Made by alert-rule-users${options.toolVersion === undefined ? "" : ` ${escapeHtml(options.toolVersion)}`}${
+    options.generatedAt === undefined || options.generatedAt === report.now ? "" : ` at ${escapeHtml(options.generatedAt)}`
+  }. One read of each rule's list; nothing was changed.</p></footer>
+<script type="application/json" id="report-data">${jsonForScript(scriptData(report))}</script>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+/** The header's facts: the tenant, the time, how many rules and entries, the system rules not read. */
+function headerFacts(report: AccessReport): string[] {
+  return [
+    `Tenant <strong>${escapeHtml(report.tenantId)}</strong>`,
+    `as of <time>${escapeHtml(report.now)}</time>`,
+    plural(report.rules.length, "rule with an editable list", "rules with an editable list"),
+    plural(report.entries.length, "entry", "entries"),
+    ...(report.systemRules > 0 ? [`${plural(report.systemRules, "system rule")} not read (no editable list)`] : []),
+  ];
+}
+
+/** What the declarations say (drift, expiry, rules not managed), or that they were not read. */
+function declarationNote(report: AccessReport): string {
+  if (!report.withDeclarations) {
+    return `<p class="note">The app's declarations were not read, so this report does not say who declared each entry. Run <code>alert-rule-users report</code> where the app is (its cdktf.json), or with <code>--app</code>.</p>`;
+  }
+  const drift = report.entries.filter((e) => e.state === "not-declared" || e.state === "not-live").length;
+  const notManaged = report.entries.filter((e) => e.state === "not-managed").length;
+  const unmanagedRules = report.rules.filter((r) => !r.managed).length;
+  const expiring = report.entries.filter((e) => e.expiry === "expiring").length;
+  const expired = report.entries.filter((e) => e.expiry === "expired").length;
+  return `<p>Declarations read: <strong>${drift}</strong> drift (not declared, or declared but not in the live list), <strong>${expiring}</strong> expiring within 14 days, <strong>${expired}</strong> expired but still in the list; <strong>${notManaged}</strong> ${notManaged === 1 ? "entry" : "entries"} in ${plural(unmanagedRules, "rule")} not managed by this app (it declares nothing for them: not drift).</p>`;
+}
+
+/** The declarations whose rule was not found, when there are any. */
+function unresolvedSection(report: AccessReport): string {
+  return report.unresolved.length === 0
+    ? ""
+    : `<h2>Declarations without a rule</h2><ul>${report.unresolved
+        .map((u) => `<li><code>${escapeHtml(u.constructPath)}</code> declares ${escapeHtml(u.rule)}: ${escapeHtml(u.reason)}</li>`)
+        .join("")}</ul>`;
+}
+
+/** The head of the rules table: the declarations' columns when they were read. */
+function summaryHead(decl: boolean): string {
+  return `<tr><th scope="col">Rule</th><th scope="col">List</th><th scope="col" class="num">Entries</th><th scope="col" class="num shown">Shown</th>${
+    decl ? `<th scope="col" class="num">Drift</th><th scope="col" class="num">Expiring</th><th scope="col" class="num">Expired</th><th scope="col">Declared by</th><th scope="col">Policy violations</th>` : ""
+  }</tr>`;
+}
+
+/** The search (hidden until the page's script shows it): the filters, the matches' table, "Show more". */
+function searchSection(decl: boolean): string {
+  return `<section aria-labelledby="search-heading" id="app" hidden>
 <h2 id="search-heading">Find people</h2>
 <form id="filters" role="search">
 <p><label for="q">Person (alias or user ID)</label> <input type="search" id="q" autocomplete="off" spellcheck="false"></p>
@@ -256,29 +297,5 @@ ${unresolved}
 <tbody id="results-body"></tbody>
 </table>
 <p><button type="button" id="more" hidden>Show more</button></p>
-</section>
-<section aria-labelledby="rules-heading">
-<h2 id="rules-heading">Rules</h2>
-<table id="rules"><caption>Entries per rule</caption>
-<thead>${summaryHead}</thead>
-<tbody>
-${report.rules.map((r, i) => summaryRow(r, i, decl)).join("")}</tbody>
-</table>
-</section>
-<section aria-labelledby="entries-heading">
-<h2 id="entries-heading">Entries</h2>
-<noscript id="all">${allTable}</noscript>
-<p id="entries-note" hidden>Every entry is in the table of matches above: clear the search and the filters to list them all${
-    options.csvFile === undefined ? "" : `, or open <code>${escapeHtml(options.csvFile)}</code> beside this page`
-  }.</p>
-</section>
-</main>
-<footer><p>Made by alert-rule-users${options.toolVersion === undefined ? "" : ` ${escapeHtml(options.toolVersion)}`}${
-    options.generatedAt === undefined || options.generatedAt === report.now ? "" : ` at ${escapeHtml(options.generatedAt)}`
-  }. One read of each rule's list; nothing was changed.</p></footer>
-<script type="application/json" id="report-data">${jsonForScript(scriptData(report))}</script>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`;
+</section>`;
 }
