@@ -1,6 +1,6 @@
 /**
  * What a rebuild puts back when its add-users fails after its remove-all-users emptied the list
- * (docs/guarantees-safety.md): the list the guard read right before the wipe, minus what the plan
+ * (docs/guarantees.md, "a rebuild that restores"): the list the guard read right before the wipe, minus what the plan
  * removes (users, aliases, entries without a user ID: those cannot be added back by ID anyway).
  * Pure: the read in, users out; and what a read back still lacks of them.
  */
