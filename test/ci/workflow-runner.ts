@@ -14,6 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { REPO } from "../support/cli";
+import { providerCacheDir } from "../../src/io/provider-package/sea-node";
+
+/** This machine's npm (found on PATH before the shims are put in front of it). */
+const REAL_NPM = ((process.env["PATH"] ?? "").split(":").map((dir) => join(dir, "npm")).find((file) => existsSync(file)) ?? "npm");
 
 interface Step {
   name?: string;
@@ -92,6 +96,10 @@ case "$1" in
       file:*) link_tool "$PWD/node_modules" "$PWD/\${resolved#file:}" ;;
       *) link_tool "$PWD/node_modules" "$TOOL_DIR" ;;
     esac
+    ;;
+  pack)
+    # the provider's Linux package is built from the npm registry's node-linux-* (npm pack): the real npm
+    exec "$REAL_NPM" "$@"
     ;;
   *) echo "npm stand-in: npm $1 is not played" >&2; exit 1 ;;
 esac
@@ -273,6 +281,9 @@ async function runJob(
           ...stepEnv,
           PATH: `${context.shims}:${event.env["PATH"] ?? process.env["PATH"] ?? ""}`,
           NPM_LOG: join(context.root, "npm.log"),
+          REAL_NPM: REAL_NPM,
+          // the provider's build cache of this machine (a runner keeps its own): built once, not per job
+          ALERT_RULE_USERS_PROVIDER_CACHE: providerCacheDir(),
           TOOL_DIR: REPO,
           TOOL_VERSION: context.toolVersion,
           GITHUB_OUTPUT: outputFile,
