@@ -100,10 +100,7 @@ export class TerraformRun {
 
   /** Keeps what a create's plan read, under its declaration's key. */
   keepCreate(key: string, data: string): void {
-    const file = path.join(this.dir, "creates", digest(key));
-    const aside = `${file}.${randomBytes(6).toString("hex")}`;
-    fs.writeFileSync(aside, data, { mode: 0o600 });
-    fs.renameSync(aside, file);
+    replaceWhole(path.join(this.dir, "creates", digest(key)), data);
   }
 
   /** What a create's plan of this command read, or null. */
@@ -117,10 +114,7 @@ export class TerraformRun {
 
   /** Keeps the limit a provider process measured for a service and tenant (requests a second). */
   keepRate(key: string, limit: number): void {
-    const file = path.join(this.dir, "rates", digest(key));
-    const aside = `${file}.${randomBytes(6).toString("hex")}`;
-    fs.writeFileSync(aside, String(limit), { mode: 0o600 });
-    fs.renameSync(aside, file);
+    replaceWhole(path.join(this.dir, "rates", digest(key)), String(limit));
   }
 
   /** The limit measured earlier in this command for a service and tenant, or null. */
@@ -132,4 +126,11 @@ export class TerraformRun {
       return null;
     }
   }
+}
+
+/** Writes `file` whole: aside first, then renamed over it (a reader sees the old bytes or the new, never half). */
+function replaceWhole(file: string, data: string): void {
+  const aside = `${file}.${randomBytes(6).toString("hex")}`;
+  fs.writeFileSync(aside, data, { mode: 0o600 });
+  fs.renameSync(aside, file);
 }
