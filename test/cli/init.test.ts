@@ -6,32 +6,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { main } from "../../src/cli/main";
-import type { Io } from "../../src/cli/io";
 import { packageNameFor } from "../../src/core/init-files";
 import { REPO } from "../support/cli";
 import { majorsOf } from "../support/engines";
 import { filesUnder } from "../support/files";
+import { runMain, type MainResult } from "../support/run-main";
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function init(cwd: string, ...args: string[]): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const io: Io = {
-    stdout: { write: (s: string) => ((stdout += s), true) },
-    stderr: { write: (s: string) => ((stderr += s), true) },
-    stdin: process.stdin,
-    env: {},
-    cwd,
-  };
-  const code = await main(["init", ...args], io);
-  return { code, stdout, stderr };
-}
+const init = (cwd: string, ...args: string[]): Promise<MainResult> => runMain(["init", ...args], cwd);
 
 const ownPackage = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
   version: string;

@@ -10,12 +10,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { main } from "../../src/cli/main";
-import type { Io } from "../../src/cli/io";
 import { installProvider } from "../../src/io/provider-install";
 import { h1Hash, type PackageFile } from "../../src/io/provider-package";
 import { writeRelease } from "../../src/io/provider-package/release";
 import { REPO } from "../support/cli";
+import { runMain, type MainResult } from "../support/run-main";
 
 const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 const TARGETS: Record<string, string> = { "linux/x64": "linux_amd64", "linux/arm64": "linux_arm64", "darwin/arm64": "darwin_arm64", "darwin/x64": "darwin_amd64" };
@@ -25,19 +24,7 @@ const EXECUTABLE = `terraform-provider-alertrules_v${VERSION}`;
 
 const standIn = (body: string): PackageFile[] => [{ name: EXECUTABLE, mode: 0o755, data: Buffer.from(`#!/bin/sh\n${body}\n`) }];
 
-async function cli(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: Io = {
-    stdout: { write: (s: string) => ((stdout += s), true) },
-    stderr: { write: (s: string) => ((stderr += s), true) },
-    stdin: process.stdin,
-    env: {},
-    cwd,
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
+const cli = (cwd: string, ...args: string[]): Promise<MainResult> => runMain(args, cwd);
 
 /** A release directory whose every platform holds `files` (as `provider package` writes it). */
 function release(out: string, files: PackageFile[]): void {

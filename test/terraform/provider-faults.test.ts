@@ -14,7 +14,7 @@ import { WRITE_OPERATIONS, isWrite } from "../support/write-operations";
 import { CLI, listing, runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
 import type { FaultOptions, RunningSimulator } from "../../src/simulator";
-import { MINUTES, TERRAFORM, explain, terraform } from "./support";
+import { MINUTES, TERRAFORM, explain, providerTestEnv, terraform } from "./support";
 import { scaleRuleId, tenantWithRules } from "./support-tenant";
 
 const TOKEN = "provider-faults-token-8c41e9d0";
@@ -48,16 +48,7 @@ class Workspace {
   constructor(readonly sim: RunningSimulator) {
     // A CLI configuration without provider_installation: Terraform then uses the implied local mirror.
     writeFileSync(join(this.dir, "terraform.rc"), "disable_checkpoint = true\n");
-    this.env = {
-      PATH: process.env["PATH"],
-      HOME: process.env["HOME"],
-      TF_CLI_CONFIG_FILE: join(this.dir, "terraform.rc"),
-      TF_IN_AUTOMATION: "1",
-      TF_INPUT: "0",
-      ALERTS_API_URL: sim.url,
-      ALERTS_API_TOKEN: TOKEN,
-      ALERTS_TENANT_ID: sim.tenantId,
-    };
+    this.env = providerTestEnv(this.dir, sim, TOKEN);
   }
 
   async install(): Promise<void> {

@@ -12,7 +12,7 @@ import { useSimulator } from "../support/simulator";
 import { CLI, runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
-import { MINUTES, explain, terraform } from "./support";
+import { MINUTES, explain, providerTestEnv, terraform } from "./support";
 
 const TOKEN = "provider-promises-token-0b7e51d9";
 const sim = useSimulator({ token: TOKEN }, { perTest: true });
@@ -61,16 +61,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "alertrules-promises-"));
   cpSync(join(installed, "terraform.d"), join(dir, "terraform.d"), { recursive: true });
   writeFileSync(join(dir, "terraform.rc"), "disable_checkpoint = true\n");
-  env = {
-    PATH: process.env["PATH"],
-    HOME: process.env["HOME"],
-    TF_CLI_CONFIG_FILE: join(dir, "terraform.rc"),
-    TF_IN_AUTOMATION: "1",
-    TF_INPUT: "0",
-    ALERTS_API_URL: sim.url,
-    ALERTS_API_TOKEN: TOKEN,
-    ALERTS_TENANT_ID: sim.tenantId,
-  };
+  env = providerTestEnv(dir, sim, TOKEN);
   configure("");
   await tf(["init"]);
 }, 3 * MINUTES);

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
 import { CLI, runCommand } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
-import { MINUTES, explain, tfIn, type Tf } from "./support";
+import { MINUTES, explain, providerTestEnv, tfIn, type Tf } from "./support";
 import { isWrite } from "../support/write-operations";
 
 const TOKEN = "provider-e2e-token-5d2a77c1";
@@ -49,16 +49,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "alertrules-provider-"));
   // A CLI configuration without provider_installation: Terraform then uses the implied local mirror.
   writeFileSync(join(dir, "terraform.rc"), "disable_checkpoint = true\n");
-  env = {
-    PATH: process.env["PATH"],
-    HOME: process.env["HOME"],
-    TF_CLI_CONFIG_FILE: join(dir, "terraform.rc"),
-    TF_IN_AUTOMATION: "1",
-    TF_INPUT: "0",
-    ALERTS_API_URL: sim.url,
-    ALERTS_API_TOKEN: TOKEN,
-    ALERTS_TENANT_ID: sim.tenantId,
-  };
+  env = providerTestEnv(dir, sim, TOKEN);
   const installed = await runCommand(process.execPath, [CLI, "provider", "install", dir], { cwd: dir, env, timeoutMs: 2 * MINUTES });
   if (installed.code !== 0) throw new Error(explain("alert-rule-users provider install", installed));
 }, 3 * MINUTES);

@@ -10,6 +10,24 @@ import type { CliResult } from "../support/cli";
 export const MINUTES = 60_000;
 
 /**
+ * The environment of the provider's Terraform tests: `dir/terraform.rc` as the CLI configuration
+ * (written by the caller: with no provider_installation, Terraform uses the implied local mirror
+ * `dir/terraform.d`), no prompts, and the connection to `sim`.
+ */
+export function providerTestEnv(dir: string, sim: { readonly url: string; readonly tenantId: string }, token: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env["PATH"],
+    HOME: process.env["HOME"],
+    TF_CLI_CONFIG_FILE: join(dir, "terraform.rc"),
+    TF_IN_AUTOMATION: "1",
+    TF_INPUT: "0",
+    ALERTS_API_URL: sim.url,
+    ALERTS_API_TOKEN: token,
+    ALERTS_TENANT_ID: sim.tenantId,
+  };
+}
+
+/**
  * The environment for terraform in `dir`: `TF_CLI_CONFIG_FILE` names a configuration that installs
  * providers only from an empty local mirror, no checkpoint call, no prompts; plus `extra`.
  */
