@@ -8,15 +8,13 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { main } from "../../src/cli/main";
-import type { Io } from "../../src/cli/io";
 import { withLockEntry } from "../../src/core/provider-lock";
 import { installProvider } from "../../src/io/provider-install";
 import { h1Hash, type PackageFile } from "../../src/io/provider-package";
 import { nodeLauncherPackage, readBundle } from "../../src/io/provider-package/packages";
 import { TOOL_VERSION } from "../../src/io/version";
-import { captureStream } from "../support/capture-stream";
 import { useSimulator } from "../support/simulator";
+import { runMain } from "../support/run-main";
 
 const sim = useSimulator();
 let scratch: string;
@@ -33,11 +31,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** doctor's text output: its lines, and its exit code. */
 async function doctor(env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; lines: string[] }> {
-  const out = captureStream();
-  const err = captureStream();
-  const io: Io = { stdout: out.stream, stderr: err.stream, stdin: process.stdin, env: { PATH: `${fakeBin}:${dirname(process.execPath)}`, ...env }, cwd };
-  const code = await main(["doctor"], io);
-  return { code, lines: out.text().split("\n").filter((l) => l.trim() !== "") };
+  const { code, stdout } = await runMain(["doctor"], cwd, { PATH: `${fakeBin}:${dirname(process.execPath)}`, ...env });
+  return { code, lines: stdout.split("\n").filter((l) => l.trim() !== "") };
 }
 
 const failing = (lines: string[]) => lines.filter((l) => l.startsWith("FAIL"));

@@ -19,6 +19,7 @@ import { captureStream } from "../support/capture-stream";
 import { workspace, type Workspace } from "../support/cli";
 import { useSimulator } from "../support/simulator";
 import { RULES } from "../support/sample";
+import { runMain } from "../support/run-main";
 
 const sim = useSimulator();
 
@@ -44,13 +45,10 @@ interface Doctor {
 }
 
 async function doctor(env: NodeJS.ProcessEnv, cwd: string = emptyDir, args: string[] = []): Promise<Doctor> {
-  const out = captureStream();
-  const err = captureStream();
-  const io: Io = { stdout: out.stream, stderr: err.stream, stdin: process.stdin, env: { PATH: `${fakeBin}${delimiter}${process.env["PATH"] ?? ""}`, ...env }, cwd };
-  const code = await main(["doctor", "--format", "json", ...args], io);
-  const document = JSON.parse(out.text()) as { ok: boolean; checks: DoctorCheck[] };
+  const { code, stdout } = await runMain(["doctor", "--format", "json", ...args], cwd, { PATH: `${fakeBin}${delimiter}${process.env["PATH"] ?? ""}`, ...env });
+  const document = JSON.parse(stdout) as { ok: boolean; checks: DoctorCheck[] };
   expect(document.ok).toBe(code === 0);
-  return { code, stdout: out.text(), byCheck: Object.fromEntries(document.checks.map((c) => [c.check, c])) };
+  return { code, stdout, byCheck: Object.fromEntries(document.checks.map((c) => [c.check, c])) };
 }
 
 const connection = (over: Record<string, string> = {}): NodeJS.ProcessEnv => ({

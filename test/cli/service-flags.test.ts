@@ -4,11 +4,9 @@
  * plan and apply do, and so do `rules list`, `who` and the triage commands. Each says so in its
  * help, and accepts them.
  */
-import { main } from "../../src/cli/main";
-import type { Io } from "../../src/cli/io";
 import { useSimulator } from "../support/simulator";
-import { captureStream } from "../support/capture-stream";
 import { RULES } from "../support/sample";
+import { runMain } from "../support/run-main";
 
 /** Each command that sends requests, with arguments that make it run against the sample tenant. */
 const COMMANDS: Record<string, string[]> = {
@@ -32,11 +30,7 @@ describe("connection and pacing flags on every command that talks to the service
   const sim = useSimulator();
 
   async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const out = captureStream();
-    const err = captureStream();
-    const io: Io = { stdout: out.stream, stderr: err.stream, stdin: process.stdin, env: { ALERTS_API_TOKEN: sim.token }, cwd: process.cwd() };
-    const code = await main(args, io);
-    return { code, stdout: out.text(), stderr: err.text() };
+    return runMain(args, process.cwd(), { ALERTS_API_TOKEN: sim.token });
   }
 
   it.each(Object.entries(COMMANDS))("%s --help names --max-rps, --timeout and the connection flags", async (_name, args) => {

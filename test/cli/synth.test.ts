@@ -5,21 +5,15 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { main } from "../../src/cli/main";
-import type { Io } from "../../src/cli/io";
-import { captureStream } from "../support/capture-stream";
 import { workspace, type Workspace } from "../support/cli";
 import { RULES } from "../support/sample";
+import { runMain } from "../support/run-main";
 
 const legal = { id: "legal", props: { ruleId: RULES.legal, resourceType: "terraform_data", users: [{ userId: "9102", aliases: ["alice@example.com"] }] } };
 
 async function synth(dir: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = captureStream();
-  const err = captureStream();
   // No ALERTS_API_URL, no token, no tenant: synth needs none of them.
-  const io: Io = { stdout: out.stream, stderr: err.stream, stdin: process.stdin, env: { PATH: process.env["PATH"] }, cwd: dir };
-  const code = await main(["synth", ...args], io);
-  return { code, stdout: out.text(), stderr: err.text() };
+  return runMain(["synth", ...args], dir, { PATH: process.env["PATH"] });
 }
 
 describe("synth", () => {
