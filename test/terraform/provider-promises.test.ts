@@ -12,7 +12,7 @@ import { useSimulator } from "../support/simulator";
 import { CLI, runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
-import { MINUTES, explain, providerTestEnv, terraform } from "./support";
+import { MINUTES, explain, providerTestEnv, tfIn } from "./support";
 
 const TOKEN = "provider-promises-token-0b7e51d9";
 const sim = useSimulator({ token: TOKEN }, { perTest: true });
@@ -34,12 +34,9 @@ function configure(resources: string, providers = 'provider "alertrules" {}\n'):
   writeFileSync(join(dir, "main.tf"), `terraform {\n  required_providers {\n    alertrules = { source = "alert-rule-users/alertrules" }\n  }\n}\n\n${providers}\n${resources}\n`);
 }
 
-async function tf(args: string[], expected: number | number[] = 0): Promise<CliResult> {
-  const result = await terraform([...args, "-no-color"], dir, env);
-  const codes = Array.isArray(expected) ? expected : [expected];
-  if (!codes.includes(result.code ?? -1)) throw new Error(explain(`terraform ${args.join(" ")}`, result));
-  return result;
-}
+const tfRun = tfIn({ cwd: () => dir, env: () => env, noColor: true });
+/** terraform in the test's folder; any exit code but `expected` (0 unless given) fails the test. */
+const tf = (args: string[], expected: number | number[] = 0): Promise<CliResult> => tfRun(args, expected);
 
 /** `terraform show -json` of a saved plan: the change of one resource. */
 async function changeOf(planFile: string, address: string): Promise<{ actions: string[]; after: Record<string, unknown> | null }> {
