@@ -8,7 +8,7 @@
  * --auto-approve` does it (observe → plan → apply and verify, bench/lib/engine-run.ts, the CLI's
  * adaptive limiter with no --max-rps, parallelism 4). Each list holds 10 users and about one of
  * them changes (scenario 1's mixed change at 10 %: new users, new, removed or replaced aliases,
- * removed users), so every rule is read, written and read back: about 800 calls. The service is the
+ * removed users), so every rule is read, written and read back: 639 calls. The service is the
  * simulator with a rate of its own, a token bucket of `rps` requests a second (5/s: 300 a minute,
  * about the 277 a minute the issue's service accepted before the limiter fell to 30).
  *
