@@ -248,10 +248,13 @@ async function runJob(
       // what is on PATH
     } else if (uses === "actions/upload-artifact") {
       const target = join(context.root, "artifacts", withs["name"]!);
-      for (const path of withs["path"]!.split("\n").map((p) => p.trim()).filter((p) => p !== "")) {
-        const source = join(workspace, path);
-        if (existsSync(source)) cpSync(source, statSync(source).isDirectory() ? target : join(target, path), { recursive: true });
-        else if (withs["if-no-files-found"] === "error") code = 1;
+      for (const pattern of withs["path"]!.split("\n").map((p) => p.trim()).filter((p) => p !== "")) {
+        const paths = expandWildcards(workspace, pattern);
+        for (const path of paths) {
+          const source = join(workspace, path);
+          cpSync(source, statSync(source).isDirectory() ? target : join(target, path), { recursive: true });
+        }
+        if (paths.length === 0 && withs["if-no-files-found"] === "error") code = 1;
       }
       context.result.artifacts[withs["name"]!] = target;
     } else if (uses === "actions/download-artifact") {
@@ -343,6 +346,24 @@ async function runJob(
     if (code !== 0 && step["continue-on-error"] !== true) failed = true;
   }
   return failed ? "failure" : "success";
+}
+
+/**
+ * The paths (relative to `workspace`) an upload-artifact `path:` line names: itself when it exists,
+ * or, with `*` in its last part, the entries of that directory it matches (as the action's globs do).
+ */
+function expandWildcards(workspace: string, pattern: string): string[] {
+  if (!pattern.includes("*")) return existsSync(join(workspace, pattern)) ? [pattern] : [];
+  const slash = pattern.lastIndexOf("/");
+  const dir = slash < 0 ? "" : pattern.slice(0, slash);
+  const last = pattern.slice(slash + 1);
+  if (dir.includes("*")) throw new Error(`upload-artifact: a wildcard before the last part of ${pattern} is not played by this runner`);
+  const matcher = new RegExp(`^${last.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
+  const full = join(workspace, dir);
+  if (!existsSync(full)) return [];
+  return readdirSync(full)
+    .filter((entry) => matcher.test(entry))
+    .map((entry) => (dir === "" ? entry : `${dir}/${entry}`));
 }
 
 /** Every file under `dir`, read as bytes (for a search of the token in any encoding). */

@@ -13,11 +13,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { useSimulator } from "../support/simulator";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
 import { explain, secretFoundIn, startListener, type Listener } from "../ci/planted-token";
-import { loadWorkflow, runWorkflow, type RunEvent, type RunResult } from "../ci/workflow-runner";
+import { filesUnder, loadWorkflow, runWorkflow, type RunEvent, type RunResult } from "../ci/workflow-runner";
 
 const TOKEN = "planted-merge-secret-2b7d94e1c06f3a85";
 const PLAN_KEY = "planted-merge-plan-key-6f19a0d3e82c4b71";
@@ -158,6 +158,7 @@ describe("the HCL apply-on-merge and drift workflows, run step by step with a pl
     expect(result.checkouts).toEqual({ declarations: "head", apply: "head" });
     expect(aliasesOf(RULES.engineering)).toContain(NEW_USER.alias);
     expect(Object.keys(result.artifacts).sort()).toEqual(["alert-rule-users-apply-report", "alert-rule-users-declarations"]);
+    expect(filesUnder(result.artifacts["alert-rule-users-apply-report"]!).map((f) => basename(f.path)).sort()).toEqual(["apply-report.json", "apply-report.md"]);
     expectNoSecretLeft(planRun);
     expectNoSecretLeft(result);
   });
