@@ -16,13 +16,14 @@ import { bulkOnboarding } from "./scenarios/bulk-onboarding";
 import { mixedChange } from "./scenarios/mixed-change";
 import { noOp } from "./scenarios/no-op";
 import { perUserBaseline } from "./scenarios/per-user-baseline";
+import { periodic429 } from "./scenarios/periodic-429";
 import { planAtScale } from "./scenarios/plan-at-scale";
 import { provider } from "./scenarios/provider";
 import { pullRequest } from "./scenarios/pull-request";
 import { rateLimits } from "./scenarios/rate-limits";
 import { synthScaling } from "./scenarios/synth-scaling";
 
-export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits, pullRequest, accessReport, synthScaling, provider];
+export const SCENARIOS: readonly Scenario[] = [mixedChange, bulkOnboarding, perUserBaseline, planAtScale, noOp, rateLimits, pullRequest, accessReport, synthScaling, provider, periodic429];
 export const DEFAULT_LATENCY_MS = 20;
 export const RESULTS_FORMAT_VERSION = 1;
 

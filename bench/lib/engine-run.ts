@@ -12,7 +12,7 @@ import { buildPlan } from "../../src/core/build-plan";
 import type { RequestLogEntry, SimRule } from "../../src/simulator";
 import { callBound, equalsBound, type CallBound, type OperationCounts } from "./bound";
 import type { ExpectedChanges, GeneratedTenant } from "./tenant";
-import { hostSimulator, type HostedSimulator, type SimulatorMode } from "./simulator-host";
+import { hostSimulator, type ExtraFaults, type HostedSimulator, type SimulatorMode } from "./simulator-host";
 import { timed, timedSync } from "./timing";
 import { TOOL_VERSION } from "../../src/io/version";
 
@@ -27,6 +27,8 @@ export interface EngineRunOptions {
   readonly rateLimitRps?: number | undefined;
   /** The client's `--max-rps`. @default - none: the limiter adapts to 429s by itself, as the CLI's does */
   readonly maxRps?: number | undefined;
+  /** The simulator's faults besides latency and rate limit (every Nth 429, 503s, lost answers). @default - none */
+  readonly faults?: ExtraFaults | undefined;
 }
 
 export interface EngineRun {
@@ -66,8 +68,9 @@ export async function withSimulator<T>(
   latencyMs: number,
   fn: (sim: HostedSimulator) => Promise<T>,
   rateLimitRps?: number,
+  faults?: ExtraFaults,
 ): Promise<T> {
-  const sim = await hostSimulator(tenant.seed, latencyMs, undefined, rateLimitRps);
+  const sim = await hostSimulator(tenant.seed, latencyMs, undefined, rateLimitRps, faults);
   try {
     return await fn(sim);
   } finally {
@@ -139,7 +142,7 @@ export async function runEngine(tenant: GeneratedTenant, options: EngineRunOptio
       planMismatches: compareWithChangeSet(plan, tenant.expected),
       planSummary: plan.summary,
     };
-  }, options.rateLimitRps);
+  }, options.rateLimitRps, options.faults);
 }
 
 /** Requests the simulator served (answered other than 429), by operation. */

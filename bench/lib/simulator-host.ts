@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { startSimulator, type RequestLogEntry, type SimRule, type TenantSeed } from "../../src/simulator";
+import { startSimulator, type FaultOptions, type RequestLogEntry, type SimRule, type TenantSeed } from "../../src/simulator";
 
 export type SimulatorMode = "thread" | "same-thread";
 
@@ -54,11 +54,16 @@ export interface WorkerSetup {
   readonly latencyMs: number;
   /** The simulator's `rateLimitRps` (a token bucket of that many requests a second, burst as many). */
   readonly rateLimitRps?: number | undefined;
+  /** Faults besides the latency and the bucket (e.g. `rateLimitEvery`, `failRate`: the safety-limits scenario). @default - none */
+  readonly extraFaults?: ExtraFaults | undefined;
 }
 
-/** The simulator's faults for a setup: the latency, and the rate limit when there is one. */
-export function faultsOf(setup: Omit<WorkerSetup, "seed">): { latencyMs: number; rateLimitRps?: number } {
-  return { latencyMs: setup.latencyMs, ...(setup.rateLimitRps === undefined ? {} : { rateLimitRps: setup.rateLimitRps }) };
+/** The simulator's faults a scenario may add to the latency and the rate limit. */
+export type ExtraFaults = Omit<FaultOptions, "latencyMs" | "rateLimitRps">;
+
+/** The simulator's faults for a setup: the latency, the rate limit when there is one, and any extra faults. */
+export function faultsOf(setup: Omit<WorkerSetup, "seed">): FaultOptions {
+  return { ...setup.extraFaults, latencyMs: setup.latencyMs, ...(setup.rateLimitRps === undefined ? {} : { rateLimitRps: setup.rateLimitRps }) };
 }
 
 export async function hostSimulator(
@@ -66,9 +71,10 @@ export async function hostSimulator(
   latencyMs: number,
   mode: SimulatorMode = defaultMode,
   rateLimitRps?: number,
+  extraFaults?: ExtraFaults,
 ): Promise<HostedSimulator> {
   if (mode === "same-thread") {
-    const sim = await startSimulator({ port: 0, seed, faults: faultsOf({ latencyMs, rateLimitRps }) });
+    const sim = await startSimulator({ port: 0, seed, faults: faultsOf({ latencyMs, rateLimitRps, extraFaults }) });
     return {
       url: sim.url,
       token: sim.token,
@@ -80,7 +86,7 @@ export async function hostSimulator(
       stop: () => sim.stop(),
     };
   }
-  const worker = new Worker(WORKER_SCRIPT, { workerData: { seed, latencyMs, rateLimitRps } satisfies WorkerSetup });
+  const worker = new Worker(WORKER_SCRIPT, { workerData: { seed, latencyMs, rateLimitRps, extraFaults } satisfies WorkerSetup });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let failure: Error | null = null;
   const fail = (error: Error) => {

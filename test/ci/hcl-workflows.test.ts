@@ -165,4 +165,18 @@ describe("pull-request workflows (docs/contract.md §12.3)", () => {
     }
     expect(Object.values(workflow.jobs).some((job) => JSON.stringify(job).includes("secrets."))).toBe(true);
   });
+
+  const ALL_WORKFLOWS = ["github-actions", "github-actions-hcl"].flatMap((d) => ["plan.yml", "apply.yml", "drift.yml"].map((f) => join("examples", d, f)));
+  it.each(ALL_WORKFLOWS)("%s (written by init): a job holding a secret checks out the base of a pull request, or the pushed or scheduled commit itself; never pull_request_target", (file) => {
+    const workflow = load(file);
+    const triggers = Object.keys(workflow.on);
+    expect(triggers).not.toContain("pull_request_target");
+    expect(triggers).not.toContain("workflow_run");
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      if (!JSON.stringify({ job, env: workflow.env ?? {} }).includes("secrets.")) continue;
+      const refs = job.steps.filter((s) => s.uses?.startsWith("actions/checkout@")).map((s) => s.with?.["ref"] ?? "(the event's commit)");
+      const want = triggers.includes("pull_request") ? "${{ github.event.pull_request.base.sha }}" : "(the event's commit)";
+      expect(`${name}: ${JSON.stringify(refs)}`).toBe(`${name}: ${JSON.stringify([want])}`);
+    }
+  });
 });

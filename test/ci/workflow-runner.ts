@@ -4,7 +4,9 @@
  * GITHUB_WORKSPACE), and the few actions the workflows use played by the test: checkout copies the
  * tree of the ref it names (the pull request's head, or the base), setup-node and setup-terraform
  * are what is on PATH, upload/download-artifact copy directories, github-script runs its script
- * with a `github` that records comments. `npm` is a stand-in (tests reach no registry): `install
+ * with a `github` that records the bodies it posts (comments, issues) and answers what the test
+ * gives it (e.g. the merged pull request of a push). The event is a pull request (head and base
+ * trees), a push or a schedule (the head tree only, checked out without a ref). `npm` is a stand-in (tests reach no registry): `install
  * --prefix P alert-rule-users@V` and `ci` install this checkout's build, except that `ci` installs a
  * lock's `file:` dependency as that directory, as npm would.
  */
@@ -42,8 +44,20 @@ export interface Workflow {
 
 /** The event's trees: what checkout gives for the head (the pull request) and for the base. */
 export interface RunEvent {
+  /** @default "pull_request" */
+  readonly name?: "pull_request" | "push" | "schedule";
+  /** The pull request's tree, or the pushed (the default branch's) commit. */
   readonly head: string;
+  /** The pull request's base (what checkout of `github.event.pull_request.base.sha` gives); unused by a push or a schedule. */
   readonly base: string;
+  /** The base commit's SHA (a git repository's, for `--changed-since`). @default "bbb…" */
+  readonly baseSha?: string;
+  /** The head commit's SHA (`context.sha`, the pull request's head). @default "aaa…" */
+  readonly headSha?: string;
+  /** Artifacts of earlier runs (name → directory), for a download with `run-id`. */
+  readonly earlierArtifacts?: Record<string, string>;
+  /** More of github-script's `github.rest` (namespace → method → answer), e.g. repos.listPullRequestsAssociatedWithCommit. */
+  readonly rest?: Record<string, Record<string, (params: Record<string, unknown>) => Promise<{ data: unknown }>>>;
   readonly vars: Record<string, string>;
   readonly secrets: Record<string, string>;
   /** Extra environment every step gets (PATH additions, the test's own HOME). */
@@ -60,7 +74,7 @@ export interface StepResult {
 export interface RunResult {
   readonly jobs: Record<string, "success" | "failure" | "skipped">;
   readonly steps: StepResult[];
-  /** Every comment body github-script created or updated. */
+  /** Every body github-script posted: comments and issues, created or updated. */
   readonly comments: string[];
   /** name → directory of every uploaded artifact. */
   readonly artifacts: Record<string, string>;
@@ -188,6 +202,7 @@ async function runJob(
   const env: Record<string, string> = {};
   const lookup = (path: string): string => {
     const parts = path.split(".");
+    const baseSha = event.baseSha ?? BASE_SHA;
     switch (parts[0]) {
       case "vars":
         return event.vars[parts[1]!] ?? "";
@@ -200,10 +215,11 @@ async function runJob(
       case "env":
         return env[parts[1]!] ?? "";
       case "github":
-        if (path === "github.event.pull_request.base.sha") return BASE_SHA;
-        if (path === "github.event.pull_request.number") return "41";
+        if (path === "github.event.pull_request.base.sha") return (event.name ?? "pull_request") === "pull_request" ? baseSha : "";
+        if (path === "github.event.pull_request.number") return (event.name ?? "pull_request") === "pull_request" ? "41" : "";
         if (path === "github.token") return "github-token-of-the-run";
-        if (path === "github.event_name") return "pull_request";
+        if (path === "github.event_name") return event.name ?? "pull_request";
+        if (path === "github.sha") return event.headSha ?? HEAD_SHA;
         return "";
       default:
         return "";
@@ -223,22 +239,26 @@ async function runJob(
     let output = "";
     const uses = step.uses?.replace(/@.*$/, "");
     if (uses === "actions/checkout") {
-      const tree = withs["ref"] === BASE_SHA ? "base" : "head";
-      if (withs["ref"] !== undefined && withs["ref"] !== BASE_SHA) throw new Error(`${name}: checkout of an unknown ref ${withs["ref"]}`);
+      const baseSha = event.baseSha ?? BASE_SHA;
+      const tree = withs["ref"] === baseSha ? "base" : "head";
+      if (withs["ref"] !== undefined && withs["ref"] !== baseSha) throw new Error(`${name}: checkout of an unknown ref ${withs["ref"]}`);
       context.result.checkouts[name] = tree;
       cpSync(tree === "base" ? event.base : event.head, workspace, { recursive: true, verbatimSymlinks: true });
     } else if (uses === "actions/setup-node" || uses === "hashicorp/setup-terraform") {
       // what is on PATH
     } else if (uses === "actions/upload-artifact") {
       const target = join(context.root, "artifacts", withs["name"]!);
-      for (const path of withs["path"]!.split("\n").map((p) => p.trim()).filter((p) => p !== "")) {
-        const source = join(workspace, path);
-        if (existsSync(source)) cpSync(source, statSync(source).isDirectory() ? target : join(target, path), { recursive: true });
-        else if (withs["if-no-files-found"] === "error") code = 1;
+      for (const pattern of withs["path"]!.split("\n").map((p) => p.trim()).filter((p) => p !== "")) {
+        const paths = expandWildcards(workspace, pattern);
+        for (const path of paths) {
+          const source = join(workspace, path);
+          cpSync(source, statSync(source).isDirectory() ? target : join(target, path), { recursive: true });
+        }
+        if (paths.length === 0 && withs["if-no-files-found"] === "error") code = 1;
       }
       context.result.artifacts[withs["name"]!] = target;
     } else if (uses === "actions/download-artifact") {
-      const source = context.result.artifacts[withs["name"]!];
+      const source = withs["run-id"] === undefined ? context.result.artifacts[withs["name"]!] : event.earlierArtifacts?.[withs["name"]!];
       if (source === undefined) code = 1;
       else cpSync(source, join(workspace, withs["path"]!), { recursive: true });
     } else if (uses === "actions/github-script") {
@@ -249,9 +269,24 @@ async function runJob(
       };
       const github = {
         paginate: () => Promise.resolve([]),
-        rest: { issues: { listComments: () => Promise.resolve({ data: [] }), createComment: record, updateComment: record } },
+        rest: {
+          ...event.rest,
+          issues: {
+            listComments: () => Promise.resolve({ data: [] }),
+            createComment: record,
+            updateComment: record,
+            listForRepo: () => Promise.resolve({ data: [] }),
+            create: record,
+            update: record,
+            ...event.rest?.["issues"],
+          },
+        },
       };
-      const ctx = { serverUrl: "https://github.example", runId: 1, repo: { owner: "o", repo: "r" }, payload: { pull_request: { number: 41, head: { sha: HEAD_SHA } } } };
+      const headSha = event.headSha ?? HEAD_SHA;
+      const payload = (event.name ?? "pull_request") === "pull_request" ? { pull_request: { number: 41, head: { sha: headSha } } } : {};
+      const ctx = { serverUrl: "https://github.example", runId: 1, repo: { owner: "o", repo: "r" }, sha: headSha, payload };
+      const stepOutputs: Record<string, string> = {};
+      if (step.id !== undefined) outputs[step.id] = stepOutputs;
       const saved = { cwd: process.cwd(), env: { ...process.env } };
       try {
         process.chdir(workspace);
@@ -259,7 +294,15 @@ async function runJob(
         const script = withs["script"]!;
         // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the workflow's own script, run as github-script runs it
         const body = new Function("github", "context", "core", "require", `return (async () => {\n${script}\n})();`) as (...args: unknown[]) => Promise<unknown>;
-        await body(github, ctx, { info: () => undefined, setOutput: () => undefined, setFailed: () => undefined }, require);
+        const core = {
+          info: (line: string) => void (output += `${line}\n`),
+          setOutput: (key: string, value: string) => void (stepOutputs[key] = value),
+          setFailed: (message: string) => {
+            code = 1;
+            output += `${message}\n`;
+          },
+        };
+        await body(github, ctx, core, require);
       } catch (err) {
         code = 1;
         output = String(err);
@@ -303,6 +346,24 @@ async function runJob(
     if (code !== 0 && step["continue-on-error"] !== true) failed = true;
   }
   return failed ? "failure" : "success";
+}
+
+/**
+ * The paths (relative to `workspace`) an upload-artifact `path:` line names: itself when it exists,
+ * or, with `*` in its last part, the entries of that directory it matches (as the action's globs do).
+ */
+function expandWildcards(workspace: string, pattern: string): string[] {
+  if (!pattern.includes("*")) return existsSync(join(workspace, pattern)) ? [pattern] : [];
+  const slash = pattern.lastIndexOf("/");
+  const dir = slash < 0 ? "" : pattern.slice(0, slash);
+  const last = pattern.slice(slash + 1);
+  if (dir.includes("*")) throw new Error(`upload-artifact: a wildcard before the last part of ${pattern} is not played by this runner`);
+  const matcher = new RegExp(`^${last.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
+  const full = join(workspace, dir);
+  if (!existsSync(full)) return [];
+  return readdirSync(full)
+    .filter((entry) => matcher.test(entry))
+    .map((entry) => (dir === "" ? entry : `${dir}/${entry}`));
 }
 
 /** Every file under `dir`, read as bytes (for a search of the token in any encoding). */

@@ -3,7 +3,9 @@
  * machine (test/ci/workflow-runner.ts) against the simulator, with a token planted in the secrets
  * and hostile pull requests from issue 41: outputs that print the environment (also base64), a
  * provider `url` pointing at a listener of the test, a `token_command`, a committed 9.9.9 provider,
- * a `file:` dependency. In every case the token is in no comment body, no artifact and no request
+ * a `file:` dependency, a `templatefile` of the environment and a precondition whose `error_message`
+ * is the environment. (apply.yml and drift.yml: hcl-workflow-merge.test.ts; the CLI's plan.yml:
+ * test/ci/plan-workflow-run.test.ts.) In every case the token is in no comment body, no artifact and no request
  * to another host, and no code of the pull request runs in the job that holds it; a benign pull
  * request is planned, commented (the CLI's rendering) and its plan uploaded.
  * Needs terraform on PATH and the build (dist/).
@@ -15,20 +17,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
+import { encodings } from "../ci/planted-token";
 import { filesUnder, loadWorkflow, runWorkflow, type RunResult } from "../ci/workflow-runner";
 
 const TOKEN = "planted-secret-7f3c91d2a8e44b0c";
 const sim = useSimulator({ token: TOKEN });
 const VERSION = "0.1.0";
-
-/** Every way the token could be written: as is, URL-encoded, hex, and base64 at each of the three alignments. */
-function encodings(token: string): string[] {
-  const base64 = [0, 1, 2].map((shift) => {
-    const encoded = Buffer.from("x".repeat(shift) + token).toString("base64");
-    return encoded.slice(Math.ceil((shift * 4) / 3) + 1, -4);
-  });
-  return [token, encodeURIComponent(token), Buffer.from(token).toString("hex"), ...base64];
-}
 
 let received: { url: string; headers: string; body: string }[] = [];
 let listener: Server;
@@ -159,6 +153,25 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
     expect(`${JSON.stringify(result.jobs)}\n${explain(result)}`).toMatch(/^\{"declarations":"success","plan":"success"\}/);
     expect(result.comments[0]).toContain("yan@example.com");
     expect(result.comments[0]).not.toMatch(/PATH=|HOME=|CHECKPOINT_DISABLE/);
+    expectNoTokenLeft(result);
+  });
+
+  it.each([
+    ["a templatefile of /proc/self/environ", 'output "z" {\n  value = templatefile("/proc/self/environ", {})\n}', /templatefile/],
+    [
+      "a precondition whose error_message is /proc/self/environ",
+      'output "w" {\n  value = "ok"\n  precondition {\n    condition     = length(alertrules_rule_user_list.engineering.rule_id) < 0\n    error_message = file("/proc/self/environ")\n  }\n}',
+      /precondition failed[^]*ALERT_RULE_USERS_PROVIDER_OFFLINE=1/,
+    ],
+  ])("%s: evaluated only in the declarations job (no secret), which fails; the plan job never runs, the token in no comment and no artifact", async (_what, hostile, shown) => {
+    const head = tree(`hostile-${hostile.length}`, { "alert-rules/main.tf": mainTf([user("9302", "xia@example.com")], "", hostile) });
+    const result = await run(head, base);
+    expect(`${JSON.stringify(result.jobs)}\n${explain(result)}`).toMatch(/^\{"declarations":"failure","plan":"skipped"\}/);
+    // what the configuration shows, it shows in the log of a job that holds no secret
+    const evaluated = result.steps.find((s) => s.step.startsWith("Evaluate"))!;
+    expect(evaluated.output).toMatch(shown);
+    expect(evaluated.output).not.toContain(TOKEN);
+    expect(result.comments).toEqual([]);
     expectNoTokenLeft(result);
   });
 

@@ -1,0 +1,177 @@
+/**
+ * Periodic 429s (issue 41): "200 resources under the every-7th-request-429 fault (Retry-After: 1)
+ * finish within 1.5× the time at the same fault-free rate", alone and combined with 20 % 503s and
+ * 10 % lost answers.
+ *
+ * What "200 resources" is for the CLI: 200 rules' lists (one `alertrules_rule_user_list` resource,
+ * or one RuleUserList construct, each), all of them changed, planned and applied as `apply
+ * --auto-approve` does it (observe → plan → apply and verify, bench/lib/engine-run.ts, the CLI's
+ * adaptive limiter with no --max-rps, parallelism 4). Each list holds 10 users and about one of
+ * them changes (scenario 1's mixed change at 10 %: new users, new, removed or replaced aliases,
+ * removed users), so every rule is read, written and read back: 639 calls. The service is the
+ * simulator with a rate of its own, a token bucket of `rps` requests a second (5/s: 300 a minute,
+ * about the 277 a minute the issue's service accepted before the limiter fell to 30).
+ *
+ * "The same fault-free rate" is that bucket without the periodic fault. Four runs, one tenant:
+ *   A  the bucket alone                           (the fault-free run)
+ *   B  the bucket + every 7th request 429, Retry-After: 1                  judged: B ≤ 1.5 × A
+ *   C  the bucket + 20 % 503s + 10 % of write answers lost                (the fault-free run of D:
+ *                                                   the same 503s and lost answers, no periodic 429)
+ *   D  the bucket + every 7th 429 + 20 % 503s + 10 % lost answers          judged: D ≤ 1.5 × C
+ * D against A is shown, not judged (its 503s and lost answers cost requests of their own, whatever
+ * the limiter does). Every run must converge (the lists as declared, checked on the simulator).
+ * The rate held: requests the service accepted (answered other than 429) a minute over the run,
+ * the lowest over any whole 30-second window, and the limiter's rate at the end, a minute.
+ * Its results go to bench/results.safety.json (`npm run bench -- --scenario periodic-429 --out
+ * bench/results.safety.json`), beside the other scenarios' files, see docs/performance.md.
+ */
+import { runEngine, type EngineRun } from "../lib/engine-run";
+import { check, fmt, sizedCheck, type Check, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
+import type { ExtraFaults } from "../lib/simulator-host";
+import { generateTenant } from "../lib/tenant";
+import { DEFAULT_PARALLELISM } from "./mixed-change";
+
+export interface PeriodicSizes {
+  readonly rules: number;
+  readonly usersPerRule: number;
+  /** The service's own rate (the simulator's token bucket), requests a second. */
+  readonly rps: number;
+}
+
+export const PERIODIC_FULL: PeriodicSizes = { rules: 200, usersPerRule: 10, rps: 5 };
+/** A smoke run of the same code: fewer rules at a higher rate; its timing targets are not judged. */
+export const PERIODIC_QUICK: PeriodicSizes = { rules: 40, usersPerRule: 10, rps: 20 };
+
+/** The issue's target: under the fault, within this factor of the fault-free run's time. */
+export const PERIODIC_WALL_TARGET = 1.5;
+export const EVERY = 7;
+const PERIODIC: ExtraFaults = { rateLimitEvery: EVERY, retryAfterSeconds: 1 };
+const FAILURES: ExtraFaults = { failRate: 0.2, lostResponseRate: 0.1, seed: 41 };
+const WINDOW_MS = 30_000;
+
+interface Held {
+  /** Requests the service accepted (not 429) a minute, over the whole run. */
+  readonly acceptedPerMin: number;
+  /** Every request a minute, 429s included. */
+  readonly requestsPerMin: number;
+  /** The fewest accepted requests a minute in any whole window of WINDOW_MS (null: the run is shorter). */
+  readonly lowestWindowPerMin: number | null;
+  /** The limiter's rate at the end, a minute (null: it never throttled). */
+  readonly limiterEndPerMin: number | null;
+}
+
+export function heldRate(run: EngineRun): Held {
+  const log = run.requestLog;
+  const accepted = log.filter((e) => e.status !== 429);
+  const spanMs = Math.max(1, run.wallMs);
+  const lastAt = log.length === 0 ? 0 : log[log.length - 1]!.atMs;
+  let lowest: number | null = null;
+  for (let start = 0; start + WINDOW_MS <= lastAt; start += 1_000) {
+    const n = accepted.filter((e) => e.atMs >= start && e.atMs < start + WINDOW_MS).length;
+    const perMin = (n * 60_000) / WINDOW_MS;
+    lowest = lowest === null ? perMin : Math.min(lowest, perMin);
+  }
+  return {
+    acceptedPerMin: (accepted.length * 60_000) / spanMs,
+    requestsPerMin: (log.length * 60_000) / spanMs,
+    lowestWindowPerMin: lowest,
+    limiterEndPerMin: run.limiter.rps === undefined ? null : run.limiter.rps * 60,
+  };
+}
+
+const count = (run: EngineRun, status: number) => run.requestLog.filter((e) => e.status === status).length;
+const perMin = (x: number | null) => (x === null ? "-" : fmt.int(x));
+
+function row(label: string, run: EngineRun, reference: EngineRun): string[] {
+  const held = heldRate(run);
+  return [
+    label,
+    fmt.int(run.totalCalls),
+    fmt.int(run.requestLog.length),
+    fmt.int(run.rateLimited),
+    fmt.int(count(run, 503)),
+    fmt.int(count(run, 502)),
+    perMin(held.acceptedPerMin),
+    perMin(held.lowestWindowPerMin),
+    perMin(held.limiterEndPerMin),
+    String(run.limiter.cuts),
+    fmt.s(run.wallMs),
+    fmt.ratio(run.wallMs / reference.wallMs),
+    run.converged ? "yes" : "NO",
+  ];
+}
+
+export const periodic429: Scenario = {
+  name: "periodic-429",
+  title: "Periodic 429s: every 7th request refused (issue 41)",
+  async run(ctx: ScenarioContext): Promise<ScenarioResult> {
+    const sizes = ctx.quick ? PERIODIC_QUICK : PERIODIC_FULL;
+    const tenant = generateTenant({ rules: sizes.rules, usersPerRule: sizes.usersPerRule, change: { kind: "mixed", fraction: 0.1 }, seed: 20_261_127 });
+    const base = { parallelism: DEFAULT_PARALLELISM, latencyMs: ctx.latencyMs, rateLimitRps: sizes.rps };
+    const runs: Array<[string, ExtraFaults | undefined]> = [
+      ["A: fault-free", undefined],
+      [`B: every ${EVERY}th 429`, PERIODIC],
+      ["C: 20 % 503s, 10 % lost answers", FAILURES],
+      [`D: every ${EVERY}th 429, 20 % 503s, 10 % lost answers`, { ...PERIODIC, ...FAILURES }],
+    ];
+    const done: EngineRun[] = [];
+    for (const [label, faults] of runs) {
+      ctx.log(`periodic-429: ${sizes.rules} rules at ${sizes.rps} requests/s, ${label}`);
+      done.push(await runEngine(tenant, { ...base, faults }));
+    }
+    const [a, b, c, d] = done as [EngineRun, EngineRun, EngineRun, EngineRun];
+    const timing = (name: string, pass: boolean, detail: string): Check => sizedCheck(ctx.quick, name, pass, detail);
+    const against = (x: EngineRun, y: EngineRun) => `${fmt.s(x.wallMs)} s against ${fmt.s(y.wallMs)} s (${fmt.ratio(x.wallMs / y.wallMs)}); accepted ${perMin(heldRate(x).acceptedPerMin)} against ${perMin(heldRate(y).acceptedPerMin)} requests/min`;
+    const heldOf = (x: EngineRun) => {
+      const h = heldRate(x);
+      return `${perMin(h.acceptedPerMin)} accepted requests/min over the run, ${perMin(h.lowestWindowPerMin)} in its slowest 30 s, limiter at ${perMin(h.limiterEndPerMin)}/min at the end`;
+    };
+    const checks: Check[] = [
+      check(
+        `periodic 429s, ${sizes.rules} rules at ${sizes.rps}/s: all four runs converge (every list as declared)`,
+        done.every((r) => r.converged),
+        runs.map(([label], i) => `${label.split(":")[0]} ${done[i]!.converged ? "converged" : "did NOT converge"}`).join("; "),
+      ),
+      timing(
+        `periodic 429s, ${sizes.rules} rules at ${sizes.rps}/s: every ${EVERY}th request 429 (Retry-After: 1) finishes within ${PERIODIC_WALL_TARGET}× the fault-free run`,
+        b.wallMs <= PERIODIC_WALL_TARGET * a.wallMs,
+        `${against(b, a)}; ${heldOf(b)}`,
+      ),
+      timing(
+        `periodic 429s, ${sizes.rules} rules at ${sizes.rps}/s, with 20 % 503s and 10 % lost answers: finishes within ${PERIODIC_WALL_TARGET}× the same run without the periodic 429`,
+        d.wallMs <= PERIODIC_WALL_TARGET * c.wallMs,
+        `${against(d, c)}; ${heldOf(d)}`,
+      ),
+      {
+        name: `periodic 429s with 20 % 503s and 10 % lost answers, against the fault-free run (shown, not judged: the 503s and lost answers cost requests of their own)`,
+        pass: d.wallMs <= PERIODIC_WALL_TARGET * a.wallMs,
+        detail: against(d, a),
+        judged: false,
+      },
+    ];
+    return {
+      name: this.name,
+      title: this.title,
+      tables: [
+        {
+          title:
+            `${sizes.rules} rules of ${sizes.usersPerRule} users, each changed, applied (observe, plan, apply, verify) against a service of ${sizes.rps} requests/s ` +
+            `(${sizes.rps * 60}/min; ${ctx.latencyMs} ms latency; parallelism ${DEFAULT_PARALLELISM}; no --max-rps). accepted/min: requests answered other than 429, a minute; ` +
+            `slowest 30 s: the fewest in any 30-second window; x A or C: wall time against the run without the periodic 429`,
+          columns: ["run", "calls", "requests", "429s", "503s", "502s", "accepted/min", "slowest 30 s /min", "limiter end /min", "cuts", "wall s", "x A or C", "converged"],
+          rows: [row(runs[0]![0], a, a), row(runs[1]![0], b, a), row(runs[2]![0], c, c), row(runs[3]![0], d, c)],
+        },
+      ],
+      checks,
+      data: {
+        sizes,
+        every: EVERY,
+        failures: FAILURES,
+        runs: done.map((run, i) => {
+          const { requestLog, ...rest } = run;
+          return { label: runs[i]![0], ...rest, requests: requestLog.length, held: heldRate(run) };
+        }),
+      },
+    };
+  },
+};
