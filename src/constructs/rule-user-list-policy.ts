@@ -7,8 +7,8 @@
  */
 import { Construct } from "constructs";
 import type { IConstruct } from "constructs";
-import { encodePolicy, validatePolicyProps } from "../core/policy-schema";
-import type { ListPolicy } from "../core/policy-schema";
+import { encodePolicy, validatePolicyProps } from "../core/engine/policy-schema";
+import type { ListPolicy } from "../core/engine/policy-schema";
 
 /** Properties of a {@link RuleUserListPolicy}: set at least one check. */
 export interface RuleUserListPolicyProps {

@@ -6,9 +6,9 @@
  */
 import type { GuardSlot, RuleListClient } from "../api";
 import { StalePlanError } from "../errors";
-import { fingerprintList } from "../core/fingerprint";
-import type { ListRead, ObservedList, RuleFacts } from "../core/observation";
-import type { RulePlan } from "../core/plan-schema";
+import { fingerprintList } from "../core/engine/fingerprint";
+import type { ListRead, ObservedList, RuleFacts } from "../core/engine/observation";
+import type { RulePlan } from "../core/engine/plan-schema";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
 

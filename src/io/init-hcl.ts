@@ -5,8 +5,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { InitFile } from "../core/init-files";
-import { hclWorkflowFiles, initHclFiles } from "../core/init-hcl";
+import type { InitFile } from "../core/init/init-files";
+import { hclWorkflowFiles, initHclFiles } from "../core/init/init-hcl";
 import { packageRoot, writeInitFiles } from "./init-app";
 import { installProvider } from "./provider-install";
 import type { ProviderInstall } from "./provider-install";

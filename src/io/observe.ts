@@ -10,9 +10,9 @@ import type { RuleMetadata, UsersInRuleResponse } from "../api/rules/schemas";
 import { isMissingUserId } from "../api/rules/schemas";
 import { AlertRuleUsersError } from "../errors";
 import { mapPool } from "./pool";
-import type { DesiredList } from "../core/desired";
-import { isSystemRule } from "../core/rule-facts";
-import type { ListRead, ObservedList, RuleFacts, RuleObservation } from "../core/observation";
+import type { DesiredList } from "../core/engine/desired";
+import { isSystemRule } from "../core/engine/rule-facts";
+import type { ListRead, ObservedList, RuleFacts, RuleObservation } from "../core/engine/observation";
 
 export interface ObserveOptions {
   /** Most query-users calls in flight. @default 4 */

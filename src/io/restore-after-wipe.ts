@@ -7,12 +7,12 @@
  */
 import type { RuleListClient } from "../api";
 import { AlertRuleUsersError } from "../errors";
-import type { CallRecord, RuleResult } from "../core/apply-results";
-import type { ObservedList, RuleFacts } from "../core/observation";
-import { callSize, wireWrite } from "../core/operations";
-import type { PlannedCall, RulePlan } from "../core/plan-schema";
-import { describeUsers, missingFrom, usersToRestore } from "../core/restore-after-wipe";
-import { readBackProblem } from "../core/verify";
+import type { CallRecord, RuleResult } from "../core/engine/apply-results";
+import type { ObservedList, RuleFacts } from "../core/engine/observation";
+import { callSize, wireWrite } from "../core/engine/operations";
+import type { PlannedCall, RulePlan } from "../core/engine/plan-schema";
+import { describeUsers, missingFrom, usersToRestore } from "../core/engine/restore-after-wipe";
+import { readBackProblem } from "../core/engine/verify";
 import { readList } from "./observe";
 
 /** At most this many users in one add-users of the restore (the service's batch). */

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { main } from "../../src/cli/main";
 import type { Io } from "../../src/cli/io";
-import { withLockEntry } from "../../src/core/provider-lock";
+import { withLockEntry } from "../../src/core/native/provider-lock";
 import { installProvider } from "../../src/io/provider-install";
 import { h1Hash, type PackageFile } from "../../src/io/provider-package";
 import { nodeLauncherPackage, readBundle } from "../../src/io/provider-package/packages";

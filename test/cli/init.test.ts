@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { main } from "../../src/cli/main";
 import type { Io } from "../../src/cli/io";
-import { packageNameFor } from "../../src/core/init-files";
+import { packageNameFor } from "../../src/core/init/init-files";
 import { REPO } from "../support/cli";
 import { majorsOf } from "../support/engines";
 import { filesUnder } from "../support/files";

@@ -3,7 +3,7 @@
  * that (src/core/diff.ts, SCAN_LIMIT = 16). Both must give the same changes; so must merging
  * repeated entries of one user ID, whichever path merges them.
  */
-import { diffRule } from "../../src/core/diff";
+import { diffRule } from "../../src/core/engine/diff";
 import { declared, entry, found, listOf, user } from "../support/builders";
 
 const BATCH = { batchSize: 100 };

@@ -5,8 +5,8 @@
  */
 import { runInNewContext } from "node:vm";
 import ts from "typescript";
-import type { ImportedRule } from "../../src/core/import-code";
-import { IMPORT_STACK_NAME, commentText, constructIdFor, generateImportCode, importAppCommand, tsString, uniqueIds } from "../../src/core/import-code";
+import type { ImportedRule } from "../../src/core/import/import-code";
+import { IMPORT_STACK_NAME, commentText, constructIdFor, generateImportCode, importAppCommand, tsString, uniqueIds } from "../../src/core/import/import-code";
 
 interface Declared {
   id: string;

@@ -5,9 +5,9 @@
  * template, with resource names that are valid identifiers, unique, and the same whatever the order
  * of the rules. (That Terraform itself takes it and plans only imports: test/terraform/native-import-hcl.)
  */
-import type { ImportedRule } from "../../src/core/import-code";
-import { generateImportHcl, resourceNameFor, resourceNames } from "../../src/core/import-hcl";
-import { hclString } from "../../src/core/hcl";
+import type { ImportedRule } from "../../src/core/import/import-code";
+import { generateImportHcl, resourceNameFor, resourceNames } from "../../src/core/import/import-hcl";
+import { hclString } from "../../src/core/import/hcl";
 import { HOSTILE_ALIASES } from "../support/hostile-aliases";
 import { readHcl } from "../support/hcl-reader";
 import type { HclBlock, HclValue } from "../support/hcl-reader";

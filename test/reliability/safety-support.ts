@@ -3,11 +3,11 @@
  * chooses, and the declarations of a workspace for them.
  */
 import type { RuleListClient } from "../../src/api";
-import type { DesiredList } from "../../src/core/desired";
-import type { Plan } from "../../src/core/plan-schema";
-import type { ApplyResult } from "../../src/core/apply-results";
-import { admitted } from "../../src/core/admission";
-import { checkStillPlanned, rulesToReadAgain } from "../../src/core/still-planned";
+import type { DesiredList } from "../../src/core/engine/desired";
+import type { Plan } from "../../src/core/engine/plan-schema";
+import type { ApplyResult } from "../../src/core/engine/apply-results";
+import { admitted } from "../../src/core/engine/admission";
+import { checkStillPlanned, rulesToReadAgain } from "../../src/core/engine/still-planned";
 import { connectedSession, getPlan } from "../../src/io/workflow";
 import type { SimUser, TenantSeed } from "../../src/simulator";
 import type { StackDecl } from "../support/cli";

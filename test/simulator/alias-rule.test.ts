@@ -3,7 +3,7 @@
  * service's behaviour; the engine has its own (src/core/canonical.ts aliasKey). They must agree, or
  * plans made against the simulator would not converge against the service it stands for.
  */
-import { aliasKey } from "../../src/core/canonical";
+import { aliasKey } from "../../src/core/engine/canonical";
 import { serviceAliasKey } from "../../src/simulator/alias";
 
 const SPELLINGS = [

@@ -5,14 +5,14 @@
 import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/rules/schemas";
 import { plural } from "../../shared/text";
-import { compareStrings } from "../canonical";
-import { escapeInvisible } from "../invisible";
+import { compareStrings } from "../engine/canonical";
+import { escapeInvisible } from "../engine/invisible";
 import { noMentions } from "./mentions";
-import type { ListMode } from "../desired";
-import { describeRule } from "../desired";
-import type { Plan, RulePlan } from "../plan-schema";
-import { CHANGE_KIND_LIST, CHANGE_KINDS } from "../change-kinds";
-import type { ChangeEntry, ChangeKind } from "../change-kinds";
+import type { ListMode } from "../engine/desired";
+import { describeRule } from "../engine/desired";
+import type { Plan, RulePlan } from "../engine/plan-schema";
+import { CHANGE_KIND_LIST, CHANGE_KINDS } from "../engine/change-kinds";
+import type { ChangeEntry, ChangeKind } from "../engine/change-kinds";
 
 export type Style = "bold" | "dim" | "red" | "green" | "yellow";
 
@@ -87,9 +87,9 @@ export function modeLabel(mode: ListMode): string {
 }
 
 /** The count and wording of calls: one table for every renderer and apply (src/core/operations.ts). */
-export { callSize, describeCall } from "../operations";
+export { callSize, describeCall } from "../engine/operations";
 
-export type { ChangeKind } from "../change-kinds";
+export type { ChangeKind } from "../engine/change-kinds";
 
 /** One user's change, as a renderer shows it. `userId` is null for entries without a user ID. */
 export interface ChangeRow extends ChangeEntry {

@@ -7,8 +7,8 @@
  * for the renderers and for the JSON plan's `summary`, whose alias fields count every alias that
  * enters or leaves the list (docs/plan-format.md). Pure.
  */
-import { countChanges } from "../change-kinds";
-import type { RulePlan } from "../plan-schema";
+import { countChanges } from "../engine/change-kinds";
+import type { RulePlan } from "../engine/plan-schema";
 import { plural } from "./common";
 
 /** The rule, in words, for the legend of every renderer. */

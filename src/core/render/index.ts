@@ -8,4 +8,4 @@ export { renderPlanText } from "./text";
 export { renderApplyReportMarkdown } from "./apply-report";
 export { plural, printable } from "./common";
 /** "Did you mean …?" for the CLI's messages (unknown flags and commands): src/core/suggest.ts. */
-export { didYouMean, suggest } from "../suggest";
+export { didYouMean, suggest } from "../engine/suggest";

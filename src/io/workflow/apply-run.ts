@@ -5,9 +5,9 @@
  * its flags; it shows the plan, asks, and prints the result it is handed.
  */
 import { ENV_TOKEN } from "../../api";
-import type { ApplyReport, ApplyReportRecorder, ApplyReportSource } from "../../core/apply-report";
-import type { ApplyResult } from "../../core/apply-results";
-import type { Plan } from "../../core/plan-schema";
+import type { ApplyReport, ApplyReportRecorder, ApplyReportSource } from "../../core/report/apply-report";
+import type { ApplyResult } from "../../core/engine/apply-results";
+import type { Plan } from "../../core/engine/plan-schema";
 import { applyFresh, applySavedPlan, checkRequiredTip, type SavedPlanFile } from "./apply";
 import type { InvalidSettings, SessionSettings } from "./connect";
 import { checkCoveredDeclarations } from "./covered";

@@ -9,14 +9,14 @@
  * Each check runs once, here, and is pure (src/core); what reads, sends or redacts is the
  * session's (src/io/workflow/session.ts): `send` (src/io/execute.ts) only sends and verifies.
  */
-import type { ApplyResult } from "../../core/apply-results";
-import { hasChanges } from "../../core/build-plan";
-import type { DesiredList } from "../../core/desired";
-import { admitted, checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../core/admission";
-import { checkPlanIsApplicable, checkSameConnection } from "../../core/guards";
-import type { ListRead } from "../../core/observation";
-import type { Plan } from "../../core/plan-schema";
-import { checkStillPlanned, rulesToReadAgain } from "../../core/still-planned";
+import type { ApplyResult } from "../../core/engine/apply-results";
+import { hasChanges } from "../../core/engine/build-plan";
+import type { DesiredList } from "../../core/engine/desired";
+import { admitted, checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../core/engine/admission";
+import { checkPlanIsApplicable, checkSameConnection } from "../../core/engine/guards";
+import type { ListRead } from "../../core/engine/observation";
+import type { Plan } from "../../core/engine/plan-schema";
+import { checkStillPlanned, rulesToReadAgain } from "../../core/engine/still-planned";
 import { checkTip } from "../git/tip";
 import { readPlanFile } from "../plan-file";
 import { getPlan, type PlanClock } from "./plan";

@@ -6,9 +6,9 @@
  * connection, nothing sent. Runs after the plan's signature is checked, so the record is the
  * reviewed one.
  */
-import { uncoveredDeclarations, withDeclarations, type UncoveredDeclaration } from "../../core/declaration-digest";
-import type { DesiredList } from "../../core/desired";
-import type { Plan } from "../../core/plan-schema";
+import { uncoveredDeclarations, withDeclarations, type UncoveredDeclaration } from "../../core/changed-since/declaration-digest";
+import type { DesiredList } from "../../core/engine/desired";
+import type { Plan } from "../../core/engine/plan-schema";
 import { UnreviewedDeclarationsError } from "../../errors";
 import { readDesired } from "./declared";
 import { getPlan, type PlanClock } from "./plan";

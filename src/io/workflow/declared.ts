@@ -1,5 +1,5 @@
 /** The declared lists: from the synthesized app, or (the Terraform path) from one provisioner's environment. */
-import type { DesiredList } from "../../core/desired";
+import type { DesiredList } from "../../core/engine/desired";
 import { declarationFromEnvironment } from "../declaration-from-env";
 import { readDeclarations } from "../read-synth-output";
 import { readAppCommand, runSynth } from "../synth";

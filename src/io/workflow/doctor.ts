@@ -28,8 +28,8 @@ import {
   unconfiguredChecks,
   type DoctorCheck,
   type ReadOutcome,
-} from "../../core/doctor";
-import { LOCK_FILE_NAME, readLockEntry } from "../../core/provider-lock";
+} from "../../core/doctor/doctor";
+import { LOCK_FILE_NAME, readLockEntry } from "../../core/native/provider-lock";
 import { childEnvironment } from "../../shared/secret-variables";
 import { pluginCacheEntry } from "../provider-install";
 import { BUNDLE_NAME, h1Hash, type PackageFile } from "../provider-package";

@@ -39,8 +39,8 @@ export type { InvalidSettings, OpenSession, RequestContext, SessionRequest, Sess
 export { MAX_RUN_DEADLINE_SECONDS } from "../../api";
 export { TOOL_VERSION } from "../version";
 /** The checks of the CLI's flags that take the core's words (pure, from src/core). */
-export { isInstant } from "../../core/expiry";
-export { DEFAULT_MAX_PLAN_AGE, parseDuration } from "../../core/admission";
+export { isInstant } from "../../core/engine/expiry";
+export { DEFAULT_MAX_PLAN_AGE, parseDuration } from "../../core/engine/admission";
 /** The package's library surface (src/index.ts): the steps, each with its checks, for programs of their own. */
 export { applyFresh, applySavedPlan } from "./apply";
 export type { FreshApply, FreshApplyHooks, SavedPlanFile, SavedPlanHooks } from "./apply";
@@ -49,23 +49,23 @@ export type { PlanClock } from "./plan";
 export { readDesired, readDesiredFromEnv } from "./declared";
 export { readPlanKey } from "./plan-key";
 export { findPeopleLive, importRules, readLiveRules } from "./live";
-export type { DesiredList } from "../../core/desired";
-export type { RuleRow, WhoMatch } from "../../core/who";
-export type { DoctorCheck } from "../../core/doctor";
-export type { Plan } from "../../core/plan-schema";
-export type { ApplyResult } from "../../core/apply-results";
+export type { DesiredList } from "../../core/engine/desired";
+export type { RuleRow, WhoMatch } from "../../core/live/who";
+export type { DoctorCheck } from "../../core/doctor/doctor";
+export type { Plan } from "../../core/engine/plan-schema";
+export type { ApplyResult } from "../../core/engine/apply-results";
 /** One rule at a time: the native provider's calls (src/provider); `listRules` is also the library's. */
 export { listRules } from "./live";
 export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, readRuleList, redactText, redactValues, refusalOf, today, viewOfLiveList } from "./one-rule";
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
-export type { DesiredUser, ListMode } from "../../core/desired";
+export type { DesiredUser, ListMode } from "../../core/engine/desired";
 /** The provider's plan kept whole and applied as planned, or nothing (design §12.1). */
 export { applyPlannedRule, parseKeptPlan, planClear, plannedRemovals } from "./provider-rule";
 export type { PlannedRemoval, PlannedRuleApply } from "./provider-rule";
 export { RUN_SCOPE_VARIABLE, TerraformRun } from "../terraform-run";
-export type { ListPolicy } from "../../core/policy-schema";
+export type { ListPolicy } from "../../core/engine/policy-schema";
 /** How a native list's import ID names its rule (src/core/native-provider.ts). */
-export { nativeImportId, nativeImportIdProblem, parseNativeImportId } from "../../core/native-provider";
+export { nativeImportId, nativeImportIdProblem, parseNativeImportId } from "../../core/native/native-provider";
 /** The declaration in the state of a provisioner resource a RuleUserList wrote (the provider's MoveResourceState). */
 export { declarationOfProvisionerState } from "../../core/declaration/provisioner-state";
 /** The client's names a front door may use (src/io/workflow/door.ts). */

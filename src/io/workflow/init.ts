@@ -1,7 +1,7 @@
 /** `init`: the files of a new app (src/core/init-files.ts) written into a new or empty directory, never over a file. */
 import { basename } from "node:path";
-import type { InitFile } from "../../core/init-files";
-import { initFiles } from "../../core/init-files";
+import type { InitFile } from "../../core/init/init-files";
+import { initFiles } from "../../core/init/init-files";
 import { initVersions, shippedWorkflows, writeInitFiles } from "../init-app";
 
 export interface InitRequest {

@@ -2,15 +2,15 @@
  * Live reads that write nothing to the service: `import`, `rules list` and `who`. Each reads every
  * list it needs or fails naming the lists it could not read: never a partial answer.
  */
-import type { ImportCode } from "../../core/import-code";
-import { generateImportCode } from "../../core/import-code";
-import type { ImportedRule } from "../../core/import-code";
-import { generateImportHcl } from "../../core/import-hcl";
-import type { ProviderConfigured } from "../../core/import-hcl";
-import { byNameThenId } from "../../core/canonical";
-import type { DesiredList } from "../../core/desired";
-import type { LiveRule, RuleRow, WhoMatch } from "../../core/who";
-import { findPeople, ruleRows } from "../../core/who";
+import type { ImportCode } from "../../core/import/import-code";
+import { generateImportCode } from "../../core/import/import-code";
+import type { ImportedRule } from "../../core/import/import-code";
+import { generateImportHcl } from "../../core/import/import-hcl";
+import type { ProviderConfigured } from "../../core/import/import-hcl";
+import { byNameThenId } from "../../core/engine/canonical";
+import type { DesiredList } from "../../core/engine/desired";
+import type { LiveRule, RuleRow, WhoMatch } from "../../core/live/who";
+import { findPeople, ruleRows } from "../../core/live/who";
 import { ImportError, LiveReadError } from "../../errors";
 import { readRuleLists, searchRules } from "../observe";
 import { TOOL_VERSION } from "../version";

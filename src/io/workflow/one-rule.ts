@@ -4,19 +4,19 @@
  * turns Terraform's requests into these calls and knows nothing below them.
  */
 import { redactString, redactStrings } from "../../api/http/redact";
-import { buildPlan } from "../../core/build-plan";
-import { NATIVE_RULE_FIELDS } from "../../core/diff";
-import type { DesiredList } from "../../core/desired";
-import { checkPlanIsApplicable } from "../../core/guards";
-import { isSystemRule } from "../../core/rule-facts";
+import { buildPlan } from "../../core/engine/build-plan";
+import { NATIVE_RULE_FIELDS } from "../../core/engine/diff";
+import type { DesiredList } from "../../core/engine/desired";
+import { checkPlanIsApplicable } from "../../core/engine/guards";
+import { isSystemRule } from "../../core/engine/rule-facts";
 import { validateDeclaration } from "../../core/declaration";
 import type { DeclarationInput } from "../../core/declaration";
-import { encodePolicy, validatePolicyProps } from "../../core/policy-schema";
-import type { ListPolicy, PolicyPropsInput } from "../../core/policy-schema";
-import type { ListView, ViewBasis } from "../../core/list-view";
-import { viewOfList } from "../../core/list-view";
-import type { ObservedList, RuleFacts, RuleObservation } from "../../core/observation";
-import type { Plan } from "../../core/plan-schema";
+import { encodePolicy, validatePolicyProps } from "../../core/engine/policy-schema";
+import type { ListPolicy, PolicyPropsInput } from "../../core/engine/policy-schema";
+import type { ListView, ViewBasis } from "../../core/live/list-view";
+import { viewOfList } from "../../core/live/list-view";
+import type { ObservedList, RuleFacts, RuleObservation } from "../../core/engine/observation";
+import type { Plan } from "../../core/engine/plan-schema";
 import { AlertRuleUsersError } from "../../errors";
 import { lookupRules, readList, type RuleReference } from "../observe";
 import { TOOL_VERSION } from "../version";

@@ -5,8 +5,8 @@
  * never written into a plan or a report.
  */
 import { registerSecret } from "../../api/http/redact";
-import type { Plan } from "../../core/plan-schema";
-import { checkPlanSignature, planSignature } from "../../core/plan-signature";
+import type { Plan } from "../../core/engine/plan-schema";
+import { checkPlanSignature, planSignature } from "../../core/engine/plan-signature";
 import { ConfigError, PlanFileError } from "../../errors";
 import { PLAN_KEY_VARIABLE } from "../../shared/secret-variables";
 

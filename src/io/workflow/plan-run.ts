@@ -3,8 +3,8 @@
  * a git revision), observe, build the plan, hand it to the front door, save it. The front door
  * made the request from its flags and prints what it is handed.
  */
-import { hasChanges } from "../../core/build-plan";
-import type { Plan } from "../../core/plan-schema";
+import { hasChanges } from "../../core/engine/build-plan";
+import type { Plan } from "../../core/engine/plan-schema";
 import { readChangedSince, planChangedSince, type ChangedSinceRead } from "./changed-since";
 import type { InvalidSettings, SessionSettings } from "./connect";
 import { planDeclared } from "./covered";

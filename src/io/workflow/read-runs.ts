@@ -5,11 +5,11 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isDrift, isNotManaged, type AccessReport } from "../../core/access-report";
-import type { DesiredList } from "../../core/desired";
-import { importAppCommand, type ImportCode } from "../../core/import-code";
-import { providerConfigured, type ProviderConfigured } from "../../core/import-hcl";
-import type { RuleRow, WhoMatch } from "../../core/who";
+import { isDrift, isNotManaged, type AccessReport } from "../../core/report/access-report";
+import type { DesiredList } from "../../core/engine/desired";
+import { importAppCommand, type ImportCode } from "../../core/import/import-code";
+import { providerConfigured, type ProviderConfigured } from "../../core/import/import-hcl";
+import type { RuleRow, WhoMatch } from "../../core/live/who";
 import { staleSynthOutput } from "../stale-output";
 import type { InvalidSettings, SessionSettings } from "./connect";
 import { readDesired } from "./declared";

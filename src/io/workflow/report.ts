@@ -4,9 +4,9 @@
  * HTML page and the CSV that the pure core renders. Each file is written atomically.
  */
 import { dirname, relative } from "node:path";
-import type { AccessReport } from "../../core/access-report";
-import { buildAccessReport } from "../../core/access-report";
-import type { DesiredList } from "../../core/desired";
+import type { AccessReport } from "../../core/report/access-report";
+import { buildAccessReport } from "../../core/report/access-report";
+import type { DesiredList } from "../../core/engine/desired";
 import { renderReportCsv } from "../../core/render/report-csv";
 import { renderReportHtml } from "../../core/render/report-html";
 import { redactString } from "../../api/http/redact";

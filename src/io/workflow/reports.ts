@@ -5,8 +5,8 @@
  */
 import { resolve } from "node:path";
 import { redactString } from "../../api/http/redact";
-import type { ApplyReport, ApplyReportSource } from "../../core/apply-report";
-import { ApplyReportRecorder } from "../../core/apply-report";
+import type { ApplyReport, ApplyReportSource } from "../../core/report/apply-report";
+import { ApplyReportRecorder } from "../../core/report/apply-report";
 import { renderApplyReportMarkdown } from "../../core/render/apply-report";
 import { OutputFileError } from "../../errors";
 import { writeFileAtomic } from "../../shared/atomic-write";

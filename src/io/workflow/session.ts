@@ -3,10 +3,10 @@
  * connected run (Session) and the options of a run that writes (RunOptions).
  */
 import type { RuleListClient } from "../../api";
-import type { AdmittedPlan } from "../../core/admission";
-import type { ApplyResult } from "../../core/apply-results";
-import type { GuardOptions } from "../../core/guards";
-import type { ListRead, RuleFacts, RuleObservation } from "../../core/observation";
+import type { AdmittedPlan } from "../../core/engine/admission";
+import type { ApplyResult } from "../../core/engine/apply-results";
+import type { GuardOptions } from "../../core/engine/guards";
+import type { ListRead, RuleFacts, RuleObservation } from "../../core/engine/observation";
 import type { ApplyOptions } from "../execute";
 import type { RuleReference } from "../observe";
 

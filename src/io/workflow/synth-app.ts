@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { compareStrings } from "../../core/canonical";
+import { compareStrings } from "../../core/engine/canonical";
 import { readDesired } from "./declared";
 import type { SynthSettings } from "./session";
 

@@ -3,9 +3,9 @@
  * generators and the installer share. Fixed by the contract: an address Terraform resolves, a
  * resource type, and where the implied local mirror keeps an unpacked provider.
  */
-import type { ObservedList } from "./observation";
-import type { RuleChanges } from "./rule-changes";
-import { suggest } from "./suggest";
+import type { ObservedList } from "../engine/observation";
+import type { RuleChanges } from "../engine/rule-changes";
+import { suggest } from "../engine/suggest";
 
 /** The provider's local name in `required_providers` and its provider block. */
 export const PROVIDER_LOCAL_NAME = "alertrules";

@@ -3,7 +3,7 @@
  * each function turns one observation into one line (what was found) and, unless it passed, what
  * to do. A check that does not apply here is skipped with its reason, never failed.
  */
-export { mirrorPath, terraformTarget } from "./native-provider";
+export { mirrorPath, terraformTarget } from "../native/native-provider";
 
 export type CheckStatus = "pass" | "fail" | "skip";
 

@@ -11,11 +11,11 @@
  * `--changed-since`, core/changed-declarations.ts): they are reported, not compared.
  */
 import { createHash } from "node:crypto";
-import { canonicalUsers } from "./canonical";
-import { canonicalJson } from "./canonical-json";
-import { policyKey, ruleReference } from "./changed-declarations";
-import type { DesiredList } from "./desired";
-import type { CoveredDeclaration, Plan } from "./plan-schema";
+import { canonicalUsers } from "../engine/canonical";
+import { canonicalJson } from "../engine/canonical-json";
+import { policyKey, ruleReference } from "../engine/changed-declarations";
+import type { DesiredList } from "../engine/desired";
+import type { CoveredDeclaration, Plan } from "../engine/plan-schema";
 
 /** sha256 of what a write of this declaration follows from. */
 export function declarationDigest(list: DesiredList): string {

@@ -2,7 +2,7 @@
  * The checks that decide whether a plan may be applied at all (docs/contract.md §5): no request, no
  * clock. Each refuses the whole plan by throwing; the caller sends nothing when one throws.
  */
-import { ConnectionMismatchError, MassRemovalError, StalePlanError, UnresolvedRulesError } from "../errors";
+import { ConnectionMismatchError, MassRemovalError, StalePlanError, UnresolvedRulesError } from "../../errors";
 import type { Plan, RulePlan } from "./plan-schema";
 
 /** Errors that forbid applying anything: the declaration itself cannot be trusted. */

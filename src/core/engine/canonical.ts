@@ -7,7 +7,7 @@
  * key and then by exact spelling. Strings compare by UTF-16 code units (not the locale), so the
  * order is the same on every machine.
  */
-import { compareStrings } from "../shared/text";
+import { compareStrings } from "../../shared/text";
 
 export interface UserAliases {
   readonly userId: string;

@@ -6,14 +6,14 @@
  * declarations are reported at once, each with its construct path.
  */
 import { z } from "zod";
-import { ConfigError, DeclarationError } from "../errors";
-import type { DeclarationFailure } from "../errors";
-import { compareStrings } from "./canonical";
-import { RESOURCE_CHILD_ID, decodeTriggers, isRuleUserListTriggers } from "./declaration/triggers";
-import { decodeNativeAttributes } from "./declaration/native";
-import { NATIVE_RESOURCE_TYPE } from "./native-provider";
-import type { DesiredList } from "./desired";
-import { POLICIES_KEY, decodePolicies } from "./policy-schema";
+import { ConfigError, DeclarationError } from "../../errors";
+import type { DeclarationFailure } from "../../errors";
+import { compareStrings } from "../engine/canonical";
+import { RESOURCE_CHILD_ID, decodeTriggers, isRuleUserListTriggers } from "./triggers";
+import { decodeNativeAttributes } from "./native";
+import { NATIVE_RESOURCE_TYPE } from "../native/native-provider";
+import type { DesiredList } from "../engine/desired";
+import { POLICIES_KEY, decodePolicies } from "../engine/policy-schema";
 
 const resourceSchema = z.looseObject({
   triggers: z.unknown().optional(),

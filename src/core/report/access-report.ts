@@ -6,18 +6,18 @@
  * Policy violations are the plan's own (buildPlan on the live lists), so the report and `plan`
  * never disagree about them.
  */
-import type { UsersToAlertOn } from "../api/rules/schemas";
-import { buildPlan } from "./build-plan";
-import { aliasKey, compareStrings } from "./canonical";
-import type { DesiredList, DesiredUser } from "./desired";
-import { describeRule } from "./desired";
-import { EXPIRING_SOON_DAYS, addDays, dayOf } from "./expiry";
-import type { RuleObservation } from "./observation";
-import type { Plan, PolicyViolation } from "./plan-schema";
-import { policyReason } from "./policy";
-import type { LiveRule } from "./who";
-import { byNameThenId } from "./canonical";
-import { declaresRule } from "./who";
+import type { UsersToAlertOn } from "../../api/rules/schemas";
+import { buildPlan } from "../engine/build-plan";
+import { aliasKey, compareStrings } from "../engine/canonical";
+import type { DesiredList, DesiredUser } from "../engine/desired";
+import { describeRule } from "../engine/desired";
+import { EXPIRING_SOON_DAYS, addDays, dayOf } from "../engine/expiry";
+import type { RuleObservation } from "../engine/observation";
+import type { Plan, PolicyViolation } from "../engine/plan-schema";
+import { policyReason } from "../engine/policy";
+import type { LiveRule } from "../live/who";
+import { byNameThenId } from "../engine/canonical";
+import { declaresRule } from "../live/who";
 
 /** `expired`: its `expiresAt` has come and it is still in the live list; `expiring`: it comes within 14 days. */
 export type ExpiryState = "expired" | "expiring" | "none";

@@ -3,9 +3,9 @@
  * (built by the same buildPlan as a full plan), marked with what was compared, how many declared
  * rules were left unread and why, and which rules are no longer managed. Pure.
  */
-import type { DeclarationComparison } from "./changed-declarations";
-import type { DesiredList } from "./desired";
-import type { ChangedSince, Plan } from "./plan-schema";
+import type { DeclarationComparison } from "../engine/changed-declarations";
+import type { DesiredList } from "../engine/desired";
+import type { ChangedSince, Plan } from "../engine/plan-schema";
 
 /** Why the unchanged rules were not read: the words the plan, the text and the markdown show. */
 export function unreadReason(ref: string): string {

@@ -6,7 +6,7 @@
  * evaluates them purely (policy.ts). Plain TypeScript and zod: no cdktf, no constructs.
  */
 import { z } from "zod";
-import { DeclarationError } from "../errors";
+import { DeclarationError } from "../../errors";
 
 /** The key, inside a resource's `"//"` object, that carries the policies of its list. */
 export const POLICIES_KEY = "alert_rule_users_policies";

@@ -13,13 +13,13 @@
  * - lists the construct would refuse (a user without aliases, an alias twice...): commented out
  *   whole, with the validation failures, so the generated file always synthesizes.
  */
-import type { UsersToAlertOn } from "../api/rules/schemas";
-import { shellQuote } from "../shared/text";
-import { canonicalUsers } from "./canonical";
-import { validateDeclaration } from "./declaration";
-import { isSystemRule } from "./rule-facts";
-import type { ObservedEntry } from "./plan-schema";
-import type { ObservedList, RuleFacts } from "./observation";
+import type { UsersToAlertOn } from "../../api/rules/schemas";
+import { shellQuote } from "../../shared/text";
+import { canonicalUsers } from "../engine/canonical";
+import { validateDeclaration } from "../declaration";
+import { isSystemRule } from "../engine/rule-facts";
+import type { ObservedEntry } from "../engine/plan-schema";
+import type { ObservedList, RuleFacts } from "../engine/observation";
 
 /** One live rule: its metadata and, unless it was not read (system rules), its list. */
 export interface ImportedRule {

@@ -4,12 +4,12 @@
  * the run goes; written also when the run is refused or fails part-way. Format: docs/ci.md.
  * Never carries the token: only the base URL and tenant ID of the connection.
  */
-import type { ErrorCode } from "../errors";
-import { AlertRuleUsersError, StalePlanError } from "../errors";
-import type { ApplyResult, RuleResult } from "./apply-results";
-import { countOutcomes, interruptedBeforeApply, notApplied } from "./apply-results";
-import type { Plan } from "./plan-schema";
-import { planChecksum } from "./plan-schema";
+import type { ErrorCode } from "../../errors";
+import { AlertRuleUsersError, StalePlanError } from "../../errors";
+import type { ApplyResult, RuleResult } from "../engine/apply-results";
+import { countOutcomes, interruptedBeforeApply, notApplied } from "../engine/apply-results";
+import type { Plan } from "../engine/plan-schema";
+import { planChecksum } from "../engine/plan-schema";
 
 export const APPLY_REPORT_VERSION = 1 as const;
 

@@ -4,10 +4,10 @@
  * simulator's sample tenant, and a .gitignore. Pure: the provider version in, files out (the I/O
  * is src/io/init-hcl.ts; it also installs the provider into DIR).
  */
-import { hclString } from "./hcl";
-import { providerBlocks } from "./import-hcl";
+import { hclString } from "../import/hcl";
+import { providerBlocks } from "../import/import-hcl";
 import type { InitFile } from "./init-files";
-import { NATIVE_RESOURCE_TYPE } from "./native-provider";
+import { NATIVE_RESOURCE_TYPE } from "../native/native-provider";
 
 /** The sample tenant's inclusion list the starter declares ("Endpoint exfiltration - Engineering"). */
 export const SAMPLE_HCL_RULE_ID = "a33e7c21-5cb0-4cf5-a266-852063111751";

@@ -5,7 +5,7 @@
  * `massRemoval` do not follow from its desired lists (edited, checksum recomputed) is refused.
  * Pure: the lists are read by the caller (src/io/execute.ts).
  */
-import { PlanFileError } from "../errors";
+import { PlanFileError } from "../../errors";
 import { canonicalJson } from "./canonical-json";
 import type { ObservedList } from "./observation";
 import type { MassRemovalCheck, Plan, RuleChanges, RulePlan } from "./plan-schema";

@@ -14,11 +14,11 @@
  * SHA-256 of their rule ID after it, so no name depends on the order of the rules.
  */
 import { createHash } from "node:crypto";
-import { canonicalUsers } from "./canonical";
+import { canonicalUsers } from "../engine/canonical";
 import { hclComment, hclString, isResourceName } from "./hcl";
 import { classify, listKind, slugOf } from "./import-code";
 import type { ImportCode, ImportedRule, ImportedRuleReport, Planned } from "./import-code";
-import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE, nativeImportId } from "./native-provider";
+import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE, nativeImportId } from "../native/native-provider";
 
 export interface ImportHclOptions {
   /** The provider version required (this package's). */

@@ -10,10 +10,10 @@
  *   declared (the declaration is satisfied: no perpetual diff); one still live is listed in
  *   `expiredOnList`, which an authoritative list's next apply empties.
  */
-import { aliasKey, canonicalAliases, compareStrings } from "./canonical";
-import type { DesiredUser, ListMode } from "./desired";
-import { hasExpired } from "./expiry";
-import type { ObservedList } from "./observation";
+import { aliasKey, canonicalAliases, compareStrings } from "../engine/canonical";
+import type { DesiredUser, ListMode } from "../engine/desired";
+import { hasExpired } from "../engine/expiry";
+import type { ObservedList } from "../engine/observation";
 
 export interface ListView {
   /** The users to show, by user ID, aliases in canonical order. */

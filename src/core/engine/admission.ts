@@ -6,7 +6,7 @@
  * field but the checksum). A plan applies at the `now` it records, but never adds a user whose
  * `expiresAt` has passed by the real clock. Each refuses the whole plan by throwing.
  */
-import { ExpiredUsersError, PlanTooOldError } from "../errors";
+import { ExpiredUsersError, PlanTooOldError } from "../../errors";
 import { EXPIRING_SOON_DAYS, addDays, dayOf } from "./expiry";
 import type { DesiredList } from "./desired";
 import type { Plan } from "./plan-schema";

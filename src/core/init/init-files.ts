@@ -3,7 +3,7 @@
  * Pure: names and versions in, file paths and contents out (the CLI checks that none exists and
  * writes them).
  */
-import { tsString } from "./import-code";
+import { tsString } from "../import/import-code";
 
 /** One file of the app, by its path relative to the app's directory (`/`-separated). */
 export interface InitFile {

@@ -1,5 +1,5 @@
 /** What observe() learned about one declared list: the input of the pure diff, with the declaration. */
-import type { UsersToAlertOn } from "../api/rules/schemas";
+import type { UsersToAlertOn } from "../../api/rules/schemas";
 import type { ObservedEntry } from "./plan-schema";
 
 /** The rule metadata facts the diff depends on. */

@@ -10,8 +10,8 @@
  * (docs/architecture.md, "Adding a write operation").
  */
 import { z } from "zod";
-import type { UsersToAlertOn, WireWrite, WriteFields, WriteOperation } from "../api/rules/schemas";
-import { plural } from "../shared/text";
+import type { UsersToAlertOn, WireWrite, WriteFields, WriteOperation } from "../../api/rules/schemas";
+import { plural } from "../../shared/text";
 import { compareStrings } from "./canonical";
 import { CHANGE_KIND_LIST, CHANGE_KINDS, type ChangeItem } from "./change-kinds";
 import type { DeepReadonly } from "./deep-readonly";

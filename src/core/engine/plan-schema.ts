@@ -8,8 +8,8 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { USERS_TO_ALERT_ON } from "../api/rules/schemas";
-import { PlanFileError } from "../errors";
+import { USERS_TO_ALERT_ON } from "../../api/rules/schemas";
+import { PlanFileError } from "../../errors";
 import { canonicalJson } from "./canonical-json";
 import { DECLARATION_CHANGES } from "./changed-declarations";
 import type { DeepReadonly } from "./deep-readonly";

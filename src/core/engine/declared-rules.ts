@@ -10,9 +10,9 @@
  */
 import { z } from "zod";
 import { DeclarationError } from "../../errors";
-import type { RuleReference } from "../desired";
+import type { RuleReference } from "./desired";
 
-export type { RuleReference } from "../desired";
+export type { RuleReference } from "./desired";
 
 /** The file, in the stack's working directory, that lists the app's rule declarations. */
 export const DECLARED_RULES_FILE = "alert-rule-users.rules.json";

@@ -2,10 +2,10 @@
  * `rules list` and `who` (docs/contract.md §9.2) as pure functions of what was read: every rule of the
  * tenant with its list, and optionally the declared lists of the app. No I/O.
  */
-import type { UsersToAlertOn } from "../api/rules/schemas";
-import { aliasKey, byNameThenId, compareStrings } from "./canonical";
-import type { DesiredList } from "./desired";
-import type { ObservedList, RuleFacts } from "./observation";
+import type { UsersToAlertOn } from "../../api/rules/schemas";
+import { aliasKey, byNameThenId, compareStrings } from "../engine/canonical";
+import type { DesiredList } from "../engine/desired";
+import type { ObservedList, RuleFacts } from "../engine/observation";
 
 /** One rule as read live: its facts and its list (null when not read: system rules). */
 export interface LiveRule {
