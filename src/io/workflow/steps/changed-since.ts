@@ -30,21 +30,21 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { compareDeclarations } from "../../core/engine/changed-declarations";
-import type { DeclarationComparison } from "../../core/engine/changed-declarations";
-import type { DesiredList } from "../../core/engine/desired";
-import { AlertRuleUsersError, ChangedSinceError } from "../../errors";
-import { readDeclarations } from "../read-synth-output";
-import { git, repositoryTop, resolveCommit, stderrOf } from "../git/worktree";
-import { readAppCommand, runSynth } from "../synth";
-import type { Plan } from "../../core/engine/plan-schema";
-import { sameRuleUnread, withChangedSince } from "../../core/changed-since/changed-since-plan";
-import { withDeclarations } from "../../core/changed-since/declaration-digest";
-import { gitEnvironment } from "../../shared/child-env";
-import { childEnvironment as withoutSecrets } from "../../shared/secret-variables";
-import { decideRefDependencies, installRefDependencies, linkDependencies, outsideWorkingTree } from "./ref-dependencies";
+import { compareDeclarations } from "../../../core/engine/changed-declarations";
+import type { DeclarationComparison } from "../../../core/engine/changed-declarations";
+import type { DesiredList } from "../../../core/engine/desired";
+import { AlertRuleUsersError, ChangedSinceError } from "../../../errors";
+import { readDeclarations } from "../../read-synth-output";
+import { git, repositoryTop, resolveCommit, stderrOf } from "../../git/worktree";
+import { readAppCommand, runSynth } from "../../synth";
+import type { Plan } from "../../../core/engine/plan-schema";
+import { sameRuleUnread, withChangedSince } from "../../../core/changed-since/changed-since-plan";
+import { withDeclarations } from "../../../core/changed-since/declaration-digest";
+import { gitEnvironment } from "../../../shared/child-env";
+import { childEnvironment as withoutSecrets } from "../../../shared/secret-variables";
+import { decideRefDependencies, installRefDependencies, linkDependencies, outsideWorkingTree } from "../../ref-dependencies";
 import { readDesired } from "./declared";
-import type { SynthSettings } from "./session";
+import type { SynthSettings } from "../session/session";
 
 /** The revision compared with, and what changed since. */
 export interface ChangedSinceRead {

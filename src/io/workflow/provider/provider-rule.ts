@@ -8,18 +8,18 @@
  *            nothing and says what moved ("plan again"); else the plan's calls, then verify
  *   destroy  with on_destroy = "clear": a plan of its own, made and shown at plan time, applied the same way
  */
-import { hasChanges } from "../../core/engine/build-plan";
-import { checkNoExpiredAdds } from "../../core/engine/admission";
-import type { DesiredList, DesiredUser } from "../../core/engine/desired";
-import { fingerprintList } from "../../core/engine/fingerprint";
-import { describeListChange, plannedRemovals, type PlannedRemoval } from "../../core/native/native-provider";
-import type { ObservedList, RuleFacts, RuleObservation } from "../../core/engine/observation";
-import { planSchema, type Plan } from "../../core/engine/plan-schema";
-import { rulesToReadAgain } from "../../core/engine/still-planned";
-import type { ApplyResult } from "../../core/engine/apply-results";
-import { applyPlanned } from "./apply";
+import { hasChanges } from "../../../core/engine/build-plan";
+import { checkNoExpiredAdds } from "../../../core/engine/admission";
+import type { DesiredList, DesiredUser } from "../../../core/engine/desired";
+import { fingerprintList } from "../../../core/engine/fingerprint";
+import { describeListChange, plannedRemovals, type PlannedRemoval } from "../../../core/native/native-provider";
+import type { ObservedList, RuleFacts, RuleObservation } from "../../../core/engine/observation";
+import { planSchema, type Plan } from "../../../core/engine/plan-schema";
+import { rulesToReadAgain } from "../../../core/engine/still-planned";
+import type { ApplyResult } from "../../../core/engine/apply-results";
+import { applyPlanned } from "../steps/apply";
 import { planOneRule, today } from "./one-rule";
-import type { RunOptions, Session } from "./session";
+import type { RunOptions, Session } from "../session/session";
 
 export type { PlannedRemoval };
 export { plannedRemovals };

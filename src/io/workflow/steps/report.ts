@@ -4,17 +4,17 @@
  * HTML page and the CSV that the pure core renders. Each file is written atomically.
  */
 import { dirname, relative } from "node:path";
-import type { AccessReport } from "../../core/report/access-report";
-import { buildAccessReport } from "../../core/report/access-report";
-import type { DesiredList } from "../../core/engine/desired";
-import { renderReportCsv } from "../../core/render/report-csv";
-import { renderReportHtml } from "../../core/render/report-html";
-import { redactString } from "../../api/http/redact";
-import { writeFileAtomic } from "../../shared/atomic-write";
-import { TOOL_VERSION } from "../version";
+import type { AccessReport } from "../../../core/report/access-report";
+import { buildAccessReport } from "../../../core/report/access-report";
+import type { DesiredList } from "../../../core/engine/desired";
+import { renderReportCsv } from "../../../core/render/report-csv";
+import { renderReportHtml } from "../../../core/render/report-html";
+import { redactString } from "../../../api/http/redact";
+import { writeFileAtomic } from "../../../shared/atomic-write";
+import { TOOL_VERSION } from "../../version";
 import { readDesired } from "./declared";
 import { readLiveRules } from "./live";
-import type { Session, SynthSettings } from "./session";
+import type { Session, SynthSettings } from "../session/session";
 
 /**
  * The report as of `now` (`yyyy-MM-ddTHH:mm:ssZ`). With `synth`, the app is synthesized (or its

@@ -4,13 +4,13 @@
  * last line of defence: names and aliases come from the service, which may echo a secret.
  */
 import { resolve } from "node:path";
-import { redactString } from "../../api/http/redact";
-import type { ApplyReport, ApplyReportSource } from "../../core/report/apply-report";
-import { ApplyReportRecorder } from "../../core/report/apply-report";
-import { renderApplyReportMarkdown } from "../../core/render/apply-report";
-import { OutputFileError } from "../../errors";
-import { writeFileAtomic } from "../../shared/atomic-write";
-import { TOOL_VERSION } from "../version";
+import { redactString } from "../../../api/http/redact";
+import type { ApplyReport, ApplyReportSource } from "../../../core/report/apply-report";
+import { ApplyReportRecorder } from "../../../core/report/apply-report";
+import { renderApplyReportMarkdown } from "../../../core/render/apply-report";
+import { OutputFileError } from "../../../errors";
+import { writeFileAtomic } from "../../../shared/atomic-write";
+import { TOOL_VERSION } from "../../version";
 
 /** A recorder of one apply run, fed as the run goes (src/core/apply-report.ts). */
 export function startApplyReport(startedAt: Date, source: ApplyReportSource): ApplyReportRecorder {

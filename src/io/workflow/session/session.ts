@@ -2,13 +2,13 @@
  * What every step of the workflow is given: where the declaration comes from (SynthSettings), a
  * connected run (Session) and the options of a run that writes (RunOptions).
  */
-import type { RuleListClient } from "../../api";
-import type { AdmittedPlan } from "../../core/engine/admission";
-import type { ApplyResult } from "../../core/engine/apply-results";
-import type { GuardOptions } from "../../core/engine/guards";
-import type { ListRead, RuleFacts, RuleObservation } from "../../core/engine/observation";
-import type { ApplyOptions } from "../execute";
-import type { RuleReference } from "../observe";
+import type { RuleListClient } from "../../../api";
+import type { AdmittedPlan } from "../../../core/engine/admission";
+import type { ApplyResult } from "../../../core/engine/apply-results";
+import type { GuardOptions } from "../../../core/engine/guards";
+import type { ListRead, RuleFacts, RuleObservation } from "../../../core/engine/observation";
+import type { ApplyOptions } from "../../execute";
+import type { RuleReference } from "../../observe";
 
 /** How to get the synthesized declaration. */
 export interface SynthSettings {

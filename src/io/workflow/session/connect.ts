@@ -18,12 +18,12 @@ import {
   paceBeyondDeadline,
   resolveConnection,
   resolveReadLimits,
-} from "../../api";
-import { redactStrings } from "../../api/http/redact";
-import type { ConnectionConfig, RequestHook, RetryPolicy, RunDeadline } from "../../api";
-import { UsageError } from "../../errors";
-import { applyPlan } from "../execute";
-import { readAgain } from "../fresh-read";
+} from "../../../api";
+import { redactStrings } from "../../../api/http/redact";
+import type { ConnectionConfig, RequestHook, RetryPolicy, RunDeadline } from "../../../api";
+import { UsageError } from "../../../errors";
+import { applyPlan } from "../../execute";
+import { readAgain } from "../../fresh-read";
 import type { Session } from "./session";
 
 /** Default of --timeout: how long one HTTP attempt may take, in seconds. */

@@ -1,8 +1,8 @@
 /** `init`: the files of a new app (src/core/init-files.ts) written into a new or empty directory, never over a file. */
 import { basename } from "node:path";
-import type { InitFile } from "../../core/init/init-files";
-import { initFiles } from "../../core/init/init-files";
-import { initVersions, shippedWorkflows, writeInitFiles } from "../init-app";
+import type { InitFile } from "../../../core/init/init-files";
+import { initFiles } from "../../../core/init/init-files";
+import { initVersions, shippedWorkflows, writeInitFiles } from "../../init-app";
 
 export interface InitRequest {
   /** The app's directory (absolute). */

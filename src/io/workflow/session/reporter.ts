@@ -3,7 +3,7 @@
  * as sentences, retries and progress as plain events. The CLI writes them on stderr
  * (src/cli/reporter.ts); nothing in the workflow knows a stream.
  */
-import type { RateLimiterState, RequestEvent, RetryPolicy } from "../../api";
+import type { RateLimiterState, RequestEvent, RetryPolicy } from "../../../api";
 
 /** A request that failed and is sent again. */
 export interface RetryReport {

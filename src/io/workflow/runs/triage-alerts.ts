@@ -2,14 +2,14 @@
  * The `alerts` commands, composed: search, show, note, dismiss/reopen and escalate. Each opens the
  * triage session, makes its calls, closes it, and returns what the front door prints.
  */
-import type { AlertDetails, AlertDetailsAggregate, AlertState, AlertSummary, Case, CreateCaseInput, FilterGroup } from "../../api";
-import { ApiError, eventIdsOf } from "../../api";
-import { UsageError } from "../../errors";
-import { plural } from "../../shared/text";
-import type { InvalidSettings, SessionSettings } from "./connect";
-import type { RunReporter } from "./reporter";
+import type { AlertDetails, AlertDetailsAggregate, AlertState, AlertSummary, Case, CreateCaseInput, FilterGroup } from "../../../api";
+import { ApiError, eventIdsOf } from "../../../api";
+import { UsageError } from "../../../errors";
+import { plural } from "../../../shared/text";
+import type { InvalidSettings, SessionSettings } from "../session/connect";
+import type { RunReporter } from "../session/reporter";
 import { attachAll, type FileEventOutcome } from "./triage-cases";
-import { withTriageClient } from "./triage-session";
+import { withTriageClient } from "../session/triage-session";
 
 export interface AlertsSearchRequest {
   readonly session: SessionSettings | InvalidSettings;

@@ -6,13 +6,13 @@
  * connection, nothing sent. Runs after the plan's signature is checked, so the record is the
  * reviewed one.
  */
-import { uncoveredDeclarations, withDeclarations, type UncoveredDeclaration } from "../../core/changed-since/declaration-digest";
-import type { DesiredList } from "../../core/engine/desired";
-import type { Plan } from "../../core/engine/plan-schema";
-import { UnreviewedDeclarationsError } from "../../errors";
+import { uncoveredDeclarations, withDeclarations, type UncoveredDeclaration } from "../../../core/changed-since/declaration-digest";
+import type { DesiredList } from "../../../core/engine/desired";
+import type { Plan } from "../../../core/engine/plan-schema";
+import { UnreviewedDeclarationsError } from "../../../errors";
 import { readDesired } from "./declared";
 import { getPlan, type PlanClock } from "./plan";
-import type { Session, SynthSettings } from "./session";
+import type { Session, SynthSettings } from "../session/session";
 
 /** How many declarations the message names before "and N more". */
 const NAMED = 10;

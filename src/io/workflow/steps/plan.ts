@@ -2,14 +2,14 @@
  * Making and saving a plan: observe the declared rules, build the plan (pure), redact it once,
  * and save exactly what was shown.
  */
-import { buildPlan } from "../../core/engine/build-plan";
-import type { DesiredList } from "../../core/engine/desired";
-import type { Plan } from "../../core/engine/plan-schema";
-import { serializePlan } from "../../core/engine/plan-schema";
-import { writeFileAtomic } from "../../shared/atomic-write";
-import { observe } from "../observe";
-import { TOOL_VERSION } from "../version";
-import type { Session } from "./session";
+import { buildPlan } from "../../../core/engine/build-plan";
+import type { DesiredList } from "../../../core/engine/desired";
+import type { Plan } from "../../../core/engine/plan-schema";
+import { serializePlan } from "../../../core/engine/plan-schema";
+import { writeFileAtomic } from "../../../shared/atomic-write";
+import { observe } from "../../observe";
+import { TOOL_VERSION } from "../../version";
+import type { Session } from "../session/session";
 
 export interface PlanClock {
   /** When the plan is made (recorded as is). */

@@ -4,19 +4,19 @@
  * ends (applied, refused, failed, cancelled, interrupted). The front door made the request from
  * its flags; it shows the plan, asks, and prints the result it is handed.
  */
-import { ENV_TOKEN } from "../../api";
-import type { ApplyReport, ApplyReportRecorder, ApplyReportSource } from "../../core/report/apply-report";
-import type { ApplyResult } from "../../core/engine/apply-results";
-import type { Plan } from "../../core/engine/plan-schema";
-import { applyFresh, applySavedPlan, checkRequiredTip, type SavedPlanFile } from "./apply";
-import type { InvalidSettings, SessionSettings } from "./connect";
-import { checkCoveredDeclarations } from "./covered";
-import { readDesired, readDesiredFromEnv } from "./declared";
-import { readPlanKey } from "./plan-key";
-import { openReportedSession, type ReportedSession } from "./reported-session";
-import type { RunReporter } from "./reporter";
-import { startApplyReport, writeApplyReports, type ReportFiles } from "./reports";
-import type { RunOptions, SynthSettings } from "./session";
+import { ENV_TOKEN } from "../../../api";
+import type { ApplyReport, ApplyReportRecorder, ApplyReportSource } from "../../../core/report/apply-report";
+import type { ApplyResult } from "../../../core/engine/apply-results";
+import type { Plan } from "../../../core/engine/plan-schema";
+import { applyFresh, applySavedPlan, checkRequiredTip, type SavedPlanFile } from "../steps/apply";
+import type { InvalidSettings, SessionSettings } from "../session/connect";
+import { checkCoveredDeclarations } from "../steps/covered";
+import { readDesired, readDesiredFromEnv } from "../steps/declared";
+import { readPlanKey } from "../steps/plan-key";
+import { openReportedSession, type ReportedSession } from "../session/reported-session";
+import type { RunReporter } from "../session/reporter";
+import { startApplyReport, writeApplyReports, type ReportFiles } from "../steps/reports";
+import type { RunOptions, SynthSettings } from "../session/session";
 
 export interface ApplyRunRequest {
   /** Where the token and the plan key are read (for redaction and the signature). */

@@ -6,9 +6,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { compareStrings } from "../../core/engine/canonical";
+import { compareStrings } from "../../../core/engine/canonical";
 import { readDesired } from "./declared";
-import type { SynthSettings } from "./session";
+import type { SynthSettings } from "../session/session";
 
 /** One synthesized stack: where Terraform runs it, and how many RuleUserLists it holds. */
 export interface SynthesizedStack {

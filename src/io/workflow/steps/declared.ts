@@ -1,9 +1,9 @@
 /** The declared lists: from the synthesized app, or (the Terraform path) from one provisioner's environment. */
-import type { DesiredList } from "../../core/engine/desired";
-import { declarationFromEnvironment } from "../declaration-from-env";
-import { readDeclarations } from "../read-synth-output";
-import { readAppCommand, runSynth } from "../synth";
-import type { SynthSettings } from "./session";
+import type { DesiredList } from "../../../core/engine/desired";
+import { declarationFromEnvironment } from "../../declaration-from-env";
+import { readDeclarations } from "../../read-synth-output";
+import { readAppCommand, runSynth } from "../../synth";
+import type { SynthSettings } from "../session/session";
 
 /** Synthesizes (unless skipSynth) and reads the declared lists. */
 export async function readDesired(settings: SynthSettings): Promise<DesiredList[]> {

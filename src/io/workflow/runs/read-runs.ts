@@ -5,20 +5,20 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isDrift, isNotManaged, type AccessReport } from "../../core/report/access-report";
-import type { DesiredList } from "../../core/engine/desired";
-import { importAppCommand, type ImportCode } from "../../core/import/import-code";
-import { providerConfigured, type ProviderConfigured } from "../../core/import/import-hcl";
-import type { RuleRow, WhoMatch } from "../../core/live/who";
-import { staleSynthOutput } from "../stale-output";
-import type { InvalidSettings, SessionSettings } from "./connect";
-import { readDesired } from "./declared";
-import { findPeopleLive, importRules, importRulesHcl, listRules } from "./live";
-import { readAccessReport, writeAccessReport, type AccessReportFiles } from "./report";
-import { writeImportModule } from "./reports";
-import { withSession } from "./reported-session";
-import type { RunReporter } from "./reporter";
-import type { SynthSettings } from "./session";
+import { isDrift, isNotManaged, type AccessReport } from "../../../core/report/access-report";
+import type { DesiredList } from "../../../core/engine/desired";
+import { importAppCommand, type ImportCode } from "../../../core/import/import-code";
+import { providerConfigured, type ProviderConfigured } from "../../../core/import/import-hcl";
+import type { RuleRow, WhoMatch } from "../../../core/live/who";
+import { staleSynthOutput } from "../../stale-output";
+import type { InvalidSettings, SessionSettings } from "../session/connect";
+import { readDesired } from "../steps/declared";
+import { findPeopleLive, importRules, importRulesHcl, listRules } from "../steps/live";
+import { readAccessReport, writeAccessReport, type AccessReportFiles } from "../steps/report";
+import { writeImportModule } from "../steps/reports";
+import { withSession } from "../session/reported-session";
+import type { RunReporter } from "../session/reporter";
+import type { SynthSettings } from "../session/session";
 
 /** `rules list`: every rule of the tenant, live. */
 export async function rulesRun(request: { readonly session: SessionSettings | InvalidSettings }, reporter: RunReporter): Promise<RuleRow[]> {

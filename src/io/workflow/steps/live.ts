@@ -2,19 +2,19 @@
  * Live reads that write nothing to the service: `import`, `rules list` and `who`. Each reads every
  * list it needs or fails naming the lists it could not read: never a partial answer.
  */
-import type { ImportCode } from "../../core/import/import-code";
-import { generateImportCode } from "../../core/import/import-code";
-import type { ImportedRule } from "../../core/import/import-code";
-import { generateImportHcl } from "../../core/import/import-hcl";
-import type { ProviderConfigured } from "../../core/import/import-hcl";
-import { byNameThenId } from "../../core/engine/canonical";
-import type { DesiredList } from "../../core/engine/desired";
-import type { LiveRule, RuleRow, WhoMatch } from "../../core/live/who";
-import { findPeople, ruleRows } from "../../core/live/who";
-import { ImportError, LiveReadError } from "../../errors";
-import { readRuleLists, searchRules } from "../observe";
-import { TOOL_VERSION } from "../version";
-import type { Session } from "./session";
+import type { ImportCode } from "../../../core/import/import-code";
+import { generateImportCode } from "../../../core/import/import-code";
+import type { ImportedRule } from "../../../core/import/import-code";
+import { generateImportHcl } from "../../../core/import/import-hcl";
+import type { ProviderConfigured } from "../../../core/import/import-hcl";
+import { byNameThenId } from "../../../core/engine/canonical";
+import type { DesiredList } from "../../../core/engine/desired";
+import type { LiveRule, RuleRow, WhoMatch } from "../../../core/live/who";
+import { findPeople, ruleRows } from "../../../core/live/who";
+import { ImportError, LiveReadError } from "../../../errors";
+import { readRuleLists, searchRules } from "../../observe";
+import { TOOL_VERSION } from "../../version";
+import type { Session } from "../session/session";
 
 /**
  * Reads live rules (every rule of the tenant with ruleIds null) and generates their declarations.

@@ -9,19 +9,19 @@
  * Each check runs once, here, and is pure (src/core); what reads, sends or redacts is the
  * session's (src/io/workflow/session.ts): `send` (src/io/execute.ts) only sends and verifies.
  */
-import type { ApplyResult } from "../../core/engine/apply-results";
-import { hasChanges } from "../../core/engine/build-plan";
-import type { DesiredList } from "../../core/engine/desired";
-import { admitted, checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../core/engine/admission";
-import { checkPlanIsApplicable, checkSameConnection } from "../../core/engine/guards";
-import type { ListRead } from "../../core/engine/observation";
-import type { Plan } from "../../core/engine/plan-schema";
-import { checkStillPlanned, rulesToReadAgain } from "../../core/engine/still-planned";
-import { checkTip } from "../git/tip";
-import { readPlanFile } from "../plan-file";
+import type { ApplyResult } from "../../../core/engine/apply-results";
+import { hasChanges } from "../../../core/engine/build-plan";
+import type { DesiredList } from "../../../core/engine/desired";
+import { admitted, checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../../core/engine/admission";
+import { checkPlanIsApplicable, checkSameConnection } from "../../../core/engine/guards";
+import type { ListRead } from "../../../core/engine/observation";
+import type { Plan } from "../../../core/engine/plan-schema";
+import { checkStillPlanned, rulesToReadAgain } from "../../../core/engine/still-planned";
+import { checkTip } from "../../git/tip";
+import { readPlanFile } from "../../plan-file";
 import { getPlan, type PlanClock } from "./plan";
 import { checkSavedPlanSignature } from "./plan-key";
-import type { RunOptions, SendOptions, Session } from "./session";
+import type { RunOptions, SendOptions, Session } from "../session/session";
 
 /** A saved plan file: where it is, its name as the user gave it (for messages), and how old it may be. */
 export interface SavedPlanFile {

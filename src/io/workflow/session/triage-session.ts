@@ -3,7 +3,7 @@
  * its triage client given to the command's calls, and closed. Private to the workflow: a door
  * calls the command's function (triage-alerts.ts, triage-cases.ts, triage-file-events.ts).
  */
-import type { TriageClient } from "../../api";
+import type { TriageClient } from "../../../api";
 import type { InvalidSettings, SessionSettings } from "./connect";
 import { withSession } from "./reported-session";
 import type { RunReporter } from "./reporter";

@@ -19,7 +19,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { gitEnvironment } from "../../shared/child-env";
+import { gitEnvironment } from "../shared/child-env";
 
 const run = promisify(execFile);
 

@@ -3,25 +3,25 @@
  * execute and verify as the CLI's plan and apply, called for one declaration. The provider
  * turns Terraform's requests into these calls and knows nothing below them.
  */
-import { redactString, redactStrings } from "../../api/http/redact";
-import { buildPlan } from "../../core/engine/build-plan";
-import { NATIVE_RULE_FIELDS } from "../../core/engine/diff";
-import type { DesiredList } from "../../core/engine/desired";
-import { checkPlanIsApplicable } from "../../core/engine/guards";
-import { isSystemRule } from "../../core/engine/rule-facts";
-import { validateDeclaration } from "../../core/declaration";
-import type { DeclarationInput } from "../../core/declaration";
-import { encodePolicy, validatePolicyProps } from "../../core/engine/policy-schema";
-import type { ListPolicy, PolicyPropsInput } from "../../core/engine/policy-schema";
-import type { ListView, ViewBasis } from "../../core/live/list-view";
-import { viewOfList } from "../../core/live/list-view";
-import type { ObservedList, RuleFacts, RuleObservation } from "../../core/engine/observation";
-import type { Plan } from "../../core/engine/plan-schema";
-import { AlertRuleUsersError } from "../../errors";
-import { lookupRules, readList, type RuleReference } from "../observe";
-import { TOOL_VERSION } from "../version";
-import { applyFresh, type FreshApply } from "./apply";
-import type { RunOptions, Session } from "./session";
+import { redactString, redactStrings } from "../../../api/http/redact";
+import { buildPlan } from "../../../core/engine/build-plan";
+import { NATIVE_RULE_FIELDS } from "../../../core/engine/diff";
+import type { DesiredList } from "../../../core/engine/desired";
+import { checkPlanIsApplicable } from "../../../core/engine/guards";
+import { isSystemRule } from "../../../core/engine/rule-facts";
+import { validateDeclaration } from "../../../core/declaration";
+import type { DeclarationInput } from "../../../core/declaration";
+import { encodePolicy, validatePolicyProps } from "../../../core/engine/policy-schema";
+import type { ListPolicy, PolicyPropsInput } from "../../../core/engine/policy-schema";
+import type { ListView, ViewBasis } from "../../../core/live/list-view";
+import { viewOfList } from "../../../core/live/list-view";
+import type { ObservedList, RuleFacts, RuleObservation } from "../../../core/engine/observation";
+import type { Plan } from "../../../core/engine/plan-schema";
+import { AlertRuleUsersError } from "../../../errors";
+import { lookupRules, readList, type RuleReference } from "../../observe";
+import { TOOL_VERSION } from "../../version";
+import { applyFresh, type FreshApply } from "../steps/apply";
+import type { RunOptions, Session } from "../session/session";
 
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference };
 

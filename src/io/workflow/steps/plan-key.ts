@@ -4,11 +4,11 @@
  * like the token: read from the environment only, registered for redaction at once, never printed,
  * never written into a plan or a report.
  */
-import { registerSecret } from "../../api/http/redact";
-import type { Plan } from "../../core/engine/plan-schema";
-import { checkPlanSignature, planSignature } from "../../core/engine/plan-signature";
-import { ConfigError, PlanFileError } from "../../errors";
-import { PLAN_KEY_VARIABLE } from "../../shared/secret-variables";
+import { registerSecret } from "../../../api/http/redact";
+import type { Plan } from "../../../core/engine/plan-schema";
+import { checkPlanSignature, planSignature } from "../../../core/engine/plan-signature";
+import { ConfigError, PlanFileError } from "../../../errors";
+import { PLAN_KEY_VARIABLE } from "../../../shared/secret-variables";
 
 export const ENV_PLAN_KEY = PLAN_KEY_VARIABLE;
 /** Shortest key accepted: an HMAC key should be random and long (e.g. `openssl rand -hex 32`). */

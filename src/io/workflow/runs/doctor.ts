@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { ApiError } from "../../api";
+import { ApiError } from "../../../api";
 import {
   appCheck,
   doctorPassed,
@@ -28,16 +28,16 @@ import {
   unconfiguredChecks,
   type DoctorCheck,
   type ReadOutcome,
-} from "../../core/doctor/doctor";
-import { LOCK_FILE_NAME, readLockEntry } from "../../core/native/provider-lock";
-import { childEnvironment } from "../../shared/secret-variables";
-import { pluginCacheEntry } from "../provider-install";
-import { BUNDLE_NAME, h1Hash, type PackageFile } from "../provider-package";
-import { readAppCommand } from "../synth";
-import { TOOL_VERSION } from "../version";
-import { openSession } from "./connect";
-import type { RunReporter } from "./reporter";
-import { synthesizeApp } from "./synth-app";
+} from "../../../core/doctor/doctor";
+import { LOCK_FILE_NAME, readLockEntry } from "../../../core/native/provider-lock";
+import { childEnvironment } from "../../../shared/secret-variables";
+import { pluginCacheEntry } from "../../provider-install";
+import { BUNDLE_NAME, h1Hash, type PackageFile } from "../../provider-package";
+import { readAppCommand } from "../../synth";
+import { TOOL_VERSION } from "../../version";
+import { openSession } from "../session/connect";
+import type { RunReporter } from "../session/reporter";
+import { synthesizeApp } from "../steps/synth-app";
 
 /** How long `terraform version` may take before it counts as not runnable (a cold start on a loaded machine is seconds). */
 const TERRAFORM_VERSION_TIMEOUT_MS = 60_000;

@@ -2,11 +2,11 @@
  * The `cases` commands, composed: create a case, attach file events to one. Each opens the triage
  * session, makes its calls, closes it, and returns what the front door prints.
  */
-import type { Case, CreateCaseInput, TriageClient } from "../../api";
-import { AlertRuleUsersError } from "../../errors";
-import type { InvalidSettings, SessionSettings } from "./connect";
-import type { RunReporter } from "./reporter";
-import { withTriageClient } from "./triage-session";
+import type { Case, CreateCaseInput, TriageClient } from "../../../api";
+import { AlertRuleUsersError } from "../../../errors";
+import type { InvalidSettings, SessionSettings } from "../session/connect";
+import type { RunReporter } from "../session/reporter";
+import { withTriageClient } from "../session/triage-session";
 
 /** What became of one file event attached to a case. */
 export interface FileEventOutcome {

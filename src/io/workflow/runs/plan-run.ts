@@ -3,17 +3,17 @@
  * a git revision), observe, build the plan, hand it to the front door, save it. The front door
  * made the request from its flags and prints what it is handed.
  */
-import { hasChanges } from "../../core/engine/build-plan";
-import type { Plan } from "../../core/engine/plan-schema";
-import { readChangedSince, planChangedSince, type ChangedSinceRead } from "./changed-since";
-import type { InvalidSettings, SessionSettings } from "./connect";
-import { planDeclared } from "./covered";
-import { readDesired } from "./declared";
-import { getPlan, planDocument, savePlan } from "./plan";
-import { readPlanKey } from "./plan-key";
-import { withSession } from "./reported-session";
-import type { RunReporter } from "./reporter";
-import type { SynthSettings } from "./session";
+import { hasChanges } from "../../../core/engine/build-plan";
+import type { Plan } from "../../../core/engine/plan-schema";
+import { readChangedSince, planChangedSince, type ChangedSinceRead } from "../steps/changed-since";
+import type { InvalidSettings, SessionSettings } from "../session/connect";
+import { planDeclared } from "../steps/covered";
+import { readDesired } from "../steps/declared";
+import { getPlan, planDocument, savePlan } from "../steps/plan";
+import { readPlanKey } from "../steps/plan-key";
+import { withSession } from "../session/reported-session";
+import type { RunReporter } from "../session/reporter";
+import type { SynthSettings } from "../session/session";
 
 export interface PlanRunRequest {
   /** Where the plan key (ALERT_RULE_USERS_PLAN_KEY) is read. */
