@@ -112,7 +112,7 @@ export function maxRpsFlag(command: string, value: string | undefined): number |
 }
 
 /**
- * The session a command asks for (src/io/workflow/connect.ts), from the connection and rate flags:
+ * The session a command asks for (src/io/workflow/session/connect.ts), from the connection and rate flags:
  * `--timeout SECONDS` bounds each HTTP attempt (an attempt that takes longer is abandoned and
  * retried like a 5xx); `--max-rps N` caps the one rate limiter of the run. Plain data: the
  * workflow opens the session. A flag at fault comes back as `invalid`, thrown by the workflow

@@ -432,7 +432,7 @@ export abstract class RuleUserListBase extends Construct {
       const onDestroy = props.onDestroy === "keep" || props.onDestroy === "clear" ? props.onDestroy : undefined;
       const move = props.movedFrom;
       // A list declared by name is imported by name (`name:…`), an additive one as additive: the
-      // first plan after the move then shows the import and no change (src/core/native-provider.ts).
+      // first plan after the move then shows the import and no change (src/core/native/native-provider.ts).
       const importId =
         move === undefined
           ? undefined

@@ -3,7 +3,7 @@
  * must pass at plan time. Depends on `constructs` only (no cdktf), so the cdktf and the cdktn
  * entries export the same class. The policy writes nothing itself: each RuleUserList writes the
  * policies above it into its resource's `"//"` block at synth (see policiesFor), and `plan`
- * evaluates them purely (src/core/policy.ts).
+ * evaluates them purely (src/core/engine/policy.ts).
  */
 import { Construct } from "constructs";
 import type { IConstruct } from "constructs";

@@ -1,7 +1,7 @@
 /**
  * The fresh read before a write: the lists the plan changes read again right before the first
  * write of an admitted plan (`readAgain`, which the workflow's admission checks with
- * src/core/still-planned.ts: src/io/workflow/apply.ts), and the rule read right before each
+ * src/core/engine/still-planned.ts: src/io/workflow/steps/apply.ts), and the rule read right before each
  * attempt of remove-all-users (`checkUnchanged`, sent by src/io/execute.ts).
  */
 import type { GuardSlot, RuleListClient } from "../api";

@@ -1,5 +1,5 @@
 /**
- * `alert-rule-users init --hcl DIR`: writes the starter HCL configuration (src/core/init-hcl.ts)
+ * `alert-rule-users init --hcl DIR`: writes the starter HCL configuration (src/core/init/init-hcl.ts)
  * into a new or empty directory, never over a file, and installs the native provider there
  * (src/io/provider-install.ts), so `terraform init` in DIR works at once and offline.
  */

@@ -113,7 +113,7 @@ function resolve(d: RuleReference, metadata: readonly RuleMetadata[]): RuleObser
 }
 
 /**
- * "Did you mean" for rules not found (src/core/diff.ts): the names a typo may have meant. Free when
+ * "Did you mean" for rules not found (src/core/engine/diff.ts): the names a typo may have meant. Free when
  * the service matched the name without case (the search's answer holds the rule); otherwise one
  * bounded request, sent only when some declaration was not found: the first page of the tenant's
  * rules (`pageSize` of them). It may fail or miss a rule beyond that page: the plan is an error

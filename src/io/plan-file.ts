@@ -1,4 +1,4 @@
-/** Reading saved plans (the format and its checks are in src/core/plan-schema.ts; saving is src/io/workflow/plan.ts). */
+/** Reading saved plans (the format and its checks are in src/core/engine/plan-schema.ts; saving is src/io/workflow/steps/plan.ts). */
 import { readFileSync } from "node:fs";
 import { PlanFileError } from "../errors";
 import type { Plan } from "../core/engine/plan-schema";

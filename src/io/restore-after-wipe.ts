@@ -2,7 +2,7 @@
  * A rebuild whose add-users fails after its remove-all-users emptied the list (the service has no
  * transactions): the executor sends the add-users left again, within its retries; when they still
  * fail it puts back what the list held right before the wipe (as the guard read it) minus what the
- * plan removes (src/core/restore-after-wipe.ts), reads the rule back, and fails the rule naming
+ * plan removes (src/core/engine/restore-after-wipe.ts), reads the rule back, and fails the rule naming
  * exactly the users and aliases it could not put back, and what to run.
  */
 import type { RuleListClient } from "../api";

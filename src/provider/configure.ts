@@ -1,5 +1,5 @@
 /**
- * The provider block → the one session of this provider process (src/io/workflow/connect.ts): one
+ * The provider block → the one session of this provider process (src/io/workflow/session/connect.ts): one
  * rate limiter and one token source for every resource Terraform asks about, however many at once.
  */
 import type { OpenSession, SessionRequest } from "../io/workflow";

@@ -4,7 +4,7 @@
  * guards, execute and verify as the CLI). Nothing here decides what to send.
  *
  *   read    one query-users (the rule's facts kept from the last read: no search), seen through the
- *           declaration in state (src/core/list-view.ts)
+ *           declaration in state (src/core/live/list-view.ts)
  *   plan    the engine's plan of the configuration against what the refresh read (no request), or,
  *           for a create, against a read now; the plan is kept whole in the planned private data,
  *           and everything it removes is shown (`removes`, design §12.1)

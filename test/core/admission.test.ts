@@ -1,4 +1,4 @@
-/** Admission checks of a saved plan against the real clock (src/core/admission.ts): its age, and no expired user added. */
+/** Admission checks of a saved plan against the real clock (src/core/engine/admission.ts): its age, and no expired user added. */
 import { checkNoExpiredAdds, checkPlanAge, parseDuration } from "../../src/core/engine/admission";
 import { buildPlan } from "../../src/core/engine/build-plan";
 import { checkPlanSignature } from "../../src/core/engine/plan-signature";

@@ -1,5 +1,5 @@
 /**
- * The import generator (src/core/import-code.ts): escaping, construct IDs, and what each kind of
+ * The import generator (src/core/import/import-code.ts): escaping, construct IDs, and what each kind of
  * live list becomes. The generated module is compiled and run against a stub RuleUserList, so the
  * test sees exactly the values a cdktf app would pass to the construct.
  */

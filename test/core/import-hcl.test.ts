@@ -1,5 +1,5 @@
 /**
- * `import --format hcl` (src/core/import-hcl.ts): a hostile tenant (quotes, `${`, `%{`, newlines,
+ * `import --format hcl` (src/core/import/import-hcl.ts): a hostile tenant (quotes, `${`, `%{`, newlines,
  * Unicode, bidirectional controls, HCL keywords, two rules of one name) gives a configuration that
  * reads back (test/support/hcl-reader.ts) as exactly the live values, in which nothing runs as a
  * template, with resource names that are valid identifiers, unique, and the same whatever the order

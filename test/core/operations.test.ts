@@ -1,5 +1,5 @@
 /**
- * The operation table owns every write (src/core/operations.ts): what a rule's changes of each kind
+ * The operation table owns every write (src/core/engine/operations.ts): what a rule's changes of each kind
  * are sent with, and which calls are guarded, read from its rows.
  */
 import { CHANGE_KIND_LIST, CHANGE_KINDS } from "../../src/core/engine/change-kinds";

@@ -1,6 +1,6 @@
 /**
- * Re-derivation of a saved plan (src/core/rederive.ts) and plan signatures
- * (src/core/plan-signature.ts): pure, no service.
+ * Re-derivation of a saved plan (src/core/engine/rederive.ts) and plan signatures
+ * (src/core/engine/plan-signature.ts): pure, no service.
  */
 import { buildPlan } from "../../src/core/engine/build-plan";
 import type { Plan, RulePlan } from "../../src/core/engine/plan-schema";

@@ -9,7 +9,7 @@ import { REPO } from "../support/cli";
 
 const PAGE = readFileSync(join(REPO, "docs", "architecture.md"), "utf8");
 
-/** A path of the repository as the page writes it (`src/io/`, `src/core/operations.ts`, `src/io/execute`): a file, a `.ts` file or a folder. */
+/** A path of the repository as the page writes it (`src/io/`, `src/core/engine/operations.ts`, `src/io/execute`): a file, a `.ts` file or a folder. */
 function exists(path: string): boolean {
   const bare = path.replace(/\/$/, "");
   return existsSync(join(REPO, bare)) || existsSync(join(REPO, `${bare}.ts`));

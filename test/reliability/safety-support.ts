@@ -83,8 +83,8 @@ export async function planIn(client: RuleListClient, lists: readonly DeclaredLis
 
 /**
  * Applies `plan` as `apply PLANFILE` does once its file is admitted: the fresh read of every rule
- * it changes, checked still as planned (src/core/still-planned.ts), then the calls,
- * `parallelism` rules at a time, through a session of `client` (src/io/workflow/connect.ts).
+ * it changes, checked still as planned (src/core/engine/still-planned.ts), then the calls,
+ * `parallelism` rules at a time, through a session of `client` (src/io/workflow/session/connect.ts).
  */
 export async function applyAsSaved(plan: Plan, client: RuleListClient, parallelism = 1): Promise<ApplyResult> {
   const session = connectedSession(client, { baseUrl: client.baseUrl, tenantId: client.tenantId }, { parallelism, pageSize: 100, batchSize: 100 });

@@ -1,6 +1,6 @@
 /**
  * `alert-rule-users import`: reads live rule lists and writes TypeScript `RuleUserList`
- * declarations that plan with no changes (the generator is src/core/import-code.ts).
+ * declarations that plan with no changes (the generator is src/core/import/import-code.ts).
  */
 import { resolve } from "node:path";
 import { importRun, shellQuote, UsageError } from "../../io/workflow";

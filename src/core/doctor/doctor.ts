@@ -1,5 +1,5 @@
 /**
- * `alert-rule-users doctor`: the verdicts, from what the checks observed (src/io/workflow/doctor.ts). Pure:
+ * `alert-rule-users doctor`: the verdicts, from what the checks observed (src/io/workflow/runs/doctor.ts). Pure:
  * each function turns one observation into one line (what was found) and, unless it passed, what
  * to do. A check that does not apply here is skipped with its reason, never failed.
  */

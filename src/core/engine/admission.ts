@@ -2,7 +2,7 @@
  * Checks a saved plan must pass before it is applied, against the real clock (passed in: src/core
  * reads no clock). A plan whose reviewed change was later reverted still matches the lists it
  * observed, so the stale check lets it through; only its age stops a replay (`--max-plan-age`,
- * trusted as far as the signature covers `createdAt`: src/core/plan-signature.ts signs every
+ * trusted as far as the signature covers `createdAt`: src/core/engine/plan-signature.ts signs every
  * field but the checksum). A plan applies at the `now` it records, but never adds a user whose
  * `expiresAt` has passed by the real clock. Each refuses the whole plan by throwing.
  */
@@ -15,8 +15,8 @@ import { usersAdded } from "./operations";
 declare const admission: unique symbol;
 
 /**
- * A plan that passed every check of its admission (src/io/workflow/apply.ts): the only plan a
- * session sends (`Session.send`, src/io/workflow/session.ts). Made by {@link admitted} alone,
+ * A plan that passed every check of its admission (src/io/workflow/steps/apply.ts): the only plan a
+ * session sends (`Session.send`, src/io/workflow/session/session.ts). Made by {@link admitted} alone,
  * which the workflow calls after the last check, right before it sends.
  */
 export type AdmittedPlan = Plan & { readonly [admission]: true };

@@ -133,7 +133,7 @@ export function summarize(rules: readonly RulePlan[]): PlanSummary {
   for (const rule of rules) {
     if (rule.action !== "update") continue;
     const c = rule.changes;
-    // the renderers' counting rule (src/core/change-kinds.ts); the alias fields count every alias that enters or leaves the list
+    // the renderers' counting rule (src/core/engine/change-kinds.ts); the alias fields count every alias that enters or leaves the list
     const count = countChanges(c);
     usersToAdd += count.usersToAdd;
     aliasesToAdd += count.allAliasesToAdd;

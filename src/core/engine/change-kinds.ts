@@ -1,7 +1,7 @@
 /**
  * The kinds of change a plan shows for one user or entry, one row each: which of a rule's changes
  * it is, what it counts as, and the plan symbols its line uses. The renderers' rows, legend and
- * counts (src/core/render/) and the plan's summary (src/core/build-plan.ts) all read them here,
+ * counts (src/core/render/) and the plan's summary (src/core/engine/build-plan.ts) all read them here,
  * so a new kind is one row, and the compiler names every renderer line that must show it. Pure data.
  */
 import type { RuleChanges } from "./rule-changes";

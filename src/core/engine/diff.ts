@@ -294,7 +294,7 @@ function authoritative(users: readonly PlannedUser[], list: ObservedList): Compu
 /**
  * The fewest calls, in monitoring-safe order: inclusion lists gain before they lose; exclusion
  * lists lose before they gain. A rebuild empties first (the one exception, warned about). Each
- * operation's calls are built by its row of the operation table (src/core/operations.ts).
+ * operation's calls are built by its row of the operation table (src/core/engine/operations.ts).
  */
 function orderCalls(
   computed: Computed,

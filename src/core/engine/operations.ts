@@ -161,7 +161,7 @@ const OPERATIONS = Object.keys(WRITE_OPERATIONS) as WriteOperation[];
 export const WRITE_OPERATION_LIST: readonly WriteOperation[] = OPERATIONS;
 
 /**
- * The plan schema's planned call (src/core/plan-schema.ts): one member per row, its operation and
+ * The plan schema's planned call (src/core/engine/plan-schema.ts): one member per row, its operation and
  * what the row `carries`, in the table's order. The members are built from the table at run time,
  * which zod's types cannot follow; `ParsedCall` is the same union spelt from the table's types.
  */
@@ -178,7 +178,7 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
 
 /**
  * What add-users carries: the changes of every kind the change-kind table says adds a user or
- * aliases (src/core/change-kinds.ts: new users, new aliases of present users), in one list
+ * aliases (src/core/engine/change-kinds.ts: new users, new aliases of present users), in one list
  * ordered by user ID.
  */
 function mergeAdds(changes: RuleChanges): PlannedUser[] {

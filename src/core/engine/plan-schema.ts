@@ -1,8 +1,8 @@
 /**
  * The plan: plain, serializable data. Written by `plan`, saved with `--out`, read back by `apply`.
  * One declaration: the zod schema below, with the parts it is built from (the planned user,
- * src/core/planned-user.ts; a rule's changes, src/core/rule-changes.ts; the planned call, one
- * member per row of the operation table, src/core/operations.ts); every plan type is inferred
+ * src/core/engine/planned-user.ts; a rule's changes, src/core/engine/rule-changes.ts; the planned call, one
+ * member per row of the operation table, src/core/engine/operations.ts); every plan type is inferred
  * from it. The JSON form is documented in docs/plan-format.md. A saved plan carries a checksum of
  * its canonical JSON.
  */
@@ -92,7 +92,7 @@ const rulePlan = z.object({
   violations: z.array(policyViolation).optional(),
 }).superRefine((rule, ctx) => {
   // An update was planned against a list of a known type, never an all-users rule: a plan that
-  // says otherwise was edited, and would let a read-back of any type verify (src/core/verify.ts).
+  // says otherwise was edited, and would let a read-back of any type verify (src/core/engine/verify.ts).
   if (rule.action === "update" && (rule.listType === null || rule.listType === "ALL_USERS")) {
     ctx.addIssue({
       code: "custom",
@@ -143,7 +143,7 @@ const changedSince = z.object({
   /** Rules declared at `ref` and no longer: never read, never written. */
   noLongerManaged: z.array(z.object({ ruleId: z.string().nullable(), ruleName: z.string().nullable(), constructPath: z.string(), stack: z.string() })),
   /**
-   * How REF's app found its dependencies (src/io/workflow/changed-since.ts): `reused` this checkout's
+   * How REF's app found its dependencies (src/io/workflow/steps/changed-since.ts): `reused` this checkout's
    * node_modules (nothing it resolves differs), or `installed` REF's own (npm ci in REF's worktree), and why.
    * Absent when REF was not synthesized (no app there, or `fallback`).
    */
@@ -153,7 +153,7 @@ const changedSince = z.object({
 });
 
 /**
- * A declaration the plan was made from (src/core/declaration-digest.ts): `apply PLANFILE
+ * A declaration the plan was made from (src/core/changed-since/declaration-digest.ts): `apply PLANFILE
  * --require-declarations` refuses when the declarations then are not exactly these.
  */
 const coveredDeclaration = z.object({
@@ -200,7 +200,7 @@ export type RuleErrorKind = NonNullable<RulePlan["errorKind"]>;
 
 /**
  * The document `--format json` prints and `--out` saves: the plan plus its checksum, and its
- * signature when a plan key was set (src/core/plan-signature.ts).
+ * signature when a plan key was set (src/core/engine/plan-signature.ts).
  */
 export type PlanDocument = Plan & { readonly checksum: string; readonly signature?: string | undefined };
 

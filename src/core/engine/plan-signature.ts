@@ -2,7 +2,7 @@
  * Signed plans (docs/contract.md §9.3, beyond Terraform): an HMAC-SHA256 over the plan's canonical JSON,
  * with a key only the plan and apply jobs hold, so the apply job can prove the plan came from the
  * plan job. The checksum proves only that a file is intact; anyone can recompute it. Pure: the key
- * is passed in; reading it (and keeping it secret) is the workflow's part (src/io/workflow/plan-key.ts).
+ * is passed in; reading it (and keeping it secret) is the workflow's part (src/io/workflow/steps/plan-key.ts).
  * Works on any plan object (plan-schema.ts uses it to write documents), so it imports nothing of
  * the plan schema.
  */

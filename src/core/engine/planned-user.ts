@@ -1,6 +1,6 @@
 /**
  * A user as a plan names it: a user ID and aliases. The plan's changes, its desired lists and the
- * calls of the operation table (src/core/operations.ts) carry users of this one schema.
+ * calls of the operation table (src/core/engine/operations.ts) carry users of this one schema.
  */
 import { z } from "zod";
 import type { DeepReadonly } from "./deep-readonly";

@@ -1,7 +1,7 @@
 /**
- * A rule's changes as a plan records them (docs/plan-format.md): what the diff (src/core/diff.ts)
- * found, what the operation table (src/core/operations.ts) builds the calls from, and what the
- * change kinds (src/core/change-kinds.ts) show and count.
+ * A rule's changes as a plan records them (docs/plan-format.md): what the diff (src/core/engine/diff.ts)
+ * found, what the operation table (src/core/engine/operations.ts) builds the calls from, and what the
+ * change kinds (src/core/engine/change-kinds.ts) show and count.
  */
 import { z } from "zod";
 import type { DeepReadonly } from "./deep-readonly";

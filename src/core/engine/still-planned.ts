@@ -1,9 +1,9 @@
 /**
  * The plan still holds against the lists read now, right before its first write (docs/contract.md
  * §9.3): every rule it changes is read again (by the caller: the session's `readAgain`,
- * src/io/workflow/session.ts), and the plan is refused, nothing sent, when a list differs from
+ * src/io/workflow/session/session.ts), and the plan is refused, nothing sent, when a list differs from
  * what was planned or the plan's calls do not follow from its desired lists and those lists
- * (src/core/rederive.ts). Pure.
+ * (src/core/engine/rederive.ts). Pure.
  */
 import { fingerprintList } from "./fingerprint";
 import { checkFresh } from "./guards";

@@ -48,7 +48,7 @@ export function painter(color: boolean): Paint {
 /**
  * A service- or user-supplied string made safe to print on one line: control characters (terminal
  * escapes, newlines), zero-width characters and bidirectional controls ("trojan source") become
- * \uXXXX, so a reviewer sees them (src/core/invisible.ts).
+ * \uXXXX, so a reviewer sees them (src/core/engine/invisible.ts).
  */
 export function printable(s: string): string {
   return escapeInvisible(s);
@@ -86,7 +86,7 @@ export function modeLabel(mode: ListMode): string {
   return mode === "additive" ? "additive (only adds)" : "authoritative";
 }
 
-/** The count and wording of calls: one table for every renderer and apply (src/core/operations.ts). */
+/** The count and wording of calls: one table for every renderer and apply (src/core/engine/operations.ts). */
 export { callSize, describeCall } from "../engine/operations";
 
 export type { ChangeKind } from "../engine/change-kinds";
@@ -97,7 +97,7 @@ export interface ChangeRow extends ChangeEntry {
 }
 
 /**
- * The rule's changes, one row per user and kind (src/core/change-kinds.ts), ordered by user ID,
+ * The rule's changes, one row per user and kind (src/core/engine/change-kinds.ts), ordered by user ID,
  * then by the kind's rank; entries without an ID last.
  */
 export function changeRows(rule: RulePlan): ChangeRow[] {

@@ -1,6 +1,6 @@
 /**
  * Git plumbing for a temporary worktree of another revision (`plan --changed-since REF`,
- * src/io/workflow/changed-since.ts): git run quietly in a place, with an environment built from an
+ * src/io/workflow/steps/changed-since.ts): git run quietly in a place, with an environment built from an
  * allow-list (src/shared/child-env.ts), the repository's top, and a revision resolved to its commit.
  */
 import { execFile } from "node:child_process";

@@ -64,7 +64,7 @@ export { applyPlannedRule, parseKeptPlan, planClear, plannedRemovals } from "./p
 export type { PlannedRemoval, PlannedRuleApply } from "./provider/provider-rule";
 export { RUN_SCOPE_VARIABLE, TerraformRun } from "../terraform-run";
 export type { ListPolicy } from "../../core/engine/policy-schema";
-/** How a native list's import ID names its rule (src/core/native-provider.ts). */
+/** How a native list's import ID names its rule (src/core/native/native-provider.ts). */
 export { nativeImportId, nativeImportIdProblem, parseNativeImportId } from "../../core/native/native-provider";
 /** The declaration in the state of a provisioner resource a RuleUserList wrote (the provider's MoveResourceState). */
 export { declarationOfProvisionerState } from "../../core/declaration/provisioner-state";

@@ -91,7 +91,7 @@ export function today(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
-/** The live list seen through a declaration (src/core/list-view.ts), judged by today's date. */
+/** The live list seen through a declaration (src/core/live/list-view.ts), judged by today's date. */
 export function viewOfLiveList(observed: ObservedList, basis: ViewBasis, now: Date = new Date()): ListView {
   return viewOfList(observed, basis, today(now));
 }

@@ -1,9 +1,9 @@
 /**
  * The native provider's plan and apply of one rule (design §12.1): a plan is kept whole in
  * Terraform's planned private data, and its apply sends exactly that plan's calls, after the same
- * admission as a saved plan (src/io/workflow/apply.ts), or nothing.
+ * admission as a saved plan (src/io/workflow/steps/apply.ts), or nothing.
  *
- *   plan     the engine's plan of one declaration against what was read (src/io/workflow/one-rule.ts)
+ *   plan     the engine's plan of one declaration against what was read (src/io/workflow/provider/one-rule.ts)
  *   apply    read again right before the first write; a list that moved since the plan read it sends
  *            nothing and says what moved ("plan again"); else the plan's calls, then verify
  *   destroy  with on_destroy = "clear": a plan of its own, made and shown at plan time, applied the same way

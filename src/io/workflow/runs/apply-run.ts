@@ -172,7 +172,7 @@ function applied(result: ApplyResult, recorder: ApplyReportRecorder, door: Apply
 }
 
 /**
- * Writes the requested reports (atomically, every secret masked: src/io/workflow/reports.ts). A
+ * Writes the requested reports (atomically, every secret masked: src/io/workflow/steps/reports.ts). A
  * report that cannot be written is an error of the run.
  */
 async function writeReports(request: ApplyRunRequest, report: ApplyReport, secrets: ReadonlySet<string>, door: ApplyDoor, completed: boolean): Promise<boolean> {

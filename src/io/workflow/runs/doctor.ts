@@ -1,7 +1,7 @@
 /**
  * `alert-rule-users doctor`: observes what a first run needs (the Node.js version, the connection
  * with one read, Terraform, the provider, the app and its synth) and hands each observation to its
- * pure verdict (src/core/doctor.ts). Sends no write; the one read is a rule-metadata search of
+ * pure verdict (src/core/doctor/doctor.ts). Sends no write; the one read is a rule-metadata search of
  * page size 1, made once (no retry: a failure is reported as it is), a 429 waited out once.
  */
 import { spawn, spawnSync } from "node:child_process";

@@ -2,7 +2,7 @@
  * One session, opened in one place: the rate limiter, the connection, the token source, the
  * clients and the secrets of a run, from a plain request. The provider builds that request from
  * its block (src/provider/configure.ts) and calls {@link openSession}; the CLI hands plain
- * {@link SessionSettings} to a command's run (src/io/workflow/reported-session.ts opens it).
+ * {@link SessionSettings} to a command's run (src/io/workflow/session/reported-session.ts opens it).
  * Nothing else assembles a client.
  */
 import {

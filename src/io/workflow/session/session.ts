@@ -26,7 +26,7 @@ export interface SynthSettings {
 /**
  * A connected run: the client, where it points, the engine settings, and what an apply asks of
  * the service and of the secrets registry once its plan is made, each bound to this run
- * (connectedSession, src/io/workflow/connect.ts, makes them). The workflow checks; the session
+ * (connectedSession, src/io/workflow/session/connect.ts, makes them). The workflow checks; the session
  * reads, sends and redacts. They are bound when the session is made: a copy that overrides
  * `client`, `parallelism` or `onProgress` still reads and sends with the old ones, so make a new
  * session with connectedSession instead (adding a field, as the provider adds `lookupRules`, is fine).
@@ -42,7 +42,7 @@ export interface Session {
   /**
    * How a plan resolves its rules (each found without its list, not found, or ambiguous, in the
    * given order). The provider sets it so that the many one-rule runs Terraform starts at once share
-   * their metadata searches (src/io/workflow/one-rule.ts, RuleLookup).
+   * their metadata searches (src/io/workflow/provider/one-rule.ts, RuleLookup).
    * @default - one search of the plan's own
    */
   readonly lookupRules?: (references: readonly RuleReference[]) => Promise<RuleObservation[]>;
@@ -51,7 +51,7 @@ export interface Session {
   /**
    * Sends an admitted plan and verifies each rule, `parallelism` rules at once, with the run's
    * progress (src/io/execute.ts). Checks nothing before writing: it takes only a plan that the
-   * workflow's admission marked (AdmittedPlan, src/core/admission.ts).
+   * workflow's admission marked (AdmittedPlan, src/core/engine/admission.ts).
    */
   readonly send: (plan: AdmittedPlan, options: SendOptions) => Promise<ApplyResult>;
   /** `value` with every registered secret and each of `secrets` removed from its strings, in every form (src/api/http/redact.ts). */

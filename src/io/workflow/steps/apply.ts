@@ -7,7 +7,7 @@
  *                answered) → (tip, right before the first write) send
  *
  * Each check runs once, here, and is pure (src/core); what reads, sends or redacts is the
- * session's (src/io/workflow/session.ts): `send` (src/io/execute.ts) only sends and verifies.
+ * session's (src/io/workflow/session/session.ts): `send` (src/io/execute.ts) only sends and verifies.
  */
 import type { ApplyResult } from "../../../core/engine/apply-results";
 import { hasChanges } from "../../../core/engine/build-plan";

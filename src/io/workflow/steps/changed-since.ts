@@ -172,7 +172,7 @@ interface RefDeclarations {
   readonly fallback: string | null;
 }
 
-/** A plan made of `read.comparison.changed`, marked with what was compared and what was left unread (src/core/changed-since-plan.ts). */
+/** A plan made of `read.comparison.changed`, marked with what was compared and what was left unread (src/core/changed-since/changed-since-plan.ts). */
 export function markChangedSince(plan: Plan, read: ChangedSinceRead): Plan {
   const unread = new Set<DesiredList>(read.comparison.unchanged);
   return withDeclarations(withChangedSince(plan, read.comparison, read), read.declared, unread);

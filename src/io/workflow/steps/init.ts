@@ -1,4 +1,4 @@
-/** `init`: the files of a new app (src/core/init-files.ts) written into a new or empty directory, never over a file. */
+/** `init`: the files of a new app (src/core/init/init-files.ts) written into a new or empty directory, never over a file. */
 import { basename } from "node:path";
 import type { InitFile } from "../../../core/init/init-files";
 import { initFiles } from "../../../core/init/init-files";
@@ -13,7 +13,7 @@ export interface InitRequest {
   readonly packageSpec?: string;
   /** Also write the GitHub workflows. */
   readonly workflows: boolean;
-  /** The CDK of the app (src/core/init-files.ts). @default "cdktf" */
+  /** The CDK of the app (src/core/init/init-files.ts). @default "cdktf" */
   readonly framework?: "cdktf" | "cdktn";
 }
 

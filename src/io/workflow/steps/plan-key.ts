@@ -1,6 +1,6 @@
 /**
  * The plan key (ALERT_RULE_USERS_PLAN_KEY): when set, `plan --out` signs the plan and `apply`
- * accepts only a plan signed with the same key (src/core/plan-signature.ts). The key is a secret
+ * accepts only a plan signed with the same key (src/core/engine/plan-signature.ts). The key is a secret
  * like the token: read from the environment only, registered for redaction at once, never printed,
  * never written into a plan or a report.
  */

@@ -49,7 +49,7 @@ export function planDocument(plan: Plan, signingKey: string | undefined): string
   return serializePlan(plan, signingKey);
 }
 
-/** Saves the plan (as {@link getPlan} made it: redacted) atomically, signed when a key is given (src/core/plan-signature.ts). */
+/** Saves the plan (as {@link getPlan} made it: redacted) atomically, signed when a key is given (src/core/engine/plan-signature.ts). */
 export async function savePlan(path: string, plan: Plan, signingKey: string | undefined): Promise<void> {
   await writeFileAtomic(path, planDocument(plan, signingKey));
 }

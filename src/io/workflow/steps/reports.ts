@@ -12,7 +12,7 @@ import { OutputFileError } from "../../../errors";
 import { writeFileAtomic } from "../../../shared/atomic-write";
 import { TOOL_VERSION } from "../../version";
 
-/** A recorder of one apply run, fed as the run goes (src/core/apply-report.ts). */
+/** A recorder of one apply run, fed as the run goes (src/core/report/apply-report.ts). */
 export function startApplyReport(startedAt: Date, source: ApplyReportSource): ApplyReportRecorder {
   return new ApplyReportRecorder(startedAt.toISOString(), source, TOOL_VERSION);
 }
