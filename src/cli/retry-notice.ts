@@ -5,7 +5,7 @@
  * the same line, without the terminal's line clearing.
  */
 import type { RateLimiter, RequestEvent, RequestHook, RetryPolicy } from "../api";
-import type { RetryReport } from "../io/workflow";
+import type { RetryReport } from "../io/workflow/session/reporter";
 import type { OutputStream } from "./io";
 import { formatRps } from "./progress";
 

@@ -8,7 +8,7 @@ import type { Plan } from "../../src/core/engine/plan-schema";
 import type { ApplyResult } from "../../src/core/engine/apply-results";
 import { admitted } from "../../src/core/engine/admission";
 import { checkStillPlanned, rulesToReadAgain } from "../../src/core/engine/still-planned";
-import { connectedSession, getPlan } from "../../src/io/workflow";
+import { connectedSession, getPlan } from "../../src/io";
 import type { SimUser, TenantSeed } from "../../src/simulator";
 import type { StackDecl } from "../support/cli";
 import { editableRuleMetadata } from "../support/rule-metadata";

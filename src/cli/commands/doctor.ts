@@ -4,7 +4,8 @@
  * check passed or did not apply.
  */
 import { resolve } from "node:path";
-import { doctorRun, type DoctorCheck } from "../../io/workflow";
+import { doctorRun } from "../../io/workflow";
+import type { DoctorCheck } from "../../core/doctor/doctor";
 import { intFlag, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { cliReporter } from "../reporter";

@@ -4,7 +4,8 @@
  * Terrain app instead, `--hcl` a Terraform configuration for the native provider (src/core/init/init-hcl.ts).
  */
 import { relative, resolve } from "node:path";
-import { ENV_TOKEN, initApp, initHcl, shellQuote, TOOL_VERSION, UsageError } from "../../io/workflow";
+import { initApp, initHcl } from "../../io/workflow";
+import { ENV_TOKEN, shellQuote, TOOL_VERSION, UsageError } from "../../io/workflow/door";
 import { DEFAULT_SIMULATOR_TOKEN } from "../../simulator";
 import { parse } from "../args";
 import { CLI_IN_APP } from "../hints";
