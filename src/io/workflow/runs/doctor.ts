@@ -4,7 +4,6 @@
  * pure verdict (src/core/doctor/doctor.ts). Sends no write; the one read is a rule-metadata search of
  * page size 1, made once (no retry: a failure is reported as it is), a 429 waited out once.
  */
-import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,7 +29,6 @@ import {
   type ReadOutcome,
 } from "../../../core/doctor/doctor";
 import { LOCK_FILE_NAME, readLockEntry } from "../../../core/native/provider-lock";
-import { childEnvironment } from "../../../shared/secret-variables";
 import { pluginCacheEntry } from "../../provider-install";
 import { BUNDLE_NAME, h1Hash, type PackageFile } from "../../provider-package";
 import { readAppCommand } from "../../synth";
@@ -38,9 +36,7 @@ import { TOOL_VERSION } from "../../version";
 import { openSession } from "../session/connect";
 import type { RunReporter } from "../session/reporter";
 import { synthesizeApp } from "../steps/synth-app";
-
-/** How long `terraform version` may take before it counts as not runnable (a cold start on a loaded machine is seconds). */
-const TERRAFORM_VERSION_TIMEOUT_MS = 60_000;
+import { nodeVersion, terraformVersion } from "../../tool-versions";
 
 export interface DoctorRequest {
   readonly env: NodeJS.ProcessEnv;
@@ -136,32 +132,6 @@ function readFailure(error: unknown): ReadOutcome {
   return { ok: false, kind: "other", message: error instanceof Error ? error.message : String(error) };
 }
 
-/** The first line of `terraform version`, or null when no terraform runs from PATH. */
-function terraformVersion(env: NodeJS.ProcessEnv, cwd: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    let out = "";
-    let child;
-    try {
-      // The environment without the token and the other secrets: terraform needs none of them to say its version.
-      child = spawn("terraform", ["version"], { cwd, env: { ...childEnvironment(env), CHECKPOINT_DISABLE: "1" }, stdio: ["ignore", "pipe", "ignore"] });
-    } catch {
-      resolve(null);
-      return;
-    }
-    const timer = setTimeout(() => child.kill("SIGKILL"), TERRAFORM_VERSION_TIMEOUT_MS);
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("error", () => {
-      clearTimeout(timer);
-      resolve(null);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      const first = out.split(/\r?\n/)[0]?.trim() ?? "";
-      resolve(code === 0 && first !== "" ? first : code === 0 ? "" : null);
-    });
-  });
-}
-
 /**
  * The provider in `cwd`'s implied local mirror, where `terraform init` in `cwd` looks. Applies to
  * a directory holding a Terraform configuration (*.tf) or a terraform.d directory; a cdktf app's
@@ -252,11 +222,7 @@ function providerNodeState(cwd: string, env: NodeJS.ProcessEnv): Parameters<type
         return false;
       }
     });
-  let version: string | null = null;
-  if (node !== undefined) {
-    const run = spawnSync(node, ["--version"], { encoding: "utf8", timeout: 20_000, env: childEnvironment(env) });
-    version = run.status === 0 ? run.stdout.trim() : null;
-  }
+  const version = node === undefined ? null : nodeVersion(node, env);
   return { kind: "needs-node", nodeOnPath: version, os: process.platform === "darwin" ? "darwin" : "linux" };
 }
 

@@ -26,7 +26,6 @@
  * before anything is read from the service: never a full plan instead. An app that did not exist at
  * REF (the pull request that adds it) declared nothing there: every list now is added, and read.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -35,12 +34,11 @@ import type { DeclarationComparison } from "../../../core/engine/changed-declara
 import type { DesiredList } from "../../../core/engine/desired";
 import { AlertRuleUsersError, ChangedSinceError } from "../../../errors";
 import { readDeclarations } from "../../read-synth-output";
-import { git, repositoryTop, resolveCommit, stderrOf } from "../../git/worktree";
+import { git, removeWorktree, repositoryTop, resolveCommit, stderrOf } from "../../git/worktree";
 import { readAppCommand, runSynth } from "../../synth";
 import type { Plan } from "../../../core/engine/plan-schema";
 import { sameRuleUnread, withChangedSince } from "../../../core/changed-since/changed-since-plan";
 import { withDeclarations } from "../../../core/changed-since/declaration-digest";
-import { gitEnvironment } from "../../../shared/child-env";
 import { childEnvironment as withoutSecrets } from "../../../shared/secret-variables";
 import { decideRefDependencies, installRefDependencies, linkDependencies, outsideWorkingTree } from "../../ref-dependencies";
 import { readDesired } from "./declared";
@@ -103,17 +101,7 @@ async function readAtCommit(
     if (cleaned) return;
     cleaned = true;
     for (const link of links) fs.rmSync(link, { force: true });
-    try {
-      execFileSync("git", ["worktree", "remove", "--force", tree], { cwd: top, stdio: "ignore", env: gitEnvironment(settings.env) });
-    } catch {
-      // not added, or already gone: the directory is removed below and the registration pruned
-    }
-    fs.rmSync(temp, { recursive: true, force: true });
-    try {
-      execFileSync("git", ["worktree", "prune"], { cwd: top, stdio: "ignore", env: gitEnvironment(settings.env) });
-    } catch {
-      // nothing to prune
-    }
+    removeWorktree(tree, top, settings.env, () => fs.rmSync(temp, { recursive: true, force: true }));
   };
   process.once("exit", cleanup); // a second interrupt exits at once: the worktree still goes
   const short = commit.slice(0, 12);
