@@ -15,8 +15,8 @@
  *   npm run build && node dist/bench/remove-all-window.js [N] [LATENCY_MS] [MAX_RPS] [SIMULATOR_RPS] [PARALLELISM]
  */
 import { RateLimiter, RuleListClient } from "../src/api";
-import { buildPlan } from "../src/core/build-plan";
-import type { DesiredList } from "../src/core/desired";
+import { buildPlan } from "../src/core/engine/build-plan";
+import type { DesiredList } from "../src/core/engine/desired";
 import { applyPlan } from "../src/io/execute";
 import { observe } from "../src/io/observe";
 import { startSimulator, type TenantSeed } from "../src/simulator";

@@ -4,7 +4,7 @@
  * The library's deliberate surface (docs/architecture.md, "The library"):
  * - the constructs (the only part that loads cdktf; `alert-rule-users/cdktn` for cdktn);
  * - the workflow: read the declaration, plan, save, apply (only through the admission of
- *   src/io/workflow/apply.ts: signature, connection, guards, fresh reads), import, live reads;
+ *   src/io/workflow/steps/apply.ts: signature, connection, guards, fresh reads), import, live reads;
  * - the typed clients of the service and its connection settings (a client's write methods send
  *   what they are given: the checks guard plans, applied through the workflow, not the client);
  * - the pure core's read-only functions (decode, diff, plan, parse, render) and the plan types;

@@ -15,8 +15,8 @@
  *              max_changed (writes_r + 1) ) )            a rule's own calls are sequential
  * The plan can only be built once every list is read, so the three terms add up.
  */
-import { WRITE_OPERATION_LIST, WRITE_OPERATIONS, type WriteOperation } from "../../src/core/operations";
-import type { Plan, RulePlan } from "../../src/core/plan-schema";
+import { WRITE_OPERATION_LIST, WRITE_OPERATIONS, type WriteOperation } from "../../src/core/engine/operations";
+import type { Plan, RulePlan } from "../../src/core/engine/plan-schema";
 
 export type OperationCounts = Record<string, number>;
 

@@ -4,7 +4,7 @@
  * through a JSON round trip as if read from the synthesized JSON and from query-users, then times
  * buildPlan alone and reads the peak RSS of the diff. Prints one JSON document on stdout.
  */
-import { buildPlan } from "../../src/core/build-plan";
+import { buildPlan } from "../../src/core/engine/build-plan";
 import type { DesiredList, RuleObservation } from "../../src/core";
 import { generateTenant } from "./tenant";
 import { collectGarbage, lifetimeMaxRss, procStatusBytes, resetPeakRss, timedSync } from "./timing";

@@ -1,5 +1,5 @@
 /** Table rows and checks shared by the scenarios that run our engine. */
-import { WRITE_OPERATION_LIST } from "../../src/core/operations";
+import { WRITE_OPERATION_LIST } from "../../src/core/engine/operations";
 import type { EngineRun } from "./engine-run";
 import { check, fmt, type Check, type Table } from "./report";
 

@@ -6,9 +6,9 @@
 import { RateLimiter, RuleListClient } from "../../src/api";
 import { applyPlan } from "../../src/io/execute";
 import { aliasKey, checkPlanIsApplicable } from "../../src/core";
-import type { Plan } from "../../src/core/plan-schema";
+import type { Plan } from "../../src/core/engine/plan-schema";
 import { observe } from "../../src/io/observe";
-import { buildPlan } from "../../src/core/build-plan";
+import { buildPlan } from "../../src/core/engine/build-plan";
 import type { RequestLogEntry, SimRule } from "../../src/simulator";
 import { callBound, equalsBound, type CallBound, type OperationCounts } from "./bound";
 import type { ExpectedChanges, GeneratedTenant } from "./tenant";

@@ -10,11 +10,11 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { buildAccessReport } from "../../src/core/access-report";
-import type { DesiredList } from "../../src/core/desired";
+import { buildAccessReport } from "../../src/core/report/access-report";
+import type { DesiredList } from "../../src/core/engine/desired";
 import { renderReportCsv } from "../../src/core/render/report-csv";
 import { renderReportHtml } from "../../src/core/render/report-html";
-import type { LiveRule } from "../../src/core/who";
+import type { LiveRule } from "../../src/core/live/who";
 import { fmt, sizedCheck, type Check, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
 import { MB, timedSync } from "../lib/timing";
 

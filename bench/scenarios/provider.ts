@@ -20,7 +20,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { mirrorPath, terraformTarget } from "../../src/core/native-provider";
+import { mirrorPath, terraformTarget } from "../../src/core/native/native-provider";
 import { TOOL_VERSION } from "../../src/io/version";
 import { makeServerCertificate } from "../../src/provider/protocol/certificate";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../src/provider/protocol/handshake";

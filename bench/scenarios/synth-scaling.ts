@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { canonicalUsers } from "../../src/core/canonical";
+import { canonicalUsers } from "../../src/core/engine/canonical";
 import { DEFAULT_CLI_COMMAND, encodeTriggerFields, provisionerCommand, provisionerEnvironment } from "../../src/core/declaration";
 import { repoRoot } from "../lib/machine";
 import { person } from "../lib/people";

@@ -1,4 +1,4 @@
-import { redactString } from "../io/workflow";
+import { redactString } from "../io/workflow/door";
 
 /** What a command may touch: its streams, environment and working directory (injectable in tests). */
 export interface OutputStream {

@@ -1,9 +1,9 @@
 /**
- * How the CLI shows what a command's run tells it (src/io/workflow/reporter.ts): on stderr,
+ * How the CLI shows what a command's run tells it (src/io/workflow/session/reporter.ts): on stderr,
  * warnings and notes labelled, each retry on its line (src/cli/retry-notice.ts), progress on a
  * TTY as one line rewritten in place (src/cli/progress.ts) and cleared when the run goes idle.
  */
-import type { ProgressReport, RunReporter } from "../io/workflow";
+import type { ProgressReport, RunReporter } from "../io/workflow/session/reporter";
 import type { Io } from "./io";
 import { progress, rateNote, type Progress } from "./progress";
 import { showRetry } from "./retry-notice";

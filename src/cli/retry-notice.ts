@@ -5,7 +5,7 @@
  * the same line, without the terminal's line clearing.
  */
 import type { RateLimiter, RequestEvent, RequestHook, RetryPolicy } from "../api";
-import type { RetryReport } from "../io/workflow";
+import type { RetryReport } from "../io/workflow/session/reporter";
 import type { OutputStream } from "./io";
 import { formatRps } from "./progress";
 
@@ -50,7 +50,7 @@ export function retryNotice(
   };
 }
 
-/** Writes one retry of a command's run (src/io/workflow/reporter.ts) to `stream`: the line {@link retryNotice} writes. */
+/** Writes one retry of a command's run (src/io/workflow/session/reporter.ts) to `stream`: the line {@link retryNotice} writes. */
 export function showRetry(stream: OutputStream, retry: RetryReport): void {
   const clear = stream.isTTY === true ? "\r\x1b[2K" : "";
   const slower = retry.rps === undefined ? "" : `; sending at most ${formatRps(retry.rps)} requests/s from now on`;

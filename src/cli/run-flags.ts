@@ -3,7 +3,9 @@
  * settings and the settings of a session (plain data the workflow opens, src/io/workflow/).
  */
 import { isAbsolute, resolve } from "node:path";
-import { DEFAULT_TIMEOUT_SECONDS, isInstant, MAX_RUN_DEADLINE_SECONDS, type InvalidSettings, type SessionSettings, type SynthSettings, UsageError } from "../io/workflow";
+import { DEFAULT_TIMEOUT_SECONDS, isInstant, MAX_RUN_DEADLINE_SECONDS, UsageError } from "../io/workflow/door";
+import type { InvalidSettings, SessionSettings } from "../io/workflow/session/connect";
+import type { SynthSettings } from "../io/workflow/session/session";
 import { intFlag } from "./args";
 import type { Io } from "./io";
 
@@ -112,7 +114,7 @@ export function maxRpsFlag(command: string, value: string | undefined): number |
 }
 
 /**
- * The session a command asks for (src/io/workflow/connect.ts), from the connection and rate flags:
+ * The session a command asks for (src/io/workflow/session/connect.ts), from the connection and rate flags:
  * `--timeout SECONDS` bounds each HTTP attempt (an attempt that takes longer is abandoned and
  * retried like a 5xx); `--max-rps N` caps the one rate limiter of the run. Plain data: the
  * workflow opens the session. A flag at fault comes back as `invalid`, thrown by the workflow

@@ -24,14 +24,14 @@ import {
   validateDeclaration,
 } from "../core/declaration";
 import type { RuleReference, TriggerAttribute, Triggers } from "../core/declaration";
-import { canonicalUsers } from "../core/canonical";
-import { POLICIES_KEY } from "../core/policy-schema";
+import { canonicalUsers } from "../core/engine/canonical";
+import { POLICIES_KEY } from "../core/engine/policy-schema";
 import { policiesFor } from "./rule-user-list-policy";
-import type { DesiredUser, ListMode } from "../core/desired";
+import type { DesiredUser, ListMode } from "../core/engine/desired";
 import { declarationPolicyFailures, encodeNativeAttributes } from "../core/declaration/native";
 import type { NativeAttributes } from "../core/declaration/native";
-import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, nativeImportId } from "../core/native-provider";
-import type { OnDestroy } from "../core/native-provider";
+import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, nativeImportId } from "../core/native/native-provider";
+import type { OnDestroy } from "../core/native/native-provider";
 import { installProvider } from "../io/provider-install";
 
 /** One user of a RuleUserList. */
@@ -432,7 +432,7 @@ export abstract class RuleUserListBase extends Construct {
       const onDestroy = props.onDestroy === "keep" || props.onDestroy === "clear" ? props.onDestroy : undefined;
       const move = props.movedFrom;
       // A list declared by name is imported by name (`name:…`), an additive one as additive: the
-      // first plan after the move then shows the import and no change (src/core/native-provider.ts).
+      // first plan after the move then shows the import and no change (src/core/native/native-provider.ts).
       const importId =
         move === undefined
           ? undefined

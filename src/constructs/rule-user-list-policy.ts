@@ -3,12 +3,12 @@
  * must pass at plan time. Depends on `constructs` only (no cdktf), so the cdktf and the cdktn
  * entries export the same class. The policy writes nothing itself: each RuleUserList writes the
  * policies above it into its resource's `"//"` block at synth (see policiesFor), and `plan`
- * evaluates them purely (src/core/policy.ts).
+ * evaluates them purely (src/core/engine/policy.ts).
  */
 import { Construct } from "constructs";
 import type { IConstruct } from "constructs";
-import { encodePolicy, validatePolicyProps } from "../core/policy-schema";
-import type { ListPolicy } from "../core/policy-schema";
+import { encodePolicy, validatePolicyProps } from "../core/engine/policy-schema";
+import type { ListPolicy } from "../core/engine/policy-schema";
 
 /** Properties of a {@link RuleUserListPolicy}: set at least one check. */
 export interface RuleUserListPolicyProps {

@@ -16,7 +16,7 @@ import { RuleUserListBase } from "./rule-user-list-base";
 import type { LocalExec, NativeSpec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
 import { PEER_RANGES, compatibleScope } from "./compat";
 import type { Framework } from "./compat";
-import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE } from "../core/native-provider";
+import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE } from "../core/native/native-provider";
 import { HCL_OUTPUT_UNSUPPORTED, PROVIDER_CHILD_ID, providerAttributes, removedBlock } from "./native";
 import type { AlertRulesProviderProps } from "./native";
 import { TOOL_VERSION } from "../io/version";

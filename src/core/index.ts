@@ -3,24 +3,24 @@
  * processes, no network, no clock (the lint rule in eslint.config.mjs keeps it so); the io layer
  * (src/io) feeds it what it read and carries out what it decided.
  */
-export { aliasKey, canonicalAliases, canonicalUsers, compareAliases, compareStrings } from "./canonical";
-export type { UserAliases } from "./canonical";
-export { LIST_MODES, describeRule } from "./desired";
-export type { DesiredList, DesiredUser, ListDeclaration, ListMode } from "./desired";
-export { decodeStack } from "./decode-stack";
-export type { ObservedList, RuleFacts, RuleObservation } from "./observation";
-export { diffRule } from "./diff";
-export { buildPlan, hasChanges, summarize } from "./build-plan";
-export type { PlanInput } from "./build-plan";
-export { fingerprintList } from "./fingerprint";
-export { blockingErrors, checkFresh, checkPlanIsApplicable, checkSameConnection } from "./guards";
-export { isSystemRule } from "./rule-facts";
-export type { FreshRead, GuardOptions } from "./guards";
-export { applyResult, countOutcomes, notApplied } from "./apply-results";
-export type { AdmittedPlan } from "./admission";
-export type { ApplyResult, ApplySummary, CallRecord, RuleOutcome, RuleResult } from "./apply-results";
-export { plannedRuleFacts, readBackProblem, remainingCalls } from "./verify";
-export { PLAN_FORMAT_VERSION, DEFAULT_BATCH_SIZE, parsePlan, planChecksum, planSchema, serializePlan, toPlanDocument } from "./plan-schema";
+export { aliasKey, canonicalAliases, canonicalUsers, compareAliases, compareStrings } from "./engine/canonical";
+export type { UserAliases } from "./engine/canonical";
+export { LIST_MODES, describeRule } from "./engine/desired";
+export type { DesiredList, DesiredUser, ListDeclaration, ListMode } from "./engine/desired";
+export { decodeStack } from "./declaration/decode-stack";
+export type { ObservedList, RuleFacts, RuleObservation } from "./engine/observation";
+export { diffRule } from "./engine/diff";
+export { buildPlan, hasChanges, summarize } from "./engine/build-plan";
+export type { PlanInput } from "./engine/build-plan";
+export { fingerprintList } from "./engine/fingerprint";
+export { blockingErrors, checkFresh, checkPlanIsApplicable, checkSameConnection } from "./engine/guards";
+export { isSystemRule } from "./engine/rule-facts";
+export type { FreshRead, GuardOptions } from "./engine/guards";
+export { applyResult, countOutcomes, notApplied } from "./engine/apply-results";
+export type { AdmittedPlan } from "./engine/admission";
+export type { ApplyResult, ApplySummary, CallRecord, RuleOutcome, RuleResult } from "./engine/apply-results";
+export { plannedRuleFacts, readBackProblem, remainingCalls } from "./engine/verify";
+export { PLAN_FORMAT_VERSION, DEFAULT_BATCH_SIZE, parsePlan, planChecksum, planSchema, serializePlan, toPlanDocument } from "./engine/plan-schema";
 export type {
   MassRemovalCheck,
   ObservedEntry,
@@ -33,6 +33,6 @@ export type {
   RuleChanges,
   RuleErrorKind,
   RulePlan,
-} from "./plan-schema";
-export { generateImportCode } from "./import-code";
-export type { ImportCode, ImportedRule } from "./import-code";
+} from "./engine/plan-schema";
+export { generateImportCode } from "./import/import-code";
+export type { ImportCode, ImportedRule } from "./import/import-code";

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ENV_DECLARED_RULES, declarationFromEnv, decodeDeclaredRules } from "../core/declaration";
-import type { DesiredList } from "../core/desired";
+import type { DesiredList } from "../core/engine/desired";
 import { DeclarationError } from "../errors";
 
 export function declarationFromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd: string): DesiredList {

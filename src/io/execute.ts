@@ -1,6 +1,6 @@
 /**
  * Sends an admitted plan (the checks before the first write are the workflow's:
- * src/io/workflow/apply.ts): each changed rule's calls in order, and a read back of every changed
+ * src/io/workflow/steps/apply.ts): each changed rule's calls in order, and a read back of every changed
  * rule to verify it. One rule failing
  * never stops the others; every rule's outcome is reported.
  */
@@ -8,18 +8,18 @@ import type { RuleListClient } from "../api";
 import { ApiError, NotSentError } from "../api";
 import { AlertRuleUsersError } from "../errors";
 import { StalePlanError } from "../errors";
-import type { ApplyResult, CallRecord, RuleResult } from "../core/apply-results";
-import { applyResult, interruptedBeforeApply, interruptedRule, notApplied } from "../core/apply-results";
-import { callSize, isGuarded, wireWrite } from "../core/operations";
-import type { ObservedList } from "../core/observation";
+import type { ApplyResult, CallRecord, RuleResult } from "../core/engine/apply-results";
+import { applyResult, interruptedBeforeApply, interruptedRule, notApplied } from "../core/engine/apply-results";
+import { callSize, isGuarded, wireWrite } from "../core/engine/operations";
+import type { ObservedList } from "../core/engine/observation";
 import { restoreAfterFailedRebuild } from "./restore-after-wipe";
-import type { Plan, PlannedCall, RulePlan } from "../core/plan-schema";
-import { plannedRuleFacts, readBackProblem } from "../core/verify";
+import type { Plan, PlannedCall, RulePlan } from "../core/engine/plan-schema";
+import { plannedRuleFacts, readBackProblem } from "../core/engine/verify";
 import { AlreadyEmptied, checkUnchanged, MayHaveLanded } from "./fresh-read";
 import { readList } from "./observe";
 import { mapPool } from "./pool";
 
-/** How to send an admitted plan (src/io/workflow/apply.ts checked it). */
+/** How to send an admitted plan (src/io/workflow/steps/apply.ts checked it). */
 export interface ApplyOptions {
   /** Most rules applied at once. @default 4 */
   readonly parallelism?: number;
@@ -107,7 +107,7 @@ export async function applyPlan(plan: Plan, client: RuleListClient, options: App
 
 /**
  * Sends one call as its row of the operation table words its request (wireWrite,
- * src/core/operations.ts), so every operation is sent the same way. A guarded one (its row says so:
+ * src/core/engine/operations.ts), so every operation is sent the same way. A guarded one (its row says so:
  * remove-all-users) has the rule read again right before each attempt, and nothing is sent when it changed.
  */
 async function send(client: RuleListClient, rule: RulePlan, call: PlannedCall, onGuardRead?: (list: ObservedList) => void): Promise<void> {

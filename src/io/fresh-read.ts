@@ -1,14 +1,14 @@
 /**
  * The fresh read before a write: the lists the plan changes read again right before the first
  * write of an admitted plan (`readAgain`, which the workflow's admission checks with
- * src/core/still-planned.ts: src/io/workflow/apply.ts), and the rule read right before each
+ * src/core/engine/still-planned.ts: src/io/workflow/steps/apply.ts), and the rule read right before each
  * attempt of remove-all-users (`checkUnchanged`, sent by src/io/execute.ts).
  */
 import type { GuardSlot, RuleListClient } from "../api";
 import { StalePlanError } from "../errors";
-import { fingerprintList } from "../core/fingerprint";
-import type { ListRead, ObservedList, RuleFacts } from "../core/observation";
-import type { RulePlan } from "../core/plan-schema";
+import { fingerprintList } from "../core/engine/fingerprint";
+import type { ListRead, ObservedList, RuleFacts } from "../core/engine/observation";
+import type { RulePlan } from "../core/engine/plan-schema";
 import { readList, toObservedList } from "./observe";
 import { mapPool } from "./pool";
 

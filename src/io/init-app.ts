@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { InitFile, InitVersions } from "../core/init-files";
+import type { InitFile, InitVersions } from "../core/init/init-files";
 import { UsageError } from "../errors";
 
 /** This package's root (the directory of its package.json): src/io under ts-jest, dist/src/io when built. */

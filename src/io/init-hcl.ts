@@ -1,12 +1,12 @@
 /**
- * `alert-rule-users init --hcl DIR`: writes the starter HCL configuration (src/core/init-hcl.ts)
+ * `alert-rule-users init --hcl DIR`: writes the starter HCL configuration (src/core/init/init-hcl.ts)
  * into a new or empty directory, never over a file, and installs the native provider there
  * (src/io/provider-install.ts), so `terraform init` in DIR works at once and offline.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { InitFile } from "../core/init-files";
-import { hclWorkflowFiles, initHclFiles } from "../core/init-hcl";
+import type { InitFile } from "../core/init/init-files";
+import { hclWorkflowFiles, initHclFiles } from "../core/init/init-hcl";
 import { packageRoot, writeInitFiles } from "./init-app";
 import { installProvider } from "./provider-install";
 import type { ProviderInstall } from "./provider-install";

@@ -10,9 +10,9 @@ import type { RuleMetadata, UsersInRuleResponse } from "../api/rules/schemas";
 import { isMissingUserId } from "../api/rules/schemas";
 import { AlertRuleUsersError } from "../errors";
 import { mapPool } from "./pool";
-import type { DesiredList } from "../core/desired";
-import { isSystemRule } from "../core/rule-facts";
-import type { ListRead, ObservedList, RuleFacts, RuleObservation } from "../core/observation";
+import type { DesiredList } from "../core/engine/desired";
+import { isSystemRule } from "../core/engine/rule-facts";
+import type { ListRead, ObservedList, RuleFacts, RuleObservation } from "../core/engine/observation";
 
 export interface ObserveOptions {
   /** Most query-users calls in flight. @default 4 */
@@ -113,7 +113,7 @@ function resolve(d: RuleReference, metadata: readonly RuleMetadata[]): RuleObser
 }
 
 /**
- * "Did you mean" for rules not found (src/core/diff.ts): the names a typo may have meant. Free when
+ * "Did you mean" for rules not found (src/core/engine/diff.ts): the names a typo may have meant. Free when
  * the service matched the name without case (the search's answer holds the rule); otherwise one
  * bounded request, sent only when some declaration was not found: the first page of the tenant's
  * rules (`pageSize` of them). It may fail or miss a rule beyond that page: the plan is an error

@@ -1,8 +1,8 @@
-/** Reading saved plans (the format and its checks are in src/core/plan-schema.ts; saving is src/io/workflow/plan.ts). */
+/** Reading saved plans (the format and its checks are in src/core/engine/plan-schema.ts; saving is src/io/workflow/steps/plan.ts). */
 import { readFileSync } from "node:fs";
 import { PlanFileError } from "../errors";
-import type { Plan } from "../core/plan-schema";
-import { parsePlan } from "../core/plan-schema";
+import type { Plan } from "../core/engine/plan-schema";
+import { parsePlan } from "../core/engine/plan-schema";
 
 export function readPlanFile(path: string): Plan {
   let text: string;

@@ -16,7 +16,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { UsageError, ConfigError } from "../errors";
-import { OPENTOFU_PROVIDER_HOST, mirrorPath, terraformTarget } from "../core/native-provider";
+import { OPENTOFU_PROVIDER_HOST, mirrorPath, terraformTarget } from "../core/native/native-provider";
 import { h1Hash, sha256Hex } from "./provider-package/hashes";
 import { executableName, isPackageTarget, releaseNames, sortedFiles, type PackageFile, type PackageTarget } from "./provider-package/package-file";
 import { BUNDLE_NAME, bundlePath, canonicalPackage, needsNode, nodeLauncherPackage, readBundle } from "./provider-package/packages";

@@ -6,12 +6,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { compareStrings } from "../core/canonical";
-import { decodeStack } from "../core/decode-stack";
-import type { DesiredList } from "../core/desired";
+import { compareStrings } from "../core/engine/canonical";
+import { decodeStack } from "../core/declaration/decode-stack";
+import type { DesiredList } from "../core/engine/desired";
 import { ConfigError, DeclarationError } from "../errors";
 import type { DeclarationFailure } from "../errors";
-import { suggest } from "../core/suggest";
+import { suggest } from "../core/engine/suggest";
 
 /** `"alert-rule"` or `"alert-rule" (did you mean "alert-rules"?)`: a stack name the app does not have. */
 function withSuggestion(stack: string, available: readonly string[]): string {

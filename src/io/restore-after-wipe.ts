@@ -2,17 +2,17 @@
  * A rebuild whose add-users fails after its remove-all-users emptied the list (the service has no
  * transactions): the executor sends the add-users left again, within its retries; when they still
  * fail it puts back what the list held right before the wipe (as the guard read it) minus what the
- * plan removes (src/core/restore-after-wipe.ts), reads the rule back, and fails the rule naming
+ * plan removes (src/core/engine/restore-after-wipe.ts), reads the rule back, and fails the rule naming
  * exactly the users and aliases it could not put back, and what to run.
  */
 import type { RuleListClient } from "../api";
 import { AlertRuleUsersError } from "../errors";
-import type { CallRecord, RuleResult } from "../core/apply-results";
-import type { ObservedList, RuleFacts } from "../core/observation";
-import { callSize, wireWrite } from "../core/operations";
-import type { PlannedCall, RulePlan } from "../core/plan-schema";
-import { describeUsers, missingFrom, usersToRestore } from "../core/restore-after-wipe";
-import { readBackProblem } from "../core/verify";
+import type { CallRecord, RuleResult } from "../core/engine/apply-results";
+import type { ObservedList, RuleFacts } from "../core/engine/observation";
+import { callSize, wireWrite } from "../core/engine/operations";
+import type { PlannedCall, RulePlan } from "../core/engine/plan-schema";
+import { describeUsers, missingFrom, usersToRestore } from "../core/engine/restore-after-wipe";
+import { readBackProblem } from "../core/engine/verify";
 import { readList } from "./observe";
 
 /** At most this many users in one add-users of the restore (the service's batch). */

@@ -1,9 +1,10 @@
 /**
- * The provider block → the one session of this provider process (src/io/workflow/connect.ts): one
+ * The provider block → the one session of this provider process (src/io/workflow/session/connect.ts): one
  * rate limiter and one token source for every resource Terraform asks about, however many at once.
  */
-import type { OpenSession, SessionRequest } from "../io/workflow";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, RuleLookup, TerraformRun, openSession, parseDuration } from "../io/workflow";
+import type { OpenSession, SessionRequest } from "../io/workflow/session/connect";
+import { RuleLookup, TerraformRun, openSession } from "../io/workflow";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, parseDuration } from "../io/workflow/door";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 import { lockedArgumentErrors } from "./locked";
 import { isOffline } from "./offline";

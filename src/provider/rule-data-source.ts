@@ -3,7 +3,7 @@
  * live list (one metadata search, shared with the lookups that arrive together, and one
  * query-users; a system rule's list is not read).
  */
-import type { RuleObservation } from "../io/workflow";
+import type { RuleObservation } from "../io/workflow/provider/one-rule";
 import { redactValues } from "../io/workflow";
 import type { ProviderRun } from "./configure";
 import type { DataSourceType, Diagnostic, ObjectValue, Value } from "./protocol";

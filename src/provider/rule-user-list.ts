@@ -4,15 +4,19 @@
  * guards, execute and verify as the CLI). Nothing here decides what to send.
  *
  *   read    one query-users (the rule's facts kept from the last read: no search), seen through the
- *           declaration in state (src/core/list-view.ts)
+ *           declaration in state (src/core/live/list-view.ts)
  *   plan    the engine's plan of the configuration against what the refresh read (no request), or,
  *           for a create, against a read now; the plan is kept whole in the planned private data,
  *           and everything it removes is shown (`removes`, design §12.1)
  *   apply   sends that plan's calls after reading the list again right before the first write, or
  *           nothing when the list moved since the plan read it ("plan again"), then verifies
  */
-import type { DesiredList, ObservedList, Plan, RuleFacts, RuleObservation, RunOptions } from "../io/workflow";
-import { applyPlannedRule, nativeImportIdProblem, parseNativeImportId, planClear, planOneRule, plannedRemovals, readRuleList, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
+import type { DesiredList } from "../core/engine/desired";
+import type { ObservedList, RuleFacts, RuleObservation } from "../io/workflow/provider/one-rule";
+import type { Plan } from "../core/engine/plan-schema";
+import type { RunOptions } from "../io/workflow/session/session";
+import { applyPlannedRule, planClear, planOneRule, plannedRemovals, readRuleList, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
+import { nativeImportIdProblem, parseNativeImportId } from "../io/workflow/door";
 import { UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type ResourceType, type Value } from "./protocol";
 import type { ProviderRun } from "./configure";
 import { ruleUserListSchema } from "./schema";

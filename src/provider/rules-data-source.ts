@@ -3,7 +3,7 @@
  * metadata search, one query-users per editable rule for its list type), every one or those its
  * filters keep (`name_regex`, `list_type`, `include_system`).
  */
-import type { RuleRow } from "../io/workflow";
+import type { RuleRow } from "../core/live/who";
 import { listRules } from "../io/workflow";
 import type { ProviderRun } from "./configure";
 import type { DataSourceType, Diagnostic, ObjectValue } from "./protocol";

@@ -6,12 +6,12 @@
  *   read still in flight is left to finish (it writes nothing).
  * - **create / update / delete** (apply): the call's stop signal fires at the deadline only while
  *   nothing has been sent: the workflow checks it right before the first write
- *   (src/io/workflow/apply.ts), so a call past its deadline has sent nothing, and says so. Once the
+ *   (src/io/workflow/steps/apply.ts), so a call past its deadline has sent nothing, and says so. Once the
  *   first write is on its way the call is not cut (a list half-changed is worse than a late one): it
  *   finishes, and a warning says by how much it was late.
  * Terraform's Ctrl-C (StopProvider) stops every call as before: the two signals are one.
  */
-import { parseDuration } from "../io/workflow";
+import { parseDuration } from "../io/workflow/door";
 import type { ProviderRun } from "./configure";
 import type { Diagnostic, ObjectValue, ResourceType, Value } from "./protocol";
 import { Typed } from "./protocol";

@@ -4,8 +4,11 @@
  * Terraform value or an unknown.
  */
 import { z } from "zod";
-import type { DesiredList, DesiredUser, ListMode, ListPolicy, ListView, ObservedList, RuleFacts } from "../io/workflow";
-import { declarationProblems, parseKeptPlan, policyOf, redactValues, type Plan } from "../io/workflow";
+import type { DesiredList, DesiredUser, ListMode } from "../core/engine/desired";
+import type { ListPolicy } from "../core/engine/policy-schema";
+import type { ListView, ObservedList, RuleFacts } from "../io/workflow/provider/one-rule";
+import { declarationProblems, parseKeptPlan, policyOf, redactValues } from "../io/workflow";
+import type { Plan } from "../core/engine/plan-schema";
 import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
 import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type Value } from "./protocol";
 import { ruleUserListSchema } from "./schema";

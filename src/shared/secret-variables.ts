@@ -8,13 +8,13 @@
  */
 
 /** Variables whose values are secrets: never printed, never written, redacted in every form. */
-/** The key that signs saved plans (src/io/workflow/plan-key.ts). */
+/** The key that signs saved plans (src/io/workflow/steps/plan-key.ts). */
 export const PLAN_KEY_VARIABLE = "ALERT_RULE_USERS_PLAN_KEY";
 
 export const SECRET_VALUE_VARIABLES = [
   "ALERTS_API_TOKEN", // the bearer token (src/api/http/config.ts)
   "ALERTS_CLIENT_SECRET", // a client secret from which a token is obtained
-  "ALERT_RULE_USERS_PLAN_KEY", // the key that signs saved plans (src/io/workflow/plan-key.ts)
+  "ALERT_RULE_USERS_PLAN_KEY", // the key that signs saved plans (src/io/workflow/steps/plan-key.ts)
 ] as const;
 
 /**

@@ -7,8 +7,8 @@ import { compare } from "../../bench/scenarios/per-user-baseline";
 import { runBulkOnboarding } from "../../bench/scenarios/bulk-onboarding";
 import { mixedTenant, runMixedChange } from "../../bench/scenarios/mixed-change";
 import { runNoOp } from "../../bench/scenarios/no-op";
-import { buildPlan } from "../../src/core/build-plan";
-import type { RuleObservation } from "../../src/core/observation";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import type { RuleObservation } from "../../src/core/engine/observation";
 import { TOOL_VERSION } from "../../src/io/version";
 
 const LATENCY_MS = 1;

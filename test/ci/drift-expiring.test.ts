@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { buildAccessReport } from "../../src/core/access-report";
-import type { DesiredUser } from "../../src/core/desired";
+import { buildAccessReport } from "../../src/core/report/access-report";
+import type { DesiredUser } from "../../src/core/engine/desired";
 import { renderReportCsv } from "../../src/core/render/report-csv";
 import { declared, entry, exclusion, facts, user } from "../render/builders";
 import { REPO } from "../support/cli";

@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { buildPlan } from "../../src/core/build-plan";
-import { serializePlan } from "../../src/core/plan-schema";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import { serializePlan } from "../../src/core/engine/plan-schema";
 import { PLAN_COMMENT_MARKER } from "../../src/core/render";
 import { REPO, runCli } from "../support/cli";
 

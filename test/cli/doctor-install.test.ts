@@ -8,7 +8,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { withLockEntry } from "../../src/core/provider-lock";
+import { withLockEntry } from "../../src/core/native/provider-lock";
 import { installProvider } from "../../src/io/provider-install";
 import { h1Hash, type PackageFile } from "../../src/io/provider-package";
 import { nodeLauncherPackage, readBundle } from "../../src/io/provider-package/packages";

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { main } from "../../src/cli/main";
 import type { Io } from "../../src/cli/io";
-import type { DoctorCheck } from "../../src/core/doctor";
+import type { DoctorCheck } from "../../src/core/doctor/doctor";
 import { closedPortUrl } from "../api/helpers";
 import { captureStream } from "../support/capture-stream";
 import { workspace, type Workspace } from "../support/cli";

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { packageNameFor } from "../../src/core/init-files";
+import { packageNameFor } from "../../src/core/init/init-files";
 import { REPO } from "../support/cli";
 import { majorsOf } from "../support/engines";
 import { filesUnder } from "../support/files";

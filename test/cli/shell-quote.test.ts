@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { shellQuote } from "../../src/shared/text";
 import { checkOutputPath } from "../../src/cli/output-path";
-import { importAppCommand } from "../../src/core/import-code";
+import { importAppCommand } from "../../src/core/import/import-code";
 
 describe("shellQuote", () => {
   it.each([

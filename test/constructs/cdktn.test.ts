@@ -10,7 +10,7 @@ import { TerraformStack as CdktnStack, Testing as CdktnTesting } from "cdktn";
 import { TerraformStack as CdktfStack, Testing as CdktfTesting } from "cdktf";
 import { RuleUserList as CdktnRuleUserList, RuleUserListPolicy as CdktnPolicy } from "../../src/constructs/cdktn";
 import { RuleUserList as CdktfRuleUserList } from "../../src/constructs";
-import { decodeStack } from "../../src/core/decode-stack";
+import { decodeStack } from "../../src/core/declaration/decode-stack";
 import { useSimulator } from "../support/simulator";
 import { REPO, connectionEnv, listing, runCli, runCommand } from "../support/cli";
 import { RULES } from "../support/sample";

@@ -13,7 +13,7 @@ import * as cdktn from "cdktn";
 import { AlertRulesProvider, RuleUserList, RuleUserListPolicy } from "../../src/constructs";
 import type { RuleUserListProps, RuleUserListPolicyProps } from "../../src/constructs";
 import * as terrain from "../../src/constructs/cdktn";
-import { decodeStack } from "../../src/core/decode-stack";
+import { decodeStack } from "../../src/core/declaration/decode-stack";
 import { REPO } from "../support/cli";
 
 const NATIVE = "alertrules_rule_user_list";

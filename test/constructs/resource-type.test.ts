@@ -5,7 +5,7 @@
  */
 import { TerraformStack, Testing } from "cdktf";
 import { RuleUserList } from "../../src/constructs";
-import { decodeStack } from "../../src/core/decode-stack";
+import { decodeStack } from "../../src/core/declaration/decode-stack";
 import { CHUNKED_TRIGGER_FORMAT, ENV_USERS_CHUNKS, TRIGGER_FORMAT, USERS_CHUNK_BYTES, utf8Length } from "../../src/core/declaration";
 import type { RuleUserListProps } from "../../src/constructs";
 

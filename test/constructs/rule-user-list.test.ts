@@ -3,7 +3,7 @@ import { setupJest } from "cdktf/lib/testing/adapters/jest";
 import { NullProvider } from "@cdktf/provider-null/lib/provider";
 import { Resource } from "@cdktf/provider-null/lib/resource";
 import { RuleUserList } from "../../src/constructs";
-import { decodeStack } from "../../src/core/decode-stack";
+import { decodeStack } from "../../src/core/declaration/decode-stack";
 import { ENV_VARS, TRIGGER_NAMES } from "../../src/core/declaration";
 import { synthFailure } from "../support/synth-failure";
 

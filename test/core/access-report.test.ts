@@ -2,9 +2,9 @@
  * The access report's join (docs/contract.md §10.3): every live entry with who declares it, drift both
  * ways, expiry as of `now`, and the plan's own policy violations. Pure: no service.
  */
-import { buildAccessReport, isDrift, isNotManaged } from "../../src/core/access-report";
-import type { DesiredUser } from "../../src/core/desired";
-import type { LiveRule } from "../../src/core/who";
+import { buildAccessReport, isDrift, isNotManaged } from "../../src/core/report/access-report";
+import type { DesiredUser } from "../../src/core/engine/desired";
+import type { LiveRule } from "../../src/core/live/who";
 import { declared, entry, exclusion, facts, inclusion, user } from "../render/builders";
 
 const until = (u: DesiredUser, expiresAt: string): DesiredUser => ({ ...u, expiresAt });

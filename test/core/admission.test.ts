@@ -1,8 +1,8 @@
-/** Admission checks of a saved plan against the real clock (src/core/admission.ts): its age, and no expired user added. */
-import { checkNoExpiredAdds, checkPlanAge, parseDuration } from "../../src/core/admission";
-import { buildPlan } from "../../src/core/build-plan";
-import { checkPlanSignature } from "../../src/core/plan-signature";
-import { toPlanDocument } from "../../src/core/plan-schema";
+/** Admission checks of a saved plan against the real clock (src/core/engine/admission.ts): its age, and no expired user added. */
+import { checkNoExpiredAdds, checkPlanAge, parseDuration } from "../../src/core/engine/admission";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import { checkPlanSignature } from "../../src/core/engine/plan-signature";
+import { toPlanDocument } from "../../src/core/engine/plan-schema";
 import { ExpiredUsersError, PlanTooOldError } from "../../src/errors";
 import { declared, entry, found, listOf, user } from "../support/builders";
 

@@ -2,13 +2,13 @@
  * Which declarations changed since REF (docs/contract.md §10.1), decided on the decoded declarations: one
  * table of a declaration at REF and now, and what changed (nothing: the rule is not read).
  */
-import { compareDeclarations } from "../../src/core/changed-declarations";
-import type { DeclarationChange } from "../../src/core/changed-declarations";
-import { withChangedSince } from "../../src/core/changed-since-plan";
-import { buildPlan } from "../../src/core/build-plan";
-import type { DesiredList, DesiredUser } from "../../src/core/desired";
-import type { ListPolicy } from "../../src/core/policy-schema";
-import { parsePlan, serializePlan } from "../../src/core/plan-schema";
+import { compareDeclarations } from "../../src/core/engine/changed-declarations";
+import type { DeclarationChange } from "../../src/core/engine/changed-declarations";
+import { withChangedSince } from "../../src/core/changed-since/changed-since-plan";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import type { DesiredList, DesiredUser } from "../../src/core/engine/desired";
+import type { ListPolicy } from "../../src/core/engine/policy-schema";
+import { parsePlan, serializePlan } from "../../src/core/engine/plan-schema";
 import { renderPlanMarkdown, renderPlanText } from "../../src/core/render";
 import { declared, found, listOf } from "../support/builders";
 

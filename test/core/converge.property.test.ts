@@ -4,11 +4,11 @@
  */
 import { RuleListClient } from "../../src/api";
 import { applyPlan } from "../../src/io/execute";
-import type { Plan, PlannedUser } from "../../src/core/plan-schema";
-import type { DesiredList } from "../../src/core/desired";
+import type { Plan, PlannedUser } from "../../src/core/engine/plan-schema";
+import type { DesiredList } from "../../src/core/engine/desired";
 import { observe } from "../../src/io/observe";
-import { buildPlan } from "../../src/core/build-plan";
-import { WRITE_OPERATION_LIST } from "../../src/core/operations";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import { WRITE_OPERATION_LIST } from "../../src/core/engine/operations";
 import { useSimulator } from "../support/simulator";
 import { prng } from "../support/builders";
 import { RULES } from "../support/sample";

@@ -4,10 +4,10 @@
  * again. Any declaration added, removed or changed is reported; so is a plan whose rules do not
  * follow from the declarations it records (a plan file written by someone else).
  */
-import { buildPlan } from "../../src/core/build-plan";
-import { declarationDigest, uncoveredDeclarations, withDeclarations } from "../../src/core/declaration-digest";
-import type { DesiredList, DesiredUser } from "../../src/core/desired";
-import type { Plan } from "../../src/core/plan-schema";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import { declarationDigest, uncoveredDeclarations, withDeclarations } from "../../src/core/changed-since/declaration-digest";
+import type { DesiredList, DesiredUser } from "../../src/core/engine/desired";
+import type { Plan } from "../../src/core/engine/plan-schema";
 import { declared, found, listOf } from "../support/builders";
 
 const alice: DesiredUser = { userId: "1001", aliases: ["alice@example.com"] };

@@ -1,9 +1,9 @@
 /**
  * The diff's alias comparisons take two paths: a scan for users with few aliases and a Set beyond
- * that (src/core/diff.ts, SCAN_LIMIT = 16). Both must give the same changes; so must merging
+ * that (src/core/engine/diff.ts, SCAN_LIMIT = 16). Both must give the same changes; so must merging
  * repeated entries of one user ID, whichever path merges them.
  */
-import { diffRule } from "../../src/core/diff";
+import { diffRule } from "../../src/core/engine/diff";
 import { declared, entry, found, listOf, user } from "../support/builders";
 
 const BATCH = { batchSize: 100 };

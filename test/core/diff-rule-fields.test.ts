@@ -3,8 +3,8 @@
  * the caller's field names, the RuleUserList's props by default, the native resource's attributes
  * when the provider asks (NATIVE_RULE_FIELDS).
  */
-import { CONSTRUCT_RULE_FIELDS, NATIVE_RULE_FIELDS, diffRule } from "../../src/core/diff";
-import type { DesiredList } from "../../src/core/desired";
+import { CONSTRUCT_RULE_FIELDS, NATIVE_RULE_FIELDS, diffRule } from "../../src/core/engine/diff";
+import type { DesiredList } from "../../src/core/engine/desired";
 
 const list = (over: Partial<DesiredList>): DesiredList => ({ constructPath: "app/x", stack: "s", ruleId: null, ruleName: null, mode: "authoritative", allowMassRemoval: false, users: [], ...over });
 

@@ -3,10 +3,10 @@
  * calls (and only those calls) the plan must send.
  */
 import { NULL_USER_ID_SENTENCE, isMissingUserId } from "../../src/api/rules/schemas";
-import { diffRule } from "../../src/core/diff";
-import { fingerprintList } from "../../src/core/fingerprint";
-import type { PlannedCall } from "../../src/core/plan-schema";
-import { buildPlan } from "../../src/core/build-plan";
+import { diffRule } from "../../src/core/engine/diff";
+import { fingerprintList } from "../../src/core/engine/fingerprint";
+import type { PlannedCall } from "../../src/core/engine/plan-schema";
+import { buildPlan } from "../../src/core/engine/build-plan";
 import { declared, entry, found, listOf, user } from "../support/builders";
 import { TOOL_VERSION } from "../../src/io/version";
 

@@ -1,8 +1,8 @@
 /**
- * The verdicts of `doctor` (src/core/doctor.ts), from observations: what each line says and what
+ * The verdicts of `doctor` (src/core/doctor/doctor.ts), from observations: what each line says and what
  * it tells the user to do. (test/cli/doctor.test.ts makes the observations for real.)
  */
-import { baseUrlCheck, doctorPassed, mirrorPath, nodeCheck, satisfiesEngines, serviceChecks, terraformCheck, terraformTarget } from "../../src/core/doctor";
+import { baseUrlCheck, doctorPassed, mirrorPath, nodeCheck, satisfiesEngines, serviceChecks, terraformCheck, terraformTarget } from "../../src/core/doctor/doctor";
 
 const ENGINES = "^20.9.0 || ^22.0.0 || >=24.0.0";
 

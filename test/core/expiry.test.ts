@@ -2,12 +2,12 @@
  * Users that expire (docs/contract.md §9.1), table by table: dates, what an authoritative and an additive
  * list do with an expired user on a given `now`, the "expired" reason and summary.expiringSoon.
  */
-import { buildPlan } from "../../src/core/build-plan";
-import type { DesiredUser, DesiredList } from "../../src/core/desired";
-import { addDays, daysBetween, isCalendarDate, isInstant, splitExpired } from "../../src/core/expiry";
-import { parsePlan, serializePlan } from "../../src/core/plan-schema";
-import type { Plan } from "../../src/core/plan-schema";
-import type { ObservedList } from "../../src/core/observation";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import type { DesiredUser, DesiredList } from "../../src/core/engine/desired";
+import { addDays, daysBetween, isCalendarDate, isInstant, splitExpired } from "../../src/core/engine/expiry";
+import { parsePlan, serializePlan } from "../../src/core/engine/plan-schema";
+import type { Plan } from "../../src/core/engine/plan-schema";
+import type { ObservedList } from "../../src/core/engine/observation";
 import { renderPlanMarkdown, renderPlanText } from "../../src/core/render";
 import { declared, entry, found, listOf, prng } from "../support/builders";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { compareStrings } from "../../src/core/canonical";
-import { fingerprintList } from "../../src/core/fingerprint";
-import type { ObservedList } from "../../src/core/observation";
+import { compareStrings } from "../../src/core/engine/canonical";
+import { fingerprintList } from "../../src/core/engine/fingerprint";
+import type { ObservedList } from "../../src/core/engine/observation";
 
 /** The first implementation, kept as the specification: saved plans carry fingerprints made by it. */
 function referenceFingerprint(list: ObservedList): string {

@@ -1,12 +1,12 @@
 /**
- * The import generator (src/core/import-code.ts): escaping, construct IDs, and what each kind of
+ * The import generator (src/core/import/import-code.ts): escaping, construct IDs, and what each kind of
  * live list becomes. The generated module is compiled and run against a stub RuleUserList, so the
  * test sees exactly the values a cdktf app would pass to the construct.
  */
 import { runInNewContext } from "node:vm";
 import ts from "typescript";
-import type { ImportedRule } from "../../src/core/import-code";
-import { IMPORT_STACK_NAME, commentText, constructIdFor, generateImportCode, importAppCommand, tsString, uniqueIds } from "../../src/core/import-code";
+import type { ImportedRule } from "../../src/core/import/import-code";
+import { IMPORT_STACK_NAME, commentText, constructIdFor, generateImportCode, importAppCommand, tsString, uniqueIds } from "../../src/core/import/import-code";
 
 interface Declared {
   id: string;

@@ -4,8 +4,8 @@
  * required providers configuration"), and keeps the resources and import blocks.
  * test/terraform/provider-import-configured.test.ts runs it with real Terraform.
  */
-import type { ImportedRule } from "../../src/core/import-code";
-import { generateImportHcl, providerBlocks, providerConfigured } from "../../src/core/import-hcl";
+import type { ImportedRule } from "../../src/core/import/import-code";
+import { generateImportHcl, providerBlocks, providerConfigured } from "../../src/core/import/import-hcl";
 
 const RULES: ImportedRule[] = [{ rule: { observerRuleId: "r1", name: "Finance", isSystem: false, ruleSource: "Alerting" }, list: { usersToAlertOn: "SPECIFIED_USERS", entries: [{ userId: "1", aliases: ["a@example.com"] }] } }];
 const MAIN_TF = providerBlocks("0.1.0").join("\n");

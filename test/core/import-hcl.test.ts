@@ -1,13 +1,13 @@
 /**
- * `import --format hcl` (src/core/import-hcl.ts): a hostile tenant (quotes, `${`, `%{`, newlines,
+ * `import --format hcl` (src/core/import/import-hcl.ts): a hostile tenant (quotes, `${`, `%{`, newlines,
  * Unicode, bidirectional controls, HCL keywords, two rules of one name) gives a configuration that
  * reads back (test/support/hcl-reader.ts) as exactly the live values, in which nothing runs as a
  * template, with resource names that are valid identifiers, unique, and the same whatever the order
  * of the rules. (That Terraform itself takes it and plans only imports: test/terraform/native-import-hcl.)
  */
-import type { ImportedRule } from "../../src/core/import-code";
-import { generateImportHcl, resourceNameFor, resourceNames } from "../../src/core/import-hcl";
-import { hclString } from "../../src/core/hcl";
+import type { ImportedRule } from "../../src/core/import/import-code";
+import { generateImportHcl, resourceNameFor, resourceNames } from "../../src/core/import/import-hcl";
+import { hclString } from "../../src/core/import/hcl";
 import { HOSTILE_ALIASES } from "../support/hostile-aliases";
 import { readHcl } from "../support/hcl-reader";
 import type { HclBlock, HclValue } from "../support/hcl-reader";

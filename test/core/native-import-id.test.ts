@@ -3,7 +3,7 @@
  * without "name:") is refused with the accepted forms, instead of Terraform's "Cannot import
  * non-existent remote object" after a read of a rule that cannot exist.
  */
-import { nativeImportIdProblem, parseNativeImportId } from "../../src/core/native-provider";
+import { nativeImportIdProblem, parseNativeImportId } from "../../src/core/native/native-provider";
 
 describe("nativeImportIdProblem", () => {
   it.each(["f4570500-47e2-48ad-abbb-28a532759836", "name:Finance file type mismatch watch", "additive:f4570500-47e2-48ad-abbb-28a532759836", "additive:name:Finance: Q3 watch", "  f4570500  "])(

@@ -1,10 +1,10 @@
 /**
- * The operation table owns every write (src/core/operations.ts): what a rule's changes of each kind
+ * The operation table owns every write (src/core/engine/operations.ts): what a rule's changes of each kind
  * are sent with, and which calls are guarded, read from its rows.
  */
-import { CHANGE_KIND_LIST, CHANGE_KINDS } from "../../src/core/change-kinds";
-import { planCalls, WRITE_OPERATION_LIST, WRITE_OPERATIONS } from "../../src/core/operations";
-import type { RuleChanges } from "../../src/core/rule-changes";
+import { CHANGE_KIND_LIST, CHANGE_KINDS } from "../../src/core/engine/change-kinds";
+import { planCalls, WRITE_OPERATION_LIST, WRITE_OPERATIONS } from "../../src/core/engine/operations";
+import type { RuleChanges } from "../../src/core/engine/rule-changes";
 
 const NONE: RuleChanges = { addUsers: [], addAliases: [], removeAliases: [], removeUsers: [], removeEntriesWithoutId: [], removeAll: false, rebuild: false };
 const ALICE = { userId: "u-alice", aliases: ["alice@example.com"] };

@@ -3,8 +3,8 @@
  * saved plan whose update says `listType: null` (or `ALL_USERS`) was edited and is refused when it
  * is read; and a read-back saying the rule monitors all users never verifies a rule.
  */
-import { parsePlan, serializePlan, type Plan } from "../../src/core/plan-schema";
-import { readBackProblem } from "../../src/core/verify";
+import { parsePlan, serializePlan, type Plan } from "../../src/core/engine/plan-schema";
+import { readBackProblem } from "../../src/core/engine/verify";
 import { entry, listOf } from "../support/builders";
 import { exfiltrationCase, planOf } from "../render/builders";
 

@@ -3,12 +3,12 @@
  * what the service has, and whether the rule becomes a policy error (sending nothing) or passes.
  */
 import type { UsersToAlertOn } from "../../src/api/rules/schemas";
-import { buildPlan } from "../../src/core/build-plan";
-import type { DesiredList, DesiredUser, ListMode } from "../../src/core/desired";
-import { checkPlanIsApplicable } from "../../src/core/guards";
-import type { ObservedEntry, Plan } from "../../src/core/plan-schema";
-import { encodePolicy, validatePolicyProps } from "../../src/core/policy-schema";
-import type { ListPolicy } from "../../src/core/policy-schema";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import type { DesiredList, DesiredUser, ListMode } from "../../src/core/engine/desired";
+import { checkPlanIsApplicable } from "../../src/core/engine/guards";
+import type { ObservedEntry, Plan } from "../../src/core/engine/plan-schema";
+import { encodePolicy, validatePolicyProps } from "../../src/core/engine/policy-schema";
+import type { ListPolicy } from "../../src/core/engine/policy-schema";
 import { renderPlanMarkdown, renderPlanText } from "../../src/core/render";
 import { UnresolvedRulesError } from "../../src/errors";
 import { declared, entry, found, listOf } from "../support/builders";

@@ -1,13 +1,13 @@
 /**
- * Re-derivation of a saved plan (src/core/rederive.ts) and plan signatures
- * (src/core/plan-signature.ts): pure, no service.
+ * Re-derivation of a saved plan (src/core/engine/rederive.ts) and plan signatures
+ * (src/core/engine/plan-signature.ts): pure, no service.
  */
-import { buildPlan } from "../../src/core/build-plan";
-import type { Plan, RulePlan } from "../../src/core/plan-schema";
-import { parsePlan, serializePlan } from "../../src/core/plan-schema";
-import { checkPlanSignature, signPlan } from "../../src/core/plan-signature";
-import { checkRederived, ruleDifferences } from "../../src/core/rederive";
-import { rederiveRule } from "../../src/core/verify";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import type { Plan, RulePlan } from "../../src/core/engine/plan-schema";
+import { parsePlan, serializePlan } from "../../src/core/engine/plan-schema";
+import { checkPlanSignature, signPlan } from "../../src/core/engine/plan-signature";
+import { checkRederived, ruleDifferences } from "../../src/core/engine/rederive";
+import { rederiveRule } from "../../src/core/engine/verify";
 import { PlanFileError } from "../../src/errors";
 import { declared, entry, found, listOf, user } from "../support/builders";
 

@@ -2,7 +2,7 @@
  * "Did you mean …?" (issue 32, wrong turn 4): one helper finds the name a typo meant, for flags,
  * rule names and stack names alike: the same name in another case, or one a few edits away.
  */
-import { didYouMean, editDistance, suggest } from "../../src/core/suggest";
+import { didYouMean, editDistance, suggest } from "../../src/core/engine/suggest";
 
 describe("suggest", () => {
   it("finds a name that differs only in case", () => {

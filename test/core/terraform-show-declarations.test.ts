@@ -5,7 +5,7 @@
  * left behind; decodeStack reads them back as the declared lists.
  */
 import { declarationsFromTerraformShow, HCL_STACK } from "../../src/core/declaration/terraform-show";
-import { decodeStack } from "../../src/core/decode-stack";
+import { decodeStack } from "../../src/core/declaration/decode-stack";
 import { ConfigError } from "../../src/errors";
 
 const list = (address: string, values: Record<string, unknown>) => ({ address, mode: "managed", type: "alertrules_rule_user_list", values });

@@ -2,8 +2,8 @@
  * `who` and `rules list` as pure functions of live rules (and the app's declaration): matching by
  * alias (case-insensitive, trimmed) and user ID (exact), across inclusion and exclusion lists.
  */
-import type { LiveRule } from "../../src/core/who";
-import { findPeople, matchesQuery, ruleRows } from "../../src/core/who";
+import type { LiveRule } from "../../src/core/live/who";
+import { findPeople, matchesQuery, ruleRows } from "../../src/core/live/who";
 import { declared, entry, listOf, user } from "../support/builders";
 
 const rule = (id: string, name: string, overrides: Partial<LiveRule["rule"]> = {}) => ({

@@ -10,7 +10,7 @@ import {
   unescapeTemplate,
 } from "../../src/core/declaration";
 import type { Triggers } from "../../src/core/declaration";
-import type { ListDeclaration } from "../../src/core/desired";
+import type { ListDeclaration } from "../../src/core/engine/desired";
 import { ConfigError } from "../../src/errors";
 
 /** What Terraform does to the provisioner environment: interpolate self.triggers, unescape literals. */

@@ -4,7 +4,7 @@ import {
   encodeTriggers,
   unescapeTemplate,
 } from "../../src/core/declaration";
-import type { ListDeclaration } from "../../src/core/desired";
+import type { ListDeclaration } from "../../src/core/engine/desired";
 import { DeclarationError } from "../../src/errors";
 
 function list(overrides: Partial<ListDeclaration> = {}): ListDeclaration {

@@ -9,7 +9,7 @@ import { REPO } from "../support/cli";
 
 const PAGE = readFileSync(join(REPO, "docs", "architecture.md"), "utf8");
 
-/** A path of the repository as the page writes it (`src/io/`, `src/core/operations.ts`, `src/io/execute`): a file, a `.ts` file or a folder. */
+/** A path of the repository as the page writes it (`src/io/`, `src/core/engine/operations.ts`, `src/io/execute`): a file, a `.ts` file or a folder. */
 function exists(path: string): boolean {
   const bare = path.replace(/\/$/, "");
   return existsSync(join(REPO, bare)) || existsSync(join(REPO, `${bare}.ts`));
@@ -22,11 +22,11 @@ function namedSrcPaths(): string[] {
   return [...new Set([...quoted, ...floors])].sort();
 }
 
-/** The files the composition table names, each in src/io/workflow/. */
+/** The files the composition table names, each in src/io/workflow/ (`runs/plan-run.ts`, `door.ts`). */
 function workflowFiles(): string[] {
   const section = PAGE.slice(PAGE.indexOf("## One composition point"), PAGE.indexOf("The CLI (`src/cli/`)"));
   const firstCells = [...section.matchAll(/^\| ([^|]+) \|/gm)].map((m) => m[1]!);
-  return firstCells.flatMap((cell) => [...cell.matchAll(/`([a-z0-9-]+\.ts)`/g)].map((m) => `src/io/workflow/${m[1]!}`));
+  return firstCells.flatMap((cell) => [...cell.matchAll(/`([a-z0-9/-]+\.ts)`/g)].map((m) => `src/io/workflow/${m[1]!}`));
 }
 
 /** A door's allowed imports, as `exact` and `prefix*` names, sorted. */
@@ -64,5 +64,21 @@ describe("docs/architecture.md", () => {
     const rule = ruleDoors();
     expect(Object.keys(rule).sort()).toEqual(["src/cli/", "src/provider/", "src/provider/protocol/"]);
     expect(pageDoors()).toEqual(rule);
+  });
+
+  it("names the rooms of src/core and src/io/workflow that stand in the tree", () => {
+    const named = namedSrcPaths();
+    for (const room of ["engine", "declaration", "native", "live", "changed-since", "report", "doctor", "import", "init", "render"]) {
+      expect(named).toContain(`src/core/${room}/`);
+    }
+    expect(workflowFiles().map((path) => path.split("/")[3])).toEqual(expect.arrayContaining(["runs", "steps", "session", "provider", "door.ts"]));
+  });
+
+  it("keeps io/workflow's index to the calls the doors make, at most 40 names", () => {
+    const index = readFileSync(join(REPO, "src", "io", "workflow", "index.ts"), "utf8");
+    const names = [...index.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) => m[1]!.split(",").map((n) => n.trim()).filter(Boolean));
+    expect(index).not.toMatch(/^export \*/m);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.length).toBeLessThanOrEqual(40);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ApplyReport } from "../../src/core/apply-report";
+import type { ApplyReport } from "../../src/core/report/apply-report";
 import { useSimulator } from "../support/simulator";
 import { workspace, writesOf } from "../support/cli";
 import type { Workspace } from "../support/cli";

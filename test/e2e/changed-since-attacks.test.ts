@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { REPO, connectionEnv, runCli, writesOf } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
 import { useSimulator } from "../support/simulator";
-import { serializePlan, type Plan } from "../../src/core/plan-schema";
+import { serializePlan, type Plan } from "../../src/core/engine/plan-schema";
 
 const sim = useSimulator({}, { perTest: true });
 

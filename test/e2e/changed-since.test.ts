@@ -13,7 +13,7 @@ import { CLI, REPO, connectionEnv, runCli, workspace, writesOf } from "../suppor
 import type { ListDecl, StackDecl } from "../support/cli";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
 import { useSimulator } from "../support/simulator";
-import type { Plan } from "../../src/core/plan-schema";
+import type { Plan } from "../../src/core/engine/plan-schema";
 import { listsRead } from "../support/request-log";
 
 const sim = useSimulator({}, { perTest: true });

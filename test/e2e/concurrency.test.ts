@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ApplyReport } from "../../src/core/apply-report";
+import type { ApplyReport } from "../../src/core/report/apply-report";
 import { useSimulator } from "../support/simulator";
 import { connectionEnv, runCli, workspace, writesOf } from "../support/cli";
 import type { ListDecl, Workspace } from "../support/cli";

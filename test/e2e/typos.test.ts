@@ -1,6 +1,6 @@
 /**
  * Typos a new user made, each answered with the name meant (issue 32, wrong turn 4), by the one
- * suggestion helper (src/core/suggest.ts): a flag, a rule name differing in case or by a small
+ * suggestion helper (src/core/engine/suggest.ts): a flag, a rule name differing in case or by a small
  * edit, a rule name given as the ruleId, a stack name. Against the simulator; nothing is written.
  */
 import { connectionEnv, runCli, writesOf } from "../support/cli";

@@ -1,8 +1,8 @@
 /** The plan of declarations against the service, as the workflow makes it (observe, then buildPlan), for the tests of src/io. */
 import type { RuleListClient } from "../../src/api";
-import { buildPlan } from "../../src/core/build-plan";
-import type { DesiredList } from "../../src/core/desired";
-import type { Plan } from "../../src/core/plan-schema";
+import { buildPlan } from "../../src/core/engine/build-plan";
+import type { DesiredList } from "../../src/core/engine/desired";
+import type { Plan } from "../../src/core/engine/plan-schema";
 import { observe } from "../../src/io/observe";
 import { TOOL_VERSION } from "../../src/io/version";
 

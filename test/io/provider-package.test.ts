@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readLockEntry, withLockEntry } from "../../src/core/provider-lock";
+import { readLockEntry, withLockEntry } from "../../src/core/native/provider-lock";
 import { h1Hash, readZip, writeZip, zhHash, checkSums, type PackageFile } from "../../src/io/provider-package";
 import { writeRelease } from "../../src/io/provider-package/release";
 import { launcherScript, nodeLauncherPackage } from "../../src/io/provider-package/packages";

@@ -4,7 +4,7 @@
  * plans, asks, reads again after a person's answer, sends and verifies; a declined plan sends nothing.
  */
 import { RuleListClient } from "../../src/api";
-import { applyFresh, connectedSession, getPlan, type Session } from "../../src/io/workflow";
+import { applyFresh, connectedSession, getPlan, type Session } from "../../src/io";
 import { declared, user } from "../support/builders";
 import { writesOf } from "../support/cli";
 import { useSimulator } from "../support/simulator";

@@ -6,7 +6,7 @@
  */
 import { pacingOf, sessionRequest } from "../../src/provider/configure";
 import { providerSchema } from "../../src/provider/schema";
-import type { SessionRequest } from "../../src/io/workflow";
+import type { SessionRequest } from "../../src/io/workflow/session/connect";
 import type { Value } from "../../src/provider/protocol";
 import { useSimulator } from "../support/simulator";
 import { configuredProvider, decoded, errorsOf } from "./support";

@@ -4,7 +4,7 @@
  * alone (no request). test/terraform/provider-moved.test.ts runs it under real Terraform.
  */
 import { encodeTriggers } from "../../src/core/declaration";
-import type { ListDeclaration } from "../../src/core/desired";
+import type { ListDeclaration } from "../../src/core/engine/desired";
 import { movedState } from "../../src/provider/move-state";
 import { ruleUserListSchema } from "../../src/provider/schema";
 import { usersOf } from "../../src/provider/values";

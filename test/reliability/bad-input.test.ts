@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { StackDecl, Workspace } from "../support/cli";
 import { runCli, workspace } from "../support/cli";
 import { useSimulator } from "../support/simulator";
-import { planChecksum, type Plan } from "../../src/core/plan-schema";
+import { planChecksum, type Plan } from "../../src/core/engine/plan-schema";
 import { SecretScan, TOKEN, chaosCase, env } from "./support";
 
 const scan = new SecretScan();

@@ -7,7 +7,7 @@
  * One simulator for every k (its lists reset to the seed before each run); the killed apply is a
  * real process (started with --skip-synth on a synthesized workspace), the reruns run in-process.
  */
-import type { Plan } from "../../src/core/plan-schema";
+import type { Plan } from "../../src/core/engine/plan-schema";
 import type { SimUser } from "../../src/simulator";
 import { runCli, workspace } from "../support/cli";
 import { withSimulator } from "../support/simulator";

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { planChecksum, serializePlan, type Plan } from "../../src/core/plan-schema";
+import { planChecksum, serializePlan, type Plan } from "../../src/core/engine/plan-schema";
 import type { RunningSimulator } from "../../src/simulator";
 import { listing, runCli, workspace, writesOf, type Workspace } from "../support/cli";
 import { withSimulator } from "../support/simulator";

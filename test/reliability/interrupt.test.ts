@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ApplyReport } from "../../src/core/apply-report";
+import type { ApplyReport } from "../../src/core/report/apply-report";
 import { main } from "../../src/cli/main";
 import { runCli, writesOf } from "../support/cli";
 import { REPORTS, SecretScan, chaosCase, env, listKey, spawnCli, terminal, waitFor, withChaosRun } from "./support";

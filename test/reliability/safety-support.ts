@@ -3,12 +3,12 @@
  * chooses, and the declarations of a workspace for them.
  */
 import type { RuleListClient } from "../../src/api";
-import type { DesiredList } from "../../src/core/desired";
-import type { Plan } from "../../src/core/plan-schema";
-import type { ApplyResult } from "../../src/core/apply-results";
-import { admitted } from "../../src/core/admission";
-import { checkStillPlanned, rulesToReadAgain } from "../../src/core/still-planned";
-import { connectedSession, getPlan } from "../../src/io/workflow";
+import type { DesiredList } from "../../src/core/engine/desired";
+import type { Plan } from "../../src/core/engine/plan-schema";
+import type { ApplyResult } from "../../src/core/engine/apply-results";
+import { admitted } from "../../src/core/engine/admission";
+import { checkStillPlanned, rulesToReadAgain } from "../../src/core/engine/still-planned";
+import { connectedSession, getPlan } from "../../src/io";
 import type { SimUser, TenantSeed } from "../../src/simulator";
 import type { StackDecl } from "../support/cli";
 import { editableRuleMetadata } from "../support/rule-metadata";
@@ -83,8 +83,8 @@ export async function planIn(client: RuleListClient, lists: readonly DeclaredLis
 
 /**
  * Applies `plan` as `apply PLANFILE` does once its file is admitted: the fresh read of every rule
- * it changes, checked still as planned (src/core/still-planned.ts), then the calls,
- * `parallelism` rules at a time, through a session of `client` (src/io/workflow/connect.ts).
+ * it changes, checked still as planned (src/core/engine/still-planned.ts), then the calls,
+ * `parallelism` rules at a time, through a session of `client` (src/io/workflow/session/connect.ts).
  */
 export async function applyAsSaved(plan: Plan, client: RuleListClient, parallelism = 1): Promise<ApplyResult> {
   const session = connectedSession(client, { baseUrl: client.baseUrl, tenantId: client.tenantId }, { parallelism, pageSize: 100, batchSize: 100 });

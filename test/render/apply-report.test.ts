@@ -1,5 +1,5 @@
 /** The apply report recorder and its markdown: statuses, refusals, escaping, no connection details. */
-import { ApplyReportRecorder } from "../../src/core/apply-report";
+import { ApplyReportRecorder } from "../../src/core/report/apply-report";
 import { MassRemovalError, StalePlanError } from "../../src/errors";
 import { TOOL_VERSION } from "../../src/io/version";
 import { UsageError } from "../../src/errors";

@@ -1,9 +1,9 @@
 /** Tiny builders of plans for the renderer tests: a declaration, what was observed, and the plan. */
-import type { ApplyResult, CallRecord, RuleResult } from "../../src/core/apply-results";
-import type { ObservedEntry, Plan, PlannedUser } from "../../src/core/plan-schema";
-import type { DesiredList } from "../../src/core/desired";
-import type { ObservedList, RuleFacts, RuleObservation } from "../../src/core/observation";
-import { buildPlan } from "../../src/core/build-plan";
+import type { ApplyResult, CallRecord, RuleResult } from "../../src/core/engine/apply-results";
+import type { ObservedEntry, Plan, PlannedUser } from "../../src/core/engine/plan-schema";
+import type { DesiredList } from "../../src/core/engine/desired";
+import type { ObservedList, RuleFacts, RuleObservation } from "../../src/core/engine/observation";
+import { buildPlan } from "../../src/core/engine/build-plan";
 import { TOOL_VERSION } from "../../src/io/version";
 
 export const TENANT_ID = "tenant-7f3a9c2e-secret-looking";

@@ -6,7 +6,7 @@
  */
 import { renderApplyMarkdown, renderPlanMarkdown } from "../../src/core/render";
 import { renderApplyReportMarkdown } from "../../src/core/render/apply-report";
-import { ApplyReportRecorder } from "../../src/core/apply-report";
+import { ApplyReportRecorder } from "../../src/core/report/apply-report";
 import { StalePlanError } from "../../src/errors";
 import { TOOL_VERSION } from "../../src/io/version";
 import { applyResult, declared, entry, found, inclusion, planOf, ruleResult, user } from "./builders";

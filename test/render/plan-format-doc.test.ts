@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parsePlan, planSchema, serializePlan } from "../../src/core/plan-schema";
+import { parsePlan, planSchema, serializePlan } from "../../src/core/engine/plan-schema";
 import { renderPlanText } from "../../src/core/render";
 import { examplePlan } from "./plan-format-example";
 

@@ -4,7 +4,7 @@
  * (test/browser) open it in chromium.
  */
 import { createHash } from "node:crypto";
-import { buildAccessReport } from "../../src/core/access-report";
+import { buildAccessReport } from "../../src/core/report/access-report";
 import { renderReportHtml } from "../../src/core/render/report-html";
 import { HOSTILE_ALIASES } from "../support/hostile-aliases";
 import { entry, exclusion, facts } from "./builders";

@@ -1,9 +1,9 @@
 /**
  * The simulator compares aliases by a rule of its own (src/simulator/alias.ts), written from the
- * service's behaviour; the engine has its own (src/core/canonical.ts aliasKey). They must agree, or
+ * service's behaviour; the engine has its own (src/core/engine/canonical.ts aliasKey). They must agree, or
  * plans made against the simulator would not converge against the service it stands for.
  */
-import { aliasKey } from "../../src/core/canonical";
+import { aliasKey } from "../../src/core/engine/canonical";
 import { serviceAliasKey } from "../../src/simulator/alias";
 
 const SPELLINGS = [

@@ -1,8 +1,8 @@
 /** Tiny builders for engine fixtures: declarations, observed lists and rule facts. */
 import type { UsersToAlertOn } from "../../src/api/rules/schemas";
-import type { DesiredList, ListMode } from "../../src/core/desired";
-import type { ObservedEntry, PlannedUser } from "../../src/core/plan-schema";
-import type { ObservedList, RuleFacts, RuleObservation } from "../../src/core/observation";
+import type { DesiredList, ListMode } from "../../src/core/engine/desired";
+import type { ObservedEntry, PlannedUser } from "../../src/core/engine/plan-schema";
+import type { ObservedList, RuleFacts, RuleObservation } from "../../src/core/engine/observation";
 
 export function user(userId: string, ...aliases: string[]): PlannedUser {
   return { userId, aliases };

@@ -1,5 +1,5 @@
 /**
- * A small reader of the HCL subset the generators write (src/core/import-hcl.ts, init-hcl.ts):
+ * A small reader of the HCL subset the generators write (src/core/import/import-hcl.ts, init-hcl.ts):
  * blocks with labels, attributes, quoted strings (with HCL's escapes, `$${` and `%%{`), objects,
  * tuples, traversals, numbers, `#` comments. It refuses a template interpolation or directive in a
  * string (`${`, `%{` not doubled): a generated value must never run. For tests: it proves the text

@@ -1,8 +1,8 @@
 /**
- * The write operations as tests name them: the operation table's (src/core/operations.ts), never
+ * The write operations as tests name them: the operation table's (src/core/engine/operations.ts), never
  * spelt out again, so a new write is counted, filtered and waited for everywhere at once.
  */
-import { WRITE_OPERATION_LIST } from "../../src/core/operations";
+import { WRITE_OPERATION_LIST } from "../../src/core/engine/operations";
 
 /** Every write operation, in the table's order. */
 export const WRITE_OPERATIONS: readonly string[] = WRITE_OPERATION_LIST;

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { providerBlocks } from "../../src/core/import-hcl";
+import { providerBlocks } from "../../src/core/import/import-hcl";
 import { useSimulator } from "../support/simulator";
 import { CLI, connectionEnv, runCli, runCommand, writesOf } from "../support/cli";
 import { MINUTES, explain, terraform } from "./support";

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeTriggers } from "../../src/core/declaration";
 import { encodeNativeAttributes } from "../../src/core/declaration/native";
-import type { ListDeclaration } from "../../src/core/desired";
+import type { ListDeclaration } from "../../src/core/engine/desired";
 import { useSimulator } from "../support/simulator";
 import { CLI, connectionEnv, runCommand, writesOf } from "../support/cli";
 import type { CliResult } from "../support/cli";

@@ -1,6 +1,10 @@
 import { resolve } from "node:path";
 import { plural, renderApplyText, renderPlanText } from "../../core/render";
-import { applyRun, DEFAULT_MAX_PLAN_AGE, parseDuration, shellQuote, type ApplyResult, type ApplyRunRequest, type ApplySettings, type InvalidSettings, UsageError } from "../../io/workflow";
+import { applyRun } from "../../io/workflow";
+import { DEFAULT_MAX_PLAN_AGE, parseDuration, shellQuote, UsageError } from "../../io/workflow/door";
+import type { ApplyResult } from "../../core/engine/apply-results";
+import type { ApplyRunRequest, ApplySettings } from "../../io/workflow/runs/apply-run";
+import type { InvalidSettings } from "../../io/workflow/session/connect";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse } from "../args";
 import { confirm } from "../confirm";
 import { CLI_IN_APP } from "../hints";

@@ -1,10 +1,11 @@
 /**
  * `alert-rule-users doctor`: one line per check of what a first run needs, each failure with what
- * to do (src/io/workflow/doctor.ts observes, src/core/doctor.ts decides). Exit 0 only when every
+ * to do (src/io/workflow/runs/doctor.ts observes, src/core/doctor/doctor.ts decides). Exit 0 only when every
  * check passed or did not apply.
  */
 import { resolve } from "node:path";
-import { doctorRun, type DoctorCheck } from "../../io/workflow";
+import { doctorRun } from "../../io/workflow";
+import type { DoctorCheck } from "../../core/doctor/doctor";
 import { intFlag, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 import { cliReporter } from "../reporter";

@@ -1,9 +1,10 @@
 /**
  * `alert-rule-users import`: reads live rule lists and writes TypeScript `RuleUserList`
- * declarations that plan with no changes (the generator is src/core/import-code.ts).
+ * declarations that plan with no changes (the generator is src/core/import/import-code.ts).
  */
 import { resolve } from "node:path";
-import { importRun, shellQuote, UsageError } from "../../io/workflow";
+import { importRun } from "../../io/workflow";
+import { shellQuote, UsageError } from "../../io/workflow/door";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 

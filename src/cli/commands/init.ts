@@ -1,10 +1,11 @@
 /**
  * `alert-rule-users init [DIR]` (docs/contract.md §9.2): writes a ready cdktf app with one RuleUserList
- * (the files are src/core/init-files.ts), refusing to overwrite any file; `--cdktn` writes a CDK
- * Terrain app instead, `--hcl` a Terraform configuration for the native provider (src/core/init-hcl.ts).
+ * (the files are src/core/init/init-files.ts), refusing to overwrite any file; `--cdktn` writes a CDK
+ * Terrain app instead, `--hcl` a Terraform configuration for the native provider (src/core/init/init-hcl.ts).
  */
 import { relative, resolve } from "node:path";
-import { ENV_TOKEN, initApp, initHcl, shellQuote, TOOL_VERSION, UsageError } from "../../io/workflow";
+import { initApp, initHcl } from "../../io/workflow";
+import { ENV_TOKEN, shellQuote, TOOL_VERSION, UsageError } from "../../io/workflow/door";
 import { DEFAULT_SIMULATOR_TOKEN } from "../../simulator";
 import { parse } from "../args";
 import { CLI_IN_APP } from "../hints";

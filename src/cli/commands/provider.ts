@@ -5,7 +5,8 @@
  * src/io/provider-package).
  */
 import { relative, resolve } from "node:path";
-import { installCanonicalProvider, lockProvider, packageRelease, shellQuote, UsageError } from "../../io/workflow";
+import { installCanonicalProvider, lockProvider, packageRelease } from "../../io/workflow";
+import { shellQuote, UsageError } from "../../io/workflow/door";
 import { parse } from "../args";
 import type { Io } from "../io";
 import { commandGroup, type Subcommand } from "../service-command";

@@ -6,7 +6,9 @@
  */
 import { resolve } from "node:path";
 import { plural } from "../../core/render";
-import { reportRun, type AccessReportCounts, UsageError } from "../../io/workflow";
+import { reportRun } from "../../io/workflow";
+import { UsageError } from "../../io/workflow/door";
+import type { AccessReportCounts } from "../../io/workflow/runs/read-runs";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
 import { checkOutputPath } from "../output-path";

@@ -9,7 +9,8 @@
  */
 import { relative } from "node:path";
 import { resolve } from "node:path";
-import { shellQuote, synthesizeApp, UsageError, writeDeclarationsFromTerraformShow } from "../../io/workflow";
+import { synthesizeApp, writeDeclarationsFromTerraformShow } from "../../io/workflow";
+import { shellQuote, UsageError } from "../../io/workflow/door";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
 import { synthSettings } from "../run-flags";

@@ -6,7 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type WhoMatch, UsageError, whoRun } from "../../io/workflow";
+import { whoRun } from "../../io/workflow";
+import { UsageError } from "../../io/workflow/door";
+import type { WhoMatch } from "../../core/live/who";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import type { Io } from "../io";
 import { cliReporter } from "../reporter";

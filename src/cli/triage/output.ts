@@ -2,8 +2,9 @@
  * What the triage commands (alerts, cases, file-events) share besides the service flags: the
  * session settings their flags make, and how alerts, cases and attach outcomes are turned into output.
  */
-import { observationDataJson } from "../../io/workflow";
-import type { FileEventOutcome, InvalidSettings, SessionSettings } from "../../io/workflow";
+import { observationDataJson } from "../../io/workflow/door";
+import type { FileEventOutcome } from "../../io/workflow/runs/triage-cases";
+import type { InvalidSettings, SessionSettings } from "../../io/workflow/session/connect";
 import type { AlertDetails, AlertDetailsAggregate, Case } from "../../api";
 import type { Io } from "../io";
 import { readSettings, sessionSettings, type ConnectionFlags } from "../run-flags";

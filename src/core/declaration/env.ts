@@ -14,9 +14,9 @@ import { ConfigError, DeclarationError } from "../../errors";
 import { escapeTemplate, TRIGGERS, USERS_TRIGGER_CHUNKS, decodeDeclarationValues, withUsers } from "./triggers";
 import type { TriggerField, Triggers } from "./triggers";
 import { chunkNaming } from "./chunks";
-import type { DesiredList } from "../desired";
-import { decodePolicies } from "../policy-schema";
-import { DECLARED_RULES_FILE, ENV_DECLARED_RULES } from "./declared-rules";
+import type { DesiredList } from "../engine/desired";
+import { decodePolicies } from "../engine/policy-schema";
+import { DECLARED_RULES_FILE, ENV_DECLARED_RULES } from "../engine/declared-rules";
 
 /** The environment variable of each trigger field. */
 export const ENV_VARS: Readonly<Record<TriggerField, string>> = {

@@ -45,5 +45,5 @@ export {
   decodeDeclaredRules,
   duplicateKey,
   encodeDeclaredRules,
-} from "./declared-rules";
-export type { RuleReference } from "./declared-rules";
+} from "../engine/declared-rules";
+export type { RuleReference } from "../engine/declared-rules";

@@ -18,11 +18,11 @@
  */
 import { z } from "zod";
 import { DeclarationError } from "../../errors";
-import { canonicalUsers } from "../canonical";
-import type { DesiredUser, ListDeclaration, ListMode } from "../desired";
-import type { ListPolicy } from "../policy-schema";
-import type { OnDestroy } from "../native-provider";
-import { ON_DESTROY_VALUES } from "../native-provider";
+import { canonicalUsers } from "../engine/canonical";
+import type { DesiredUser, ListDeclaration, ListMode } from "../engine/desired";
+import type { ListPolicy } from "../engine/policy-schema";
+import type { OnDestroy } from "../native/native-provider";
+import { ON_DESTROY_VALUES } from "../native/native-provider";
 import { escapeTemplate, unescapeTemplate } from "./triggers";
 import { validateDeclaration } from "./validate";
 

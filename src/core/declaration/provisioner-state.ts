@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { DeclarationError } from "../../errors";
-import type { ListDeclaration } from "../desired";
+import type { ListDeclaration } from "../engine/desired";
 import { decodeTriggers, escapeTemplate, isRuleUserListTriggers } from "./triggers";
 
 /** The resource types a RuleUserList synthesizes, with the attribute of their triggers. */

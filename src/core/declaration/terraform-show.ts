@@ -8,8 +8,8 @@
  */
 import { z } from "zod";
 import { ConfigError } from "../../errors";
-import { compareStrings } from "../canonical";
-import { NATIVE_RESOURCE_TYPE } from "../native-provider";
+import { compareStrings } from "../engine/canonical";
+import { NATIVE_RESOURCE_TYPE } from "../native/native-provider";
 import { escapeTemplate } from "./triggers";
 
 /** The stack name the declarations of an HCL configuration are written under. */

@@ -24,8 +24,8 @@
  */
 import { z } from "zod";
 import { DeclarationError } from "../../errors";
-import { canonicalUsers } from "../canonical";
-import type { DesiredUser, ListDeclaration, ListMode } from "../desired";
+import { canonicalUsers } from "../engine/canonical";
+import type { DesiredUser, ListDeclaration, ListMode } from "../engine/desired";
 import { validateDeclaration } from "./validate";
 import { USERS_CHUNK_BYTES, chunkNaming, readChunked, splitUtf8 } from "./chunks";
 import type { ChunkNaming } from "./chunks";

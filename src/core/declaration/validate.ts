@@ -8,10 +8,10 @@
  * because the construct may be used from plain JavaScript and the JSON may have been edited.
  */
 import { isMissingUserId } from "../../api/rules/schemas";
-import { aliasKey } from "../canonical";
-import { isCalendarDate } from "../expiry";
-import { describeLookAlike, escapeInvisible } from "../invisible";
-import { LIST_MODES } from "../desired";
+import { aliasKey } from "../engine/canonical";
+import { isCalendarDate } from "../engine/expiry";
+import { describeLookAlike, escapeInvisible } from "../engine/invisible";
+import { LIST_MODES } from "../engine/desired";
 
 /** The fields of a declaration, as given (props of the construct, or decoded triggers). */
 export interface DeclarationInput {

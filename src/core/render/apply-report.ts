@@ -3,7 +3,7 @@
  * table of renderApplyMarkdown, or the refusal and its reason, then when and what was applied.
  * Never shows the tenant ID or the base URL. Pure: returns a string.
  */
-import type { ApplyReport } from "../apply-report";
+import type { ApplyReport } from "../report/apply-report";
 import { APPLY_SUMMARY_MARKER, renderApplyMarkdown } from "./apply-text";
 import { mdCode, mdText } from "./common";
 

@@ -2,7 +2,7 @@
  * The outcome of an apply: as text for a terminal or a CI log, and as markdown for a job summary.
  * Pure: returns strings.
  */
-import type { ApplyResult, CallRecord, RuleResult } from "../apply-results";
+import type { ApplyResult, CallRecord, RuleResult } from "../engine/apply-results";
 import type { Paint } from "./common";
 import { describeCall, mdCode, mdText, painter, plural, printable, quoted } from "./common";
 import { CALL_COUNTING_LEGEND } from "./counts";

@@ -5,14 +5,14 @@
 import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/rules/schemas";
 import { plural } from "../../shared/text";
-import { compareStrings } from "../canonical";
-import { escapeInvisible } from "../invisible";
+import { compareStrings } from "../engine/canonical";
+import { escapeInvisible } from "../engine/invisible";
 import { noMentions } from "./mentions";
-import type { ListMode } from "../desired";
-import { describeRule } from "../desired";
-import type { Plan, RulePlan } from "../plan-schema";
-import { CHANGE_KIND_LIST, CHANGE_KINDS } from "../change-kinds";
-import type { ChangeEntry, ChangeKind } from "../change-kinds";
+import type { ListMode } from "../engine/desired";
+import { describeRule } from "../engine/desired";
+import type { Plan, RulePlan } from "../engine/plan-schema";
+import { CHANGE_KIND_LIST, CHANGE_KINDS } from "../engine/change-kinds";
+import type { ChangeEntry, ChangeKind } from "../engine/change-kinds";
 
 export type Style = "bold" | "dim" | "red" | "green" | "yellow";
 
@@ -48,7 +48,7 @@ export function painter(color: boolean): Paint {
 /**
  * A service- or user-supplied string made safe to print on one line: control characters (terminal
  * escapes, newlines), zero-width characters and bidirectional controls ("trojan source") become
- * \uXXXX, so a reviewer sees them (src/core/invisible.ts).
+ * \uXXXX, so a reviewer sees them (src/core/engine/invisible.ts).
  */
 export function printable(s: string): string {
   return escapeInvisible(s);
@@ -86,10 +86,10 @@ export function modeLabel(mode: ListMode): string {
   return mode === "additive" ? "additive (only adds)" : "authoritative";
 }
 
-/** The count and wording of calls: one table for every renderer and apply (src/core/operations.ts). */
-export { callSize, describeCall } from "../operations";
+/** The count and wording of calls: one table for every renderer and apply (src/core/engine/operations.ts). */
+export { callSize, describeCall } from "../engine/operations";
 
-export type { ChangeKind } from "../change-kinds";
+export type { ChangeKind } from "../engine/change-kinds";
 
 /** One user's change, as a renderer shows it. `userId` is null for entries without a user ID. */
 export interface ChangeRow extends ChangeEntry {
@@ -97,7 +97,7 @@ export interface ChangeRow extends ChangeEntry {
 }
 
 /**
- * The rule's changes, one row per user and kind (src/core/change-kinds.ts), ordered by user ID,
+ * The rule's changes, one row per user and kind (src/core/engine/change-kinds.ts), ordered by user ID,
  * then by the kind's rank; entries without an ID last.
  */
 export function changeRows(rule: RulePlan): ChangeRow[] {

@@ -3,12 +3,12 @@
  * user added or removed counts once, as a user, whatever their aliases (an entry without a user ID
  * removed counts as a user too); alias counts are the aliases added to or removed from users who
  * stay. So removing one user is "1 user to remove, 0 aliases to remove", and the summary line
- * is the sum of the per-rule counts. The change-kind table (src/core/change-kinds.ts) counts them,
+ * is the sum of the per-rule counts. The change-kind table (src/core/engine/change-kinds.ts) counts them,
  * for the renderers and for the JSON plan's `summary`, whose alias fields count every alias that
  * enters or leaves the list (docs/plan-format.md). Pure.
  */
-import { countChanges } from "../change-kinds";
-import type { RulePlan } from "../plan-schema";
+import { countChanges } from "../engine/change-kinds";
+import type { RulePlan } from "../engine/plan-schema";
 import { plural } from "./common";
 
 /** The rule, in words, for the legend of every renderer. */
@@ -25,7 +25,7 @@ export interface ChangeTally {
   readonly aliasesToRemove: number;
 }
 
-/** One rule's changes, counted (src/core/change-kinds.ts countChanges: the same rule as the plan's summary). */
+/** One rule's changes, counted (src/core/engine/change-kinds.ts countChanges: the same rule as the plan's summary). */
 export function tallyRule(rule: RulePlan): ChangeTally {
   const count = countChanges(rule.changes);
   return {

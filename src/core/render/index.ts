@@ -7,5 +7,5 @@ export type { TextRenderOptions } from "./text";
 export { renderPlanText } from "./text";
 export { renderApplyReportMarkdown } from "./apply-report";
 export { plural, printable } from "./common";
-/** "Did you mean …?" for the CLI's messages (unknown flags and commands): src/core/suggest.ts. */
-export { didYouMean, suggest } from "../suggest";
+/** "Did you mean …?" for the CLI's messages (unknown flags and commands): src/core/engine/suggest.ts. */
+export { didYouMean, suggest } from "../engine/suggest";

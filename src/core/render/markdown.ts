@@ -5,9 +5,9 @@
  * may be public). Stays under `maxLength` characters by shortening, then dropping, per-rule
  * sections; the summary, warnings and errors are kept. Pure: returns a string.
  */
-import type { Plan, RulePlan } from "../plan-schema";
-import { EXPIRING_SOON_DAYS } from "../expiry";
-import { blockingErrors } from "../guards";
+import type { Plan, RulePlan } from "../engine/plan-schema";
+import { EXPIRING_SOON_DAYS } from "../engine/expiry";
+import { blockingErrors } from "../engine/guards";
 import type { ChangeRow } from "./common";
 import {
   callSize,

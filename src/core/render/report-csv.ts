@@ -8,7 +8,7 @@
  * would run as a formula (starting with =, +, -, @, a tab or a carriage return) is prefixed with
  * a single quote (OWASP's advice against CSV injection).
  */
-import type { AccessReport } from "../access-report";
+import type { AccessReport } from "../report/access-report";
 
 export const REPORT_CSV_HEADER = [
   "rule_id",

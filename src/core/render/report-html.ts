@@ -14,7 +14,7 @@
  * - Every value is escaped for HTML, and invisible or bidi characters are shown as \uXXXX.
  */
 import { createHash } from "node:crypto";
-import type { AccessEntry, AccessReport, RuleAccess } from "../access-report";
+import type { AccessEntry, AccessReport, RuleAccess } from "../report/access-report";
 import { listKind, oneLine, plural } from "./common";
 import { SCRIPT } from "./report-page-script";
 import { STYLE } from "./report-page-style";

@@ -2,11 +2,11 @@
  * The plan as text for a terminal or a CI log, in the manner of `terraform plan` (docs/contract.md §6):
  * `+` add, `-` remove, `~` change, a fixed summary line. Pure: returns a string.
  */
-import type { Plan, RulePlan } from "../plan-schema";
-import { CHANGE_KINDS, PLAN_SYMBOLS } from "../change-kinds";
-import type { PlanSymbol } from "../change-kinds";
-import { EXPIRING_SOON_DAYS } from "../expiry";
-import { blockingErrors } from "../guards";
+import type { Plan, RulePlan } from "../engine/plan-schema";
+import { CHANGE_KINDS, PLAN_SYMBOLS } from "../engine/change-kinds";
+import type { PlanSymbol } from "../engine/change-kinds";
+import { EXPIRING_SOON_DAYS } from "../engine/expiry";
+import { blockingErrors } from "../engine/guards";
 import type { ChangeRow, Paint } from "./common";
 import { COUNTING_LEGEND, tallyPlan } from "./counts";
 import {

@@ -1,9 +1,9 @@
 /**
  * Git plumbing for a temporary worktree of another revision (`plan --changed-since REF`,
- * src/io/workflow/changed-since.ts): git run quietly in a place, with an environment built from an
+ * src/io/workflow/steps/changed-since.ts): git run quietly in a place, with an environment built from an
  * allow-list (src/shared/child-env.ts), the repository's top, and a revision resolved to its commit.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import { ChangedSinceError } from "../../errors";
 import { gitEnvironment } from "../../shared/child-env";
@@ -65,5 +65,24 @@ export async function resolveCommit(ref: string, top: string, settings: GitPlace
     return (await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], top, settings)).stdout.trim();
   } catch (error) {
     return unknown(`git rev-parse --verify ${ref}^{commit} found no commit`, error);
+  }
+}
+
+/**
+ * Removes the worktree `tree` of the repository at `top`, runs `removeDirectory` (the worktree's
+ * own directory and whatever holds it), then prunes git's registration of it. Synchronous, so that
+ * it also runs in a process's `exit` handler; a worktree never added, or already gone, is no error.
+ */
+export function removeWorktree(tree: string, top: string, env: NodeJS.ProcessEnv, removeDirectory: () => void): void {
+  try {
+    execFileSync("git", ["worktree", "remove", "--force", tree], { cwd: top, stdio: "ignore", env: gitEnvironment(env) });
+  } catch {
+    // not added, or already gone: the directory is removed below and the registration pruned
+  }
+  removeDirectory();
+  try {
+    execFileSync("git", ["worktree", "prune"], { cwd: top, stdio: "ignore", env: gitEnvironment(env) });
+  } catch {
+    // nothing to prune
   }
 }

@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LOCK_FILE_NAME, withLockEntry } from "../../core/provider-lock";
+import { LOCK_FILE_NAME, withLockEntry } from "../../core/native/provider-lock";
 import { TOOL_VERSION } from "../version";
 import { sha256Hex } from "./hashes";
 import { PACKAGE_TARGETS, sortedFiles, type PackageFile, type PackageTarget } from "./package-file";

@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PROVIDER_HOST, PROVIDER_SOURCE } from "../../core/native-provider";
+import { PROVIDER_HOST, PROVIDER_SOURCE } from "../../core/native/native-provider";
 import { h1Hash, sha256Hex, zhHash } from "./hashes";
 import { PACKAGE_TARGETS, releaseNames, type PackageFile, type PackageTarget } from "./package-file";
 import { writeZip } from "./zip";

@@ -6,67 +6,32 @@
  * Reads and writes happen here and in the io modules it calls; every decision is made by the pure
  * core (src/core). A front door turns its input into a plain request, calls one function here per
  * command (`planRun`, `applyRun`, …) with a reporter for what the run tells it, and prints what
- * comes back; it imports nothing below this surface (eslint-rules/door-imports.mjs).
+ * comes back. This file names the calls the doors make and nothing else; the words a door may use
+ * beside them (errors, text helpers, the client's names, pure checks) are door.ts, and a door
+ * imports types from where they are declared. A door's value imports name nothing else below this
+ * surface (eslint-rules/door-imports.mjs). The library's surface (src/index.ts) takes the steps
+ * from src/io/index.ts.
+ *
+ * Its rooms: runs/ (one function per CLI command), steps/ (what the runs string together),
+ * session/ (a run's connection, settings and reporter), provider/ (the native provider's calls).
  */
 /** The CLI's commands: one function each, from a plain request. */
-export { planRun } from "./plan-run";
-export type { PlanDoor, PlanRunRequest, PlanRunResult } from "./plan-run";
-export { applyRun } from "./apply-run";
-export type { ApplyDoor, ApplyRunRequest, ApplyRunResult, ApplySettings } from "./apply-run";
-export { importRun, reportRun, rulesRun, whoRun } from "./read-runs";
-export type { AccessReportCounts, ImportRunRequest, ImportRunResult, ReportRunRequest, WhoRunRequest } from "./read-runs";
-export { alertNoteRun, alertStateRun, alertsSearchRun, alertsShowRun, escalateRun } from "./triage-alerts";
-export type { AlertStateRequest, AlertsSearchRequest, AlertsShowRequest, AlertsShowResult, EscalateRequest, EscalateResult } from "./triage-alerts";
-export { caseAddFileEventsRun, caseCreateRun } from "./triage-cases";
-export type { CaseAddFileEventsRequest, FileEventOutcome } from "./triage-cases";
-export { fileEventsSearchRun } from "./triage-file-events";
-export { doctorRun } from "./doctor";
-export type { DoctorRequest, DoctorRunResult } from "./doctor";
-export { synthesizeApp } from "./synth-app";
+export { planRun } from "./runs/plan-run";
+export { applyRun } from "./runs/apply-run";
+export { importRun, reportRun, rulesRun, whoRun } from "./runs/read-runs";
+export { alertNoteRun, alertStateRun, alertsSearchRun, alertsShowRun, escalateRun } from "./runs/triage-alerts";
+export { caseAddFileEventsRun, caseCreateRun } from "./runs/triage-cases";
+export { fileEventsSearchRun } from "./runs/triage-file-events";
+export { doctorRun } from "./runs/doctor";
+export { synthesizeApp } from "./steps/synth-app";
 export { writeDeclarationsFromTerraformShow } from "../declarations-from-terraform";
-export type { SynthesizedStack } from "./synth-app";
-export { initApp } from "./init";
-export type { InitRequest } from "./init";
-export { REINSTALL_COMMAND, installProvider, installCanonicalProvider } from "../provider-install";
-export { packageRelease, lockProvider, checkSums } from "../provider-package";
+export { initApp } from "./steps/init";
+export { installCanonicalProvider } from "../provider-install";
+export { packageRelease, lockProvider } from "../provider-package";
 export { initHcl } from "../init-hcl";
-export type { ProviderInstall, ProviderInstallRequest } from "../provider-install";
-/** What a run tells its front door, and the session a front door asks for. */
-export type { ProgressReport, RetryReport, RunReporter } from "./reporter";
-export type { RunOptions, SendOptions, Session, SynthSettings } from "./session";
-export { DEFAULT_TIMEOUT_SECONDS, connectedSession, openSession } from "./connect";
-export type { InvalidSettings, OpenSession, RequestContext, SessionRequest, SessionSettings } from "./connect";
-export { MAX_RUN_DEADLINE_SECONDS } from "../../api";
-export { TOOL_VERSION } from "../version";
-/** The checks of the CLI's flags that take the core's words (pure, from src/core). */
-export { isInstant } from "../../core/expiry";
-export { DEFAULT_MAX_PLAN_AGE, parseDuration } from "../../core/admission";
-/** The package's library surface (src/index.ts): the steps, each with its checks, for programs of their own. */
-export { applyFresh, applySavedPlan } from "./apply";
-export type { FreshApply, FreshApplyHooks, SavedPlanFile, SavedPlanHooks } from "./apply";
-export { getPlan, planDocument, savePlan } from "./plan";
-export type { PlanClock } from "./plan";
-export { readDesired, readDesiredFromEnv } from "./declared";
-export { readPlanKey } from "./plan-key";
-export { findPeopleLive, importRules, readLiveRules } from "./live";
-export type { DesiredList } from "../../core/desired";
-export type { RuleRow, WhoMatch } from "../../core/who";
-export type { DoctorCheck } from "../../core/doctor";
-export type { Plan } from "../../core/plan-schema";
-export type { ApplyResult } from "../../core/apply-results";
-/** One rule at a time: the native provider's calls (src/provider); `listRules` is also the library's. */
-export { listRules } from "./live";
-export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, readRuleList, redactText, redactValues, refusalOf, today, viewOfLiveList } from "./one-rule";
-export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
-export type { DesiredUser, ListMode } from "../../core/desired";
-/** The provider's plan kept whole and applied as planned, or nothing (design §12.1). */
-export { applyPlannedRule, parseKeptPlan, planClear, plannedRemovals } from "./provider-rule";
-export type { PlannedRemoval, PlannedRuleApply } from "./provider-rule";
-export { RUN_SCOPE_VARIABLE, TerraformRun } from "../terraform-run";
-export type { ListPolicy } from "../../core/policy-schema";
-/** How a native list's import ID names its rule (src/core/native-provider.ts). */
-export { nativeImportId, nativeImportIdProblem, parseNativeImportId } from "../../core/native-provider";
-/** The declaration in the state of a provisioner resource a RuleUserList wrote (the provider's MoveResourceState). */
-export { declarationOfProvisionerState } from "../../core/declaration/provisioner-state";
-/** The client's names a front door may use (src/io/workflow/door.ts). */
-export * from "./door";
+/** The native provider's calls (src/provider): its session, one rule at a time, and its plan kept whole (design §12.1). */
+export { openSession } from "./session/connect";
+export { listRules } from "./steps/live";
+export { RuleLookup, declarationProblems, planOneRule, policyOf, readRuleList, redactText, redactValues, refusalOf, viewOfLiveList } from "./provider/one-rule";
+export { applyPlannedRule, parseKeptPlan, planClear, plannedRemovals } from "./provider/provider-rule";
+export { TerraformRun } from "../terraform-run";

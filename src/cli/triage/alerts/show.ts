@@ -1,5 +1,6 @@
 /** `alerts show`: full details of alerts, or one alert's aggregate. */
-import { alertsShowRun, UsageError } from "../../../io/workflow";
+import { alertsShowRun } from "../../../io/workflow";
+import { UsageError } from "../../../io/workflow/door";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
 import { cliReporter } from "../../reporter";
