@@ -4,15 +4,12 @@
  * Terraform value or an unknown.
  */
 import { z } from "zod";
-import type { DesiredList, DesiredUser, ListMode, ListPolicy, ListView, ObservedList, RuleFacts } from "../io/workflow";
-import { declarationProblems, parseKeptPlan, policyOf, redactValues, type Plan } from "../io/workflow";
+import type { DesiredList, DesiredUser, ListMode, ListPolicy, ListView, ObservedList, OnDestroy, RuleFacts } from "../io/workflow";
+import { ON_DESTROY_VALUES, declarationProblems, parseKeptPlan, policyOf, redactValues, type Plan } from "../io/workflow";
 import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
 import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type Value } from "./protocol";
+import { valuesOf } from "./resource";
 import { ruleUserListSchema } from "./schema";
-
-export const DEFAULT_MODE: ListMode = "authoritative";
-export const ON_DESTROY = ["keep", "clear"] as const;
-export type OnDestroy = (typeof ON_DESTROY)[number];
 
 /** True when the value, or anything inside it, is not known yet. */
 export function hasUnknown(value: Value): boolean {
@@ -26,9 +23,7 @@ export function hasUnknown(value: Value): boolean {
 const str = (v: Value | undefined): string | null => (typeof v === "string" ? v : null);
 
 /** How the resource is named in messages: by the rule it declares. */
-export function resourceLabel(config: ObjectValue): string {
-  const id = str(config["rule_id"]);
-  const name = str(config["rule_name"]);
+function resourceLabel(id: string | null, name: string | null): string {
   return id !== null ? `alertrules_rule_user_list for rule ${id}` : `alertrules_rule_user_list for rule "${name ?? "?"}"`;
 }
 
@@ -164,20 +159,21 @@ export type Declared = { readonly kind: "declared"; readonly list: DesiredList; 
 export function declarationOf(config: ObjectValue): Declared {
   const shapeProblems = ruleUserListSchema.attributes.flatMap((attribute) => expectedShapeProblems(attribute, config[attribute.name]));
   if (shapeProblems.length > 0) return { kind: "invalid", diagnostics: shapeProblems };
-  if (hasUnknown(config["rule_id"] ?? null) || hasUnknown(config["rule_name"] ?? null) || hasUnknown(config["users"] ?? null) || hasUnknown(config["mode"] ?? null) || hasUnknown(config["policies"] ?? null) || hasUnknown(config["allow_mass_removal"] ?? null) || hasUnknown(config["on_destroy"] ?? null)) {
-    return { kind: "unknown" };
-  }
-  const users = usersOf(config["users"]) ?? [];
-  const mode = str(config["mode"]) ?? DEFAULT_MODE;
-  const onDestroy = str(config["on_destroy"]) ?? "keep";
-  const ruleId = str(config["rule_id"]);
-  const ruleName = str(config["rule_name"]);
+  const values = valuesOf(ruleUserListSchema, config);
+  const settings: Value[] = [values.rule_id, values.rule_name, values.users, values.mode, values.policies, values.allow_mass_removal, values.on_destroy];
+  if (settings.some(hasUnknown)) return { kind: "unknown" };
+  const users = usersOf(values.users) ?? [];
+  // strings once the shapes are checked, the schema's defaults where the configuration left them null
+  const mode = str(values.mode) ?? "";
+  const onDestroy = str(values.on_destroy) ?? "";
+  const ruleId = str(values.rule_id);
+  const ruleName = str(values.rule_name);
   const diagnostics: Diagnostic[] = [];
   const problems = declarationProblems({
     ...(ruleId === null ? {} : { ruleId }),
     ...(ruleName === null ? {} : { ruleName }),
     mode,
-    allowMassRemoval: config["allow_mass_removal"] ?? false,
+    allowMassRemoval: values.allow_mass_removal,
     users: users.map((u) => ({ userId: u.userId, aliases: [...u.aliases], ...(u.expiresAt === undefined ? {} : { expiresAt: u.expiresAt }) })),
   });
   for (const problem of problems) {
@@ -189,13 +185,13 @@ export function declarationOf(config: ObjectValue): Declared {
       ...(attribute === undefined || attribute.length === 0 ? {} : { attribute }),
     });
   }
-  if (!(ON_DESTROY as readonly string[]).includes(onDestroy)) {
+  if (!(ON_DESTROY_VALUES as readonly string[]).includes(onDestroy)) {
     diagnostics.push({ severity: "error", summary: "Invalid on_destroy", detail: `on_destroy: ${JSON.stringify(onDestroy)} is not one of "keep" (leave the live list as it is) or "clear" (remove what this resource manages).`, attribute: ["on_destroy"] });
   }
-  const { policies, problems: policyProblems } = policiesOf(config["policies"]);
+  const { policies, problems: policyProblems } = policiesOf(values.policies);
   diagnostics.push(...policyProblems);
   if (diagnostics.length > 0) return { kind: "invalid", diagnostics };
-  const label = resourceLabel(config);
+  const label = resourceLabel(ruleId, ruleName);
   return {
     kind: "declared",
     onDestroy: onDestroy as OnDestroy,
@@ -205,7 +201,7 @@ export function declarationOf(config: ObjectValue): Declared {
       ruleId,
       ruleName,
       mode: mode as ListMode,
-      allowMassRemoval: config["allow_mass_removal"] === true,
+      allowMassRemoval: values.allow_mass_removal === true,
       users,
       ...(policies.length > 0 ? { policies } : {}),
     },

@@ -60,12 +60,13 @@ export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, r
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
 export type { DesiredUser, ListMode } from "../../core/desired";
 /** The provider's plan kept whole and applied as planned, or nothing (design §12.1). */
-export { applyPlannedRule, parseKeptPlan, planClear, plannedRemovals } from "./provider-rule";
-export type { PlannedRemoval, PlannedRuleApply } from "./provider-rule";
+export { applyPlannedRule, claimRule, parseKeptPlan, planClear, plannedRemovals } from "./provider-rule";
+export type { PlannedRemoval, PlannedRuleApply, RuleClaims } from "./provider-rule";
 export { RUN_SCOPE_VARIABLE, TerraformRun } from "../terraform-run";
 export type { ListPolicy } from "../../core/policy-schema";
 /** How a native list's import ID names its rule (src/core/native-provider.ts). */
-export { nativeImportId, nativeImportIdProblem, parseNativeImportId } from "../../core/native-provider";
+export { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, RULES_DATA_SOURCE, nativeImportId, nativeImportIdProblem, parseNativeImportId } from "../../core/native-provider";
+export type { OnDestroy } from "../../core/native-provider";
 /** The declaration in the state of a provisioner resource a RuleUserList wrote (the provider's MoveResourceState). */
 export { declarationOfProvisionerState } from "../../core/declaration/provisioner-state";
 /** The client's names a front door may use (src/io/workflow/door.ts). */

@@ -17,6 +17,7 @@ import type { ObservedList, RuleFacts, RuleObservation } from "../../core/observ
 import { planSchema, type Plan } from "../../core/plan-schema";
 import { rulesToReadAgain } from "../../core/still-planned";
 import type { ApplyResult } from "../../core/apply-results";
+import type { TerraformRun } from "../terraform-run";
 import { applyPlanned } from "./apply";
 import { planOneRule, today } from "./one-rule";
 import type { RunOptions, Session } from "./session";
@@ -79,4 +80,33 @@ export function planClear(
   const clear: DesiredList = { constructPath: `alertrules_rule_user_list for rule ${rule.observerRuleId}`, stack: "terraform", ruleId: rule.observerRuleId, ruleName: null, mode: "authoritative", allowMassRemoval: true, users: keep };
   const observation: RuleObservation = { kind: "found", rule, list };
   return { ok: true, plan: planOneRule(clear, observation, session) };
+}
+
+/** A declaration's identity, to tell two resources for one rule from one resource planned twice. */
+function identityOf(list: DesiredList): string {
+  return JSON.stringify([list.ruleId === null ? "name" : "id", list.mode, list.users, list.policies ?? []]);
+}
+
+/** Where the provider's plans of one Terraform command note which declaration planned each rule. */
+export interface RuleClaims {
+  readonly session: Pick<Session, "connection">;
+  /** Rule ID → the declarations planned for it in this process. */
+  readonly planned: Map<string, Set<string>>;
+  /** What the provider processes of this Terraform command share (one per provider alias). */
+  readonly terraform: Pick<TerraformRun, "claim">;
+}
+
+/**
+ * One resource per rule, across every provider configuration of this Terraform command (an alias
+ * is a process of its own: src/io/terraform-run.ts): notes `list` as planning `rule`. Null, or why
+ * the plan is refused.
+ */
+export function claimRule(claims: RuleClaims, rule: RuleFacts, list: DesiredList): string | null {
+  const identity = identityOf(list);
+  const seen = claims.planned.get(rule.observerRuleId) ?? new Set<string>();
+  seen.add(identity);
+  claims.planned.set(rule.observerRuleId, seen);
+  const elsewhere = claims.terraform.claim(JSON.stringify([claims.session.connection, rule.observerRuleId]), identity);
+  if (seen.size === 1 && elsewhere === null) return null;
+  return `rule ${rule.observerRuleId} (${rule.name}) is declared by more than one alertrules_rule_user_list in this configuration (by rule_id and by rule_name, twice, or through two provider configurations of the same tenant): keep exactly one resource per rule.`;
 }
