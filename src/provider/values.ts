@@ -4,10 +4,10 @@
  * Terraform value or an unknown.
  */
 import { z } from "zod";
-import type { DesiredList, DesiredUser, ListMode, ListPolicy, ListView, ObservedList, OnDestroy, RuleFacts } from "../io/workflow";
-import { ON_DESTROY_VALUES, declarationProblems, parseKeptPlan, policyOf, redactValues, type Plan } from "../io/workflow";
+import type { DesiredList, DesiredUser, ListView, NativeProblem, ObservedList, OnDestroy, RuleFacts } from "../io/workflow";
+import { nativeListOf, parseKeptPlan, redactValues, type Plan } from "../io/workflow";
 import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
-import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type Value } from "./protocol";
+import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type Value } from "./protocol";
 import { valuesOf } from "./resource";
 import { ruleUserListSchema } from "./schema";
 
@@ -73,46 +73,6 @@ export function usersValue(users: readonly DesiredUser[], prior: Value | undefin
   return new Typed(["object", types], values);
 }
 
-const POLICY_FIELDS = {
-  max_users: "maxUsers",
-  allowed_alias_domains: "allowedAliasDomains",
-  exclusion_lists_require_expiry_max_days: "exclusionListsRequireExpiry.maxDays",
-  forbid_removals_from_inclusion_lists: "forbidRemovalsFromInclusionLists",
-} as const;
-
-/** The policies of a configuration, or the problems of their fields (each with its path). */
-function policiesOf(typed: Value | undefined): { policies: ListPolicy[]; problems: Diagnostic[] } {
-  const value = plain(typed);
-  if (!Array.isArray(value)) return { policies: [], problems: [] };
-  const policies: ListPolicy[] = [];
-  const problems: Diagnostic[] = [];
-  value.forEach((raw, index) => {
-    const p = (raw ?? {}) as ObjectValue;
-    const given = (name: string): Value => (Object.prototype.hasOwnProperty.call(p, name) ? (p[name] ?? null) : null);
-    const days = given("exclusion_lists_require_expiry_max_days");
-    const props = {
-      ...(given("max_users") === null ? {} : { maxUsers: given("max_users") }),
-      ...(given("allowed_alias_domains") === null ? {} : { allowedAliasDomains: given("allowed_alias_domains") }),
-      ...(days === null ? {} : { exclusionListsRequireExpiry: { maxDays: days } }),
-      ...(given("forbid_removals_from_inclusion_lists") === null ? {} : { forbidRemovalsFromInclusionLists: given("forbid_removals_from_inclusion_lists") }),
-    };
-    const checked = policyOf(str(given("name")) ?? `policies[${index}]`, props);
-    if (checked.ok) policies.push(checked.policy);
-    else {
-      for (const problem of checked.problems) {
-        const field = Object.entries(POLICY_FIELDS).find(([, prop]) => problem.startsWith(`${prop}`))?.[0];
-        problems.push({
-          severity: "error",
-          summary: "Invalid policy",
-          detail: `policies[${index}]: ${renameFields(problem)}`,
-          attribute: ["policies", { index }, ...(field === undefined ? [] : [field])],
-        });
-      }
-    }
-  });
-  return { policies, problems };
-}
-
 /** The construct's prop names in a message, as the resource's attributes. */
 function renameFields(message: string): string {
   return message
@@ -123,22 +83,6 @@ function renameFields(message: string): string {
     .replace(/maxUsers/g, "max_users")
     .replace(/allowedAliasDomains/g, "allowed_alias_domains")
     .replace(/forbidRemovalsFromInclusionLists/g, "forbid_removals_from_inclusion_lists");
-}
-
-/** A declaration failure's attribute path: `users[2].aliases[0]: …` names users["<id>"].aliases. */
-function pathOf(message: string, users: readonly DesiredUser[]): readonly PathStep[] | undefined {
-  const user = /^users\[(\d+)\](?:\.(aliases|expiresAt|userId))?/.exec(message);
-  if (user !== null) {
-    const id = users[Number(user[1])]?.userId;
-    if (id === undefined) return ["users"];
-    const field = user[2] === "expiresAt" ? "expires_at" : user[2] === "aliases" ? "aliases" : undefined;
-    return ["users", { key: id }, ...(field === undefined ? [] : [field])];
-  }
-  if (message.startsWith("ruleId/ruleName")) return [];
-  if (message.startsWith("mode")) return ["mode"];
-  if (message.startsWith("allowMassRemoval")) return ["allow_mass_removal"];
-  if (message.startsWith("users")) return ["users"];
-  return undefined;
 }
 
 /** `users[2]` in a message as `users["<id>"]`. */
@@ -163,49 +107,48 @@ export function declarationOf(config: ObjectValue): Declared {
   const settings: Value[] = [values.rule_id, values.rule_name, values.users, values.mode, values.policies, values.allow_mass_removal, values.on_destroy];
   if (settings.some(hasUnknown)) return { kind: "unknown" };
   const users = usersOf(values.users) ?? [];
-  // strings once the shapes are checked, the schema's defaults where the configuration left them null
-  const mode = str(values.mode) ?? "";
-  const onDestroy = str(values.on_destroy) ?? "";
   const ruleId = str(values.rule_id);
   const ruleName = str(values.rule_name);
-  const diagnostics: Diagnostic[] = [];
-  const problems = declarationProblems({
-    ...(ruleId === null ? {} : { ruleId }),
-    ...(ruleName === null ? {} : { ruleName }),
-    mode,
-    allowMassRemoval: values.allow_mass_removal,
-    users: users.map((u) => ({ userId: u.userId, aliases: [...u.aliases], ...(u.expiresAt === undefined ? {} : { expiresAt: u.expiresAt }) })),
-  });
-  for (const problem of problems) {
-    const attribute = pathOf(problem, users);
-    diagnostics.push({
-      severity: "error",
-      summary: "Invalid rule user list",
-      detail: `${nameUsers(renameFields(problem), users)}.`,
-      ...(attribute === undefined || attribute.length === 0 ? {} : { attribute }),
-    });
-  }
-  if (!(ON_DESTROY_VALUES as readonly string[]).includes(onDestroy)) {
-    diagnostics.push({ severity: "error", summary: "Invalid on_destroy", detail: `on_destroy: ${JSON.stringify(onDestroy)} is not one of "keep" (leave the live list as it is) or "clear" (remove what this resource manages).`, attribute: ["on_destroy"] });
-  }
-  const { policies, problems: policyProblems } = policiesOf(values.policies);
-  diagnostics.push(...policyProblems);
-  if (diagnostics.length > 0) return { kind: "invalid", diagnostics };
-  const label = resourceLabel(ruleId, ruleName);
+  const policies = plain(values.policies);
+  const read = nativeListOf(
+    {
+      rule_id: ruleId,
+      rule_name: ruleName,
+      mode: str(values.mode),
+      allow_mass_removal: values.allow_mass_removal,
+      users,
+      on_destroy: str(values.on_destroy),
+      policies: Array.isArray(policies) ? policies.map((raw) => (raw ?? {}) as ObjectValue) : null,
+    },
+    (index) => `policies[${index}]`,
+  );
+  if (!read.ok) return { kind: "invalid", diagnostics: read.problems.map((problem) => diagnosticOf(problem, users)) };
   return {
     kind: "declared",
-    onDestroy: onDestroy as OnDestroy,
+    onDestroy: read.onDestroy ?? "keep",
     list: {
-      constructPath: label,
+      constructPath: resourceLabel(ruleId, ruleName),
       stack: "terraform",
       ruleId,
       ruleName,
-      mode: mode as ListMode,
-      allowMassRemoval: values.allow_mass_removal === true,
+      mode: read.mode,
+      allowMassRemoval: read.allowMassRemoval,
       users,
-      ...(policies.length > 0 ? { policies } : {}),
+      ...(read.policies.length > 0 ? { policies: read.policies } : {}),
     },
   };
+}
+
+/** A problem of the attributes as Terraform shows it: named by attribute, in the resource's words. */
+function diagnosticOf(problem: NativeProblem, users: readonly DesiredUser[]): Diagnostic {
+  switch (problem.subject) {
+    case "list":
+      return { severity: "error", summary: "Invalid rule user list", detail: `${nameUsers(renameFields(problem.message), users)}.`, ...(problem.path.length === 0 ? {} : { attribute: problem.path }) };
+    case "on_destroy":
+      return { severity: "error", summary: "Invalid on_destroy", detail: problem.message, attribute: problem.path };
+    case "policy":
+      return { severity: "error", summary: "Invalid policy", detail: renameFields(problem.message), attribute: problem.path };
+  }
 }
 
 /**

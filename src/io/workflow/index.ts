@@ -67,6 +67,9 @@ export type { ListPolicy } from "../../core/policy-schema";
 /** How a native list's import ID names its rule (src/core/native-provider.ts). */
 export { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, RULES_DATA_SOURCE, nativeImportId, nativeImportIdProblem, parseNativeImportId } from "../../core/native-provider";
 export type { OnDestroy } from "../../core/native-provider";
+/** The one reading of a native list's attributes (the provider's configuration, synth's JSON). */
+export { nativeListOf } from "../../core/declaration/native";
+export type { NativeList, NativePathStep, NativeProblem, NativeValues } from "../../core/declaration/native";
 /** The declaration in the state of a provisioner resource a RuleUserList wrote (the provider's MoveResourceState). */
 export { declarationOfProvisionerState } from "../../core/declaration/provisioner-state";
 /** The client's names a front door may use (src/io/workflow/door.ts). */
