@@ -12,12 +12,11 @@
  *           nothing when the list moved since the plan read it ("plan again"), then verifies
  */
 import type { DesiredList, ObservedList, Plan, RuleFacts, RuleObservation, RunOptions } from "../io/workflow";
-import { applyPlannedRule, claimRule, nativeImportIdProblem, parseNativeImportId, planClear, planOneRule, plannedRemovals, readRuleList, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
+import { applyPlannedRule, createKey, nativeImportIdProblem, observeForPlan, parseNativeImportId, planClear, planOneRule, planRuleChange, plannedRemovals, readRuleList, readRuleState, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
 import { UNKNOWN, type Diagnostic, type MoveRequest, type ObjectValue, type PathStep, type Value } from "./protocol";
 import type { ProviderRun } from "./configure";
 import { moveResourceState } from "./move-state";
 import type { ApplyAnswer, ImportAnswer, PlanAnswer, ReadAnswer, Resource } from "./resource";
-import { replacesIdentity } from "./resource";
 import { decodeRuleUserList, type RuleUserListModel } from "./rule-user-list-model";
 import { ruleUserListSchema } from "./schema";
 import { declarationOf, decodePrivate, encodePrivate, stateOf, usersValue, type PrivateData } from "./values";
@@ -54,11 +53,6 @@ function describeRemovals(removes: readonly Value[]): string {
     return userId === null ? `an entry without a user ID (${aliases.join(", ")})` : `user ${JSON.stringify(userId)} (${aliases.join(", ")})`;
   });
   return `${shown.join("; ")}${removes.length > 20 ? `; and ${removes.length - 20} more (see removes)` : ""}`;
-}
-
-/** What a create's plan read, kept for the apply of the same Terraform command (src/io/terraform-run.ts). */
-function createKey(run: ProviderRun, list: DesiredList): string {
-  return JSON.stringify([run.session.connection, list.ruleId, list.ruleName]);
 }
 
 export class RuleUserListResource implements Resource<RuleUserListModel> {
@@ -100,17 +94,10 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
   async read({ state, private: kept }: { readonly state: RuleUserListModel; readonly private: Buffer }): Promise<ReadAnswer> {
     const run = this.need();
     const stored = decodePrivate(kept);
-    const { reference } = state;
-    const id = state.ruleId ?? (state.ruleName === null ? state.id : null);
-    let rule: RuleFacts;
-    if (stored !== null && (id === null || stored.rule.observerRuleId === id)) rule = stored.rule;
-    else {
-      const found = await run.lookup.lookup(id !== null ? { ruleId: id, ruleName: null } : reference);
-      if (found.kind === "not-found") return { state: null, diagnostics: [warning("Rule not found", `The rule ${id ?? reference.ruleName ?? "?"} no longer exists in this tenant: it is removed from state, and a plan that still declares it fails.`)] };
-      if (found.kind !== "found") return { state: state.wire, private: kept, diagnostics: [error("Cannot read the rule", found.kind === "ambiguous" ? `${found.ruleIds.length} rules are named ${JSON.stringify(reference.ruleName)} (${found.ruleIds.join(", ")}): declare the list by rule_id.` : found.message)] };
-      rule = found.rule;
-    }
-    const observed = await readRuleList(run.session, rule);
+    const read = await readRuleState(run, { id: state.ruleId ?? (state.ruleName === null ? state.id : null), reference: state.reference, declared: { mode: state.mode, users: state.users } }, stored);
+    if (read.kind === "gone") return { state: null, diagnostics: [warning("Rule not found", `The rule ${read.id ?? "?"} no longer exists in this tenant: it is removed from state, and a plan that still declares it fails.`)] };
+    if (read.kind === "unreadable") return { state: state.wire, private: kept, diagnostics: [error(read.what === "rule" ? "Cannot read the rule" : "Cannot read the rule's list", read.message)] };
+    const { rule } = read;
     const base: ObjectValue = {
       ...state.wire,
       id: rule.observerRuleId,
@@ -120,58 +107,29 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
       allow_mass_removal: state.values.allow_mass_removal,
       on_destroy: state.values.on_destroy,
     };
-    if (observed.kind === "failed") return { state: state.wire, private: kept, diagnostics: [error("Cannot read the rule's list", observed.message)] };
-    if (observed.kind !== "found" || observed.list === null || observed.list.usersToAlertOn === "ALL_USERS" || rule.isSystem) {
-      // Skipped rules (system rules, all-users rules) are never written: the state stays as declared.
-      const listType = observed.kind === "found" && observed.list !== null ? observed.list.usersToAlertOn : state.listType;
+    if (read.kind === "skipped") {
+      // never written: the state stays as declared
       return {
-        state: { ...base, users: state.values.users ?? usersValue([]), list_type: listType, expired_user_ids: [], entries_without_user_id: [], removes: [] },
-        private: encodePrivate({ rule, list: observed.kind === "found" ? observed.list : null }),
+        state: { ...base, users: state.values.users ?? usersValue([]), list_type: read.list !== null ? read.list.usersToAlertOn : state.listType, expired_user_ids: [], entries_without_user_id: [], removes: [] },
+        private: encodePrivate({ rule, list: read.list }),
       };
     }
-    const view = viewOfLiveList(observed.list, { mode: state.mode, users: state.users });
     return {
       // what the service returned may echo a secret: state never holds one
-      state: stateOf({ base, rule, listType: observed.list.usersToAlertOn, view }),
-      private: encodePrivate({ rule, list: observed.list }),
+      state: stateOf({ base, rule, listType: read.list.usersToAlertOn, view: read.view }),
+      private: encodePrivate({ rule, list: read.list }),
     };
   }
 
-  /**
-   * The observation a plan starts from: the refresh's read (no request); for a create, what the
-   * plan of this Terraform command read (its apply plans the same), else a lookup and a read now.
-   * `fromKept` says the rule's facts came from private data (a system rule is checked again).
-   */
-  private async observe(run: ProviderRun, prior: RuleUserListModel | null, config: RuleUserListModel, priorPrivate: Buffer, list: DesiredList): Promise<{ observation: RuleObservation; fromKept: boolean }> {
-    const kept = decodePrivate(priorPrivate);
-    const { reference } = config;
-    const sameRule =
-      prior !== null &&
-      kept !== null &&
-      (reference.ruleId !== null ? reference.ruleId === kept.rule.observerRuleId : reference.ruleName === prior.ruleName || reference.ruleName === kept.rule.name);
-    if (sameRule && kept.list !== null) return { observation: { kind: "found", rule: kept.rule, list: kept.list }, fromKept: true };
-    if (sameRule) return { observation: await readRuleList(run.session, kept.rule), fromKept: true };
-    if (prior === null) {
-      const earlier = decodePrivate(Buffer.from(run.terraform.keptCreate(createKey(run, list)) ?? "", "utf8"));
-      if (earlier !== null && earlier.list !== null) return { observation: { kind: "found", rule: earlier.rule, list: earlier.list }, fromKept: false };
-    }
-    return { observation: await run.lookup.observe(reference), fromKept: false };
-  }
-
-  /** The engine's plan of a declaration against an observation, the rule checked again by a fresh lookup where private data gave its facts. */
-  private async enginePlan(run: ProviderRun, list: DesiredList, observed: { observation: RuleObservation; fromKept: boolean }): Promise<{ observation: RuleObservation; plan: Plan }> {
-    const { observation, fromKept } = observed;
-    const plan = planOneRule(list, observation, run.session);
-    const rule = plan.rules[0]!;
-    // A rule's facts from private data are not trusted to write or to skip: the lookup says (one search shared by the plans that arrive together).
-    if (fromKept && observation.kind === "found" && (rule.action === "update" || rule.action === "skip")) {
-      const fresh = await run.lookup.lookup({ ruleId: observation.rule.observerRuleId, ruleName: null });
-      if (fresh.kind === "found" && JSON.stringify(fresh.rule) !== JSON.stringify(observation.rule)) {
-        const again: RuleObservation = { ...observation, rule: fresh.rule };
-        return { observation: again, plan: planOneRule(list, again, run.session) };
-      }
-    }
-    return { observation, plan };
+  /** The observation a plan starts from (src/io/workflow/provider-rule.ts), with the private data read. */
+  private observe(run: ProviderRun, prior: RuleUserListModel | null, config: RuleUserListModel, priorPrivate: Buffer, list: DesiredList): Promise<{ observation: RuleObservation; fromKept: boolean }> {
+    return observeForPlan(run, {
+      reference: config.reference,
+      prior: prior === null ? null : { ruleName: prior.ruleName },
+      kept: decodePrivate(priorPrivate),
+      list,
+      keptCreate: (data) => decodePrivate(Buffer.from(data ?? "", "utf8")),
+    });
   }
 
   async plan({ prior, config, planned, priorPrivate }: { readonly prior: RuleUserListModel | null; readonly config: RuleUserListModel; readonly planned: RuleUserListModel; readonly priorPrivate: Buffer }): Promise<PlanAnswer> {
@@ -181,15 +139,11 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     if (declared.kind === "unknown") {
       return { planned: { ...planned.wire, id: prior?.values.id ?? UNKNOWN, rule_id: config.values.rule_id ?? UNKNOWN, rule_name: config.values.rule_name ?? UNKNOWN, list_type: UNKNOWN, expired_user_ids: UNKNOWN, entries_without_user_id: UNKNOWN, removes: UNKNOWN } };
     }
-    const { observation, plan } = await this.enginePlan(run, declared.list, await this.observe(run, prior, config, priorPrivate, declared.list));
+    const observed = await this.observe(run, prior, config, priorPrivate, declared.list);
+    // the schema replaces the resource where the configuration resolves to another rule (requiresReplace: "identity")
+    const { observation, plan, replaced, duplicate } = await planRuleChange(run, observed, declared.list, prior === null ? undefined : prior.id);
     const rule = plan.rules[0]!;
-    // A list change never replaces; naming another rule does (the schema's requiresReplace: the rule the configuration resolves to is not the state's).
-    const resolvedId = observation.kind === "found" || (observation.kind === "failed" && observation.rule !== null) ? observation.rule!.observerRuleId : null;
-    const replaced = prior !== null && replacesIdentity(prior.id, resolvedId);
-    if (observation.kind === "found" && !replaced) {
-      const duplicate = claimRule(run, observation.rule, declared.list);
-      if (duplicate !== null) return { planned: null, diagnostics: [error("Two resources for one rule", duplicate, attributeOfError("duplicate-rule", config))] };
-    }
+    if (duplicate !== null) return { planned: null, diagnostics: [error("Two resources for one rule", duplicate, attributeOfError("duplicate-rule", config))] };
     if (rule.action === "error") {
       return { planned: null, diagnostics: [error(rule.errorKind === "policy" ? "Policy violation" : "Cannot plan this rule user list", inResourceWords(rule.reason ?? rule.errorKind ?? "error"), attributeOfError(rule.errorKind ?? undefined, config))] };
     }

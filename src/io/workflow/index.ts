@@ -60,8 +60,8 @@ export { RuleLookup, applyOneRule, declarationProblems, planOneRule, policyOf, r
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference } from "./one-rule";
 export type { DesiredUser, ListMode } from "../../core/desired";
 /** The provider's plan kept whole and applied as planned, or nothing (design §12.1). */
-export { applyPlannedRule, claimRule, parseKeptPlan, planClear, plannedRemovals } from "./provider-rule";
-export type { PlannedRemoval, PlannedRuleApply, RuleClaims } from "./provider-rule";
+export { applyPlannedRule, createKey, observeForPlan, parseKeptPlan, planClear, planRuleChange, plannedRemovals, readRuleState } from "./provider-rule";
+export type { KeptRead, PlannedRemoval, PlannedRuleApply, ProviderRuleContext, RuleChangePlan, RuleClaims, RuleStateRead } from "./provider-rule";
 export { RUN_SCOPE_VARIABLE, TerraformRun } from "../terraform-run";
 export type { ListPolicy } from "../../core/policy-schema";
 /** How a native list's import ID names its rule (src/core/native-provider.ts). */
