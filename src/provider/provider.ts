@@ -18,6 +18,7 @@ import type { DataSourceType, ProviderDefinition, ResourceType, Schema } from ".
 import { OFFLINE_READ, offlineResource } from "./offline";
 import { adaptResource } from "./resource";
 import { RULE_DATA_SOURCE, RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleDataSourceSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
+import type { DataSourceTypeName, ResourceTypeName } from "./schema";
 
 export interface ProviderHost {
   readonly env: NodeJS.ProcessEnv;
@@ -37,7 +38,7 @@ interface Row<T> {
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the handshake, on purpose (see above) */
 
 /** The resource types: a key the compiler checks for every name, a row each. */
-const RESOURCES: { readonly [name in typeof RULE_USER_LIST]: Row<ResourceType> } = {
+const RESOURCES: { readonly [name in ResourceTypeName]: Row<ResourceType> } = {
   [RULE_USER_LIST]: {
     schema: ruleUserListSchema,
     build: (current) => {
@@ -49,7 +50,7 @@ const RESOURCES: { readonly [name in typeof RULE_USER_LIST]: Row<ResourceType> }
 };
 
 /** The data sources, likewise. */
-const DATA_SOURCES: { readonly [name in typeof RULES_DATA_SOURCE | typeof RULE_DATA_SOURCE]: Row<DataSourceType> } = {
+const DATA_SOURCES: { readonly [name in DataSourceTypeName]: Row<DataSourceType> } = {
   [RULES_DATA_SOURCE]: { schema: rulesDataSourceSchema, build: (current) => (require("./rules-data-source") as typeof DataSourceModule).rulesDataSource(current) },
   [RULE_DATA_SOURCE]: { schema: ruleDataSourceSchema, build: (current) => (require("./rule-data-source") as typeof RuleDataSourceModule).ruleDataSource(current) },
 };

@@ -13,6 +13,10 @@ export const RULE_USER_LIST: typeof NATIVE_RESOURCE_TYPE = "alertrules_rule_user
 export const RULES_DATA_SOURCE: typeof CORE_RULES_DATA_SOURCE = "alertrules_rules";
 export const RULE_DATA_SOURCE = "alertrules_rule";
 
+/** The provider's resource types and data sources: the keys of its table (src/provider/provider.ts), each a row the compiler asks for. */
+export type ResourceTypeName = typeof RULE_USER_LIST;
+export type DataSourceTypeName = typeof RULES_DATA_SOURCE | typeof RULE_DATA_SOURCE;
+
 export const providerSchema: Schema = {
   version: 0,
   description: "Alert rule user lists (alert-rule-users). Every argument falls back to its environment variable.",
