@@ -1,21 +1,24 @@
 /**
- * The alertrules provider: its block, its resource and data source, and Terraform's stop. One
- * session per provider process (src/provider/configure.ts), shared by every resource.
+ * The alertrules provider: its block, and the table of its resources and data sources, each
+ * served the same way. One session per provider process (src/provider/configure.ts), shared by
+ * every resource.
  *
  * Only the schemas load before the handshake: the engine (the workflow, its client and zod) is
  * loaded right after it, while Terraform sets up the connection, so that Terraform's wait for the
- * handshake line is the protocol room's start-up alone (docs/performance.md).
+ * handshake line is the protocol room's start-up alone (docs/performance.md). A row of the table
+ * holds its schema and how to build its type on the engine's side; that build runs on first use.
  */
 import type * as ConfigureModule from "./configure";
 import type { ProviderRun } from "./configure";
 import type * as ResourceModule from "./rule-user-list";
 import type * as DataSourceModule from "./rules-data-source";
 import type * as RuleDataSourceModule from "./rule-data-source";
-import type * as MoveModule from "./move-state";
 import type * as TimeoutsModule from "./timeouts";
-import type { DataSourceType, ProviderDefinition, ResourceType } from "./protocol";
+import type { DataSourceType, ProviderDefinition, ResourceType, Schema } from "./protocol";
 import { OFFLINE_READ, offlineResource } from "./offline";
+import { adaptResource } from "./resource";
 import { RULE_DATA_SOURCE, RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleDataSourceSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
+import type { DataSourceTypeName, ResourceTypeName } from "./schema";
 
 export interface ProviderHost {
   readonly env: NodeJS.ProcessEnv;
@@ -24,13 +27,82 @@ export interface ProviderHost {
   readonly log: (line: string) => void;
 }
 
-/** The engine's side of the provider, loaded on first use. */
-interface Engine {
-  readonly configureRun: typeof ConfigureModule.configureRun;
-  readonly resource: ResourceType;
-  readonly dataSource: DataSourceType;
-  readonly ruleDataSource: DataSourceType;
-  readonly move: typeof MoveModule.moveResourceState;
+type Current = () => ProviderRun | null;
+
+/** A row of the table: the schema (before the handshake) and the type built on the engine's side (after it). */
+interface Row<T> {
+  readonly schema: Schema;
+  readonly build: (current: Current) => T;
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded after the handshake, on purpose (see above) */
+
+/** The resource types: a key the compiler checks for every name, a row each. */
+const RESOURCES: { readonly [name in ResourceTypeName]: Row<ResourceType> } = {
+  [RULE_USER_LIST]: {
+    schema: ruleUserListSchema,
+    build: (current) => {
+      const { RuleUserListResource } = require("./rule-user-list") as typeof ResourceModule;
+      const { withTimeouts } = require("./timeouts") as typeof TimeoutsModule;
+      return withTimeouts((run) => adaptResource(new RuleUserListResource(run)), current);
+    },
+  },
+};
+
+/** The data sources, likewise. */
+const DATA_SOURCES: { readonly [name in DataSourceTypeName]: Row<DataSourceType> } = {
+  [RULES_DATA_SOURCE]: { schema: rulesDataSourceSchema, build: (current) => (require("./rules-data-source") as typeof DataSourceModule).rulesDataSource(current) },
+  [RULE_DATA_SOURCE]: { schema: ruleDataSourceSchema, build: (current) => (require("./rule-data-source") as typeof RuleDataSourceModule).ruleDataSource(current) },
+};
+
+const loadConfigure = (): typeof ConfigureModule.configureRun => (require("./configure") as typeof ConfigureModule).configureRun;
+
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** A value made on first use. */
+function lazy<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/** A resource type as a run serves it: the engine's, or the offline one (which plans from the configuration alone). */
+function servedResource(schema: Schema, engine: () => ResourceType, offline: () => boolean): ResourceType {
+  const validate: NonNullable<ResourceType["validate"]> = (config) => engine().validate?.(config) ?? [];
+  const offlineType = offlineResource(schema, validate);
+  const served = (): ResourceType => (offline() ? offlineType : engine());
+  return {
+    schema,
+    validate,
+    upgrade: (version, state) => served().upgrade?.(version, state) ?? state,
+    read: (request) => served().read(request),
+    plan: (request) => served().plan(request),
+    apply: (request) => served().apply(request),
+    importState: (id) => served().importState(id),
+    move: (request) => {
+      const type = engine();
+      return type.move === undefined ? Promise.resolve({ state: null, diagnostics: [{ severity: "error", summary: "Cannot move this resource", detail: "This resource type takes no moved block from another type." }] }) : type.move(request);
+    },
+  };
+}
+
+/** A data source as a run serves it: the engine's, or a refusal offline (data sources read the service). */
+function servedDataSource(schema: Schema, engine: () => DataSourceType, offline: () => boolean): DataSourceType {
+  return {
+    schema,
+    validate: (config) => engine().validate?.(config) ?? [],
+    read: (config) => (offline() ? Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_READ }] }) : engine().read(config)),
+  };
+}
+
+/** A table's rows, each served by `serve` with its type built on first use. */
+function serveTable<T, S>(table: { readonly [name: string]: Row<T> }, current: Current, serve: (schema: Schema, engine: () => T) => S, made: (() => unknown)[]): { [name: string]: S } {
+  return Object.fromEntries(
+    Object.entries(table).map(([name, row]) => {
+      const engine = lazy(() => row.build(current));
+      made.push(engine);
+      return [name, serve(row.schema, engine)];
+    }),
+  );
 }
 
 export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { warmUp(): void } {
@@ -38,65 +110,27 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
   /** Configured offline (ALERT_RULE_USERS_PROVIDER_OFFLINE=1): no session; plans from the configuration alone. */
   let offline = false;
   const stop = new AbortController();
-  const current = (): ProviderRun | null => run;
-  let loaded: Engine | undefined;
-  const engine = (): Engine => {
-    if (loaded === undefined) {
-      /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the handshake, on purpose (see above) */
-      const { configureRun } = require("./configure") as typeof ConfigureModule;
-      const { ruleUserListResource } = require("./rule-user-list") as typeof ResourceModule;
-      const { rulesDataSource } = require("./rules-data-source") as typeof DataSourceModule;
-      const { ruleDataSource } = require("./rule-data-source") as typeof RuleDataSourceModule;
-      const { moveResourceState } = require("./move-state") as typeof MoveModule;
-      const { withTimeouts } = require("./timeouts") as typeof TimeoutsModule;
-      /* eslint-enable @typescript-eslint/no-require-imports */
-      loaded = { configureRun, resource: withTimeouts(ruleUserListResource, current), dataSource: rulesDataSource(current), ruleDataSource: ruleDataSource(current), move: moveResourceState };
-    }
-    return loaded;
-  };
-  const validateResource: NonNullable<ResourceType["validate"]> = (config) => engine().resource.validate?.(config) ?? [];
-  const offlineList = offlineResource(ruleUserListSchema, validateResource);
-  /** The resource as this run serves it: the engine's, or the offline one. */
-  const served = (): ResourceType => (offline ? offlineList : engine().resource);
-  const resource: ResourceType = {
-    schema: ruleUserListSchema,
-    validate: validateResource,
-    upgrade: (version, state) => served().upgrade?.(version, state) ?? state,
-    read: (request) => served().read(request),
-    plan: (request) => served().plan(request),
-    apply: (request) => served().apply(request),
-    importState: (id) => served().importState(id),
-    move: (request) => engine().move(request),
-  };
-  const dataSource: DataSourceType = {
-    schema: rulesDataSourceSchema,
-    validate: (config) => engine().dataSource.validate?.(config) ?? [],
-    read: (config) => (offline ? Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_READ }] }) : engine().dataSource.read(config)),
-  };
+  const current: Current = () => run;
+  const isOffline = (): boolean => offline;
+  const configureRun = lazy(loadConfigure);
+  const engines: (() => unknown)[] = [configureRun];
   return {
     schema: providerSchema,
     async configure(config) {
-      const configured = await engine().configureRun(config, host.env, host.cwd, stop.signal, host.log);
+      const configured = await configureRun()(config, host.env, host.cwd, stop.signal, host.log);
       run = configured.run;
       offline = configured.offline === true;
       return configured.diagnostics;
     },
-    resources: { [RULE_USER_LIST]: resource },
-    dataSources: {
-      [RULES_DATA_SOURCE]: dataSource,
-      [RULE_DATA_SOURCE]: {
-        schema: ruleDataSourceSchema,
-        validate: (config) => engine().ruleDataSource.validate?.(config) ?? [],
-        read: (config) => (offline ? Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_READ }] }) : engine().ruleDataSource.read(config)),
-      },
-    },
+    resources: serveTable(RESOURCES, current, (schema, engine) => servedResource(schema, engine, isOffline), engines),
+    dataSources: serveTable(DATA_SOURCES, current, (schema, engine) => servedDataSource(schema, engine, isOffline), engines),
     stop() {
       // Terraform's Ctrl-C: no new call starts; calls in flight finish (src/io/execute.ts).
       host.log("[INFO] stop requested: no new call starts; calls in flight finish");
       stop.abort();
     },
     warmUp() {
-      engine();
+      for (const engine of engines) engine();
     },
   };
 }

@@ -3,11 +3,20 @@
  * `alertrules_rules` data source (docs/contract.md §11.1, docs/provider.md). Plain data for the
  * protocol room; the names are part of the contract.
  */
+import type { ListMode } from "../core/engine/desired";
+import type { NATIVE_RESOURCE_TYPE, OnDestroy, RULES_DATA_SOURCE as CORE_RULES_DATA_SOURCE } from "../core/native/native-provider";
 import type { Attribute, Block, Schema } from "./protocol";
+import type { ResourceSchema } from "./resource";
 
-export const RULE_USER_LIST = "alertrules_rule_user_list";
-export const RULES_DATA_SOURCE = "alertrules_rules";
+// The names are the core's (src/core/native/native-provider.ts), typed as them so that the two cannot
+// drift: the schemas load before the handshake, without the engine (docs/performance.md).
+export const RULE_USER_LIST: typeof NATIVE_RESOURCE_TYPE = "alertrules_rule_user_list";
+export const RULES_DATA_SOURCE: typeof CORE_RULES_DATA_SOURCE = "alertrules_rules";
 export const RULE_DATA_SOURCE = "alertrules_rule";
+
+/** The provider's resource types and data sources: the keys of its table (src/provider/provider.ts), each a row the compiler asks for. */
+export type ResourceTypeName = typeof RULE_USER_LIST;
+export type DataSourceTypeName = typeof RULES_DATA_SOURCE | typeof RULE_DATA_SOURCE;
 
 export const providerSchema: Schema = {
   version: 0,
@@ -45,15 +54,18 @@ const timeoutsBlock: Block = {
   attributes: TIMEOUT_OPERATIONS.map((operation): Attribute => ({ name: operation, type: "string", optional: true, description: `The deadline of ${operation === "read" ? "a refresh (read)" : `a ${operation}`} (default: none; each request keeps its own deadline, request_timeout).` })),
 };
 
-export const ruleUserListSchema: Schema = {
+/** The resource's attributes: the keys of its model (src/provider/rule-user-list-model.ts). */
+export type RuleUserListAttribute = "id" | "rule_id" | "rule_name" | "mode" | "users" | "allow_mass_removal" | "on_destroy" | "policies" | "list_type" | "expired_user_ids" | "entries_without_user_id" | "removes";
+
+export const ruleUserListSchema: ResourceSchema<RuleUserListAttribute> = {
   version: 0,
   description: "The user list of one alert rule: an inclusion list (SPECIFIED_USERS) or an exclusion list (ALL_USERS_NOT_SPECIFIED).",
   blocks: [timeoutsBlock],
   attributes: [
     { name: "id", type: "string", computed: true, description: "The rule's observerRuleId." },
-    { name: "rule_id", type: "string", optional: true, computed: true, description: "The rule's observerRuleId; exactly one of rule_id and rule_name. Changing it replaces the resource." },
-    { name: "rule_name", type: "string", optional: true, computed: true, description: "The rule's exact name; exactly one of rule_id and rule_name. Changing it replaces the resource." },
-    { name: "mode", type: "string", optional: true, computed: true, description: '"authoritative" (default): the list becomes exactly `users`; "additive": only adds, never shows or touches undeclared entries.' },
+    { name: "rule_id", type: "string", optional: true, computed: true, requiresReplace: "identity", description: "The rule's observerRuleId; exactly one of rule_id and rule_name. Changing it replaces the resource." },
+    { name: "rule_name", type: "string", optional: true, computed: true, requiresReplace: "identity", description: "The rule's exact name; exactly one of rule_id and rule_name. Changing it replaces the resource." },
+    { name: "mode", type: "string", optional: true, computed: true, default: "authoritative" satisfies ListMode, description: '"authoritative" (default): the list becomes exactly `users`; "additive": only adds, never shows or touches undeclared entries.' },
     {
       name: "users",
       type: "dynamic",
@@ -61,8 +73,8 @@ export const ruleUserListSchema: Schema = {
       description: 'The declared users, keyed by user ID (userIdFromAuthority): users = { "9102" = { aliases = ["alice@example.com"], expires_at = "2026-12-31" } }. A key other than aliases and expires_at is an error.',
       expects: { nesting: "map", attributes: userAttributes },
     },
-    { name: "allow_mass_removal", type: "bool", optional: true, computed: true, description: "Let a plan remove every entry, or more than half of a list of 10 or more (default false)." },
-    { name: "on_destroy", type: "string", optional: true, computed: true, description: '"keep" (default): destroy leaves the live list as it is; "clear": destroy removes what this resource manages.' },
+    { name: "allow_mass_removal", type: "bool", optional: true, computed: true, default: false, description: "Let a plan remove every entry, or more than half of a list of 10 or more (default false)." },
+    { name: "on_destroy", type: "string", optional: true, computed: true, default: "keep" satisfies OnDestroy, description: '"keep" (default): destroy leaves the live list as it is; "clear": destroy removes what this resource manages.' },
     { name: "policies", type: "dynamic", optional: true, description: "RuleUserListPolicy checks evaluated against the live list at plan time: policies = [{ max_users = 50 }]. A key other than those below is an error.", expects: { nesting: "list", attributes: policyAttributes } },
     { name: "list_type", type: "string", computed: true, description: "The rule's usersToAlertOn: SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED or ALL_USERS." },
     { name: "expired_user_ids", type: ["set", "string"], computed: true, description: "Declared users whose expires_at has passed and who are still on the live list: the next apply removes them." },

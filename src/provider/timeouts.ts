@@ -13,7 +13,7 @@
  */
 import { parseDuration } from "../io/workflow/door";
 import type { ProviderRun } from "./configure";
-import type { Diagnostic, ObjectValue, ResourceType, Value } from "./protocol";
+import type { Diagnostic, MoveRequest, ObjectValue, ResourceType, Value } from "./protocol";
 import { Typed } from "./protocol";
 import { TIMEOUT_OPERATIONS } from "./schema";
 
@@ -92,6 +92,7 @@ export function withTimeouts(make: (current: () => ProviderRun | null) => Resour
     upgrade: (version, state) => base.upgrade?.(version, state) ?? state,
     plan: (request) => base.plan(request),
     importState: (id) => base.importState(id),
+    ...(base.move === undefined ? {} : { move: (request: MoveRequest) => base.move!(request) }),
 
     read(request) {
       const timeout = timeoutOf(request.state["timeouts"], "read");

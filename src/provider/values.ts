@@ -4,18 +4,17 @@
  * Terraform value or an unknown.
  */
 import { z } from "zod";
-import type { DesiredList, DesiredUser, ListMode } from "../core/engine/desired";
-import type { ListPolicy } from "../core/engine/policy-schema";
+import type { DesiredList, DesiredUser } from "../core/engine/desired";
 import type { ListView, ObservedList, RuleFacts } from "../io/workflow/provider/one-rule";
-import { declarationProblems, parseKeptPlan, policyOf, redactValues } from "../io/workflow";
+import type { NativeProblem } from "../core/declaration/native";
+import type { OnDestroy } from "../core/native/native-provider";
 import type { Plan } from "../core/engine/plan-schema";
+import { parseKeptPlan, redactValues } from "../io/workflow";
+import { nativeListOf } from "../io/workflow/door";
 import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
-import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type PathStep, type Value } from "./protocol";
+import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type Value } from "./protocol";
+import { valuesOf } from "./resource";
 import { ruleUserListSchema } from "./schema";
-
-export const DEFAULT_MODE: ListMode = "authoritative";
-export const ON_DESTROY = ["keep", "clear"] as const;
-export type OnDestroy = (typeof ON_DESTROY)[number];
 
 /** True when the value, or anything inside it, is not known yet. */
 export function hasUnknown(value: Value): boolean {
@@ -29,9 +28,7 @@ export function hasUnknown(value: Value): boolean {
 const str = (v: Value | undefined): string | null => (typeof v === "string" ? v : null);
 
 /** How the resource is named in messages: by the rule it declares. */
-export function resourceLabel(config: ObjectValue): string {
-  const id = str(config["rule_id"]);
-  const name = str(config["rule_name"]);
+function resourceLabel(id: string | null, name: string | null): string {
   return id !== null ? `alertrules_rule_user_list for rule ${id}` : `alertrules_rule_user_list for rule "${name ?? "?"}"`;
 }
 
@@ -81,46 +78,6 @@ export function usersValue(users: readonly DesiredUser[], prior: Value | undefin
   return new Typed(["object", types], values);
 }
 
-const POLICY_FIELDS = {
-  max_users: "maxUsers",
-  allowed_alias_domains: "allowedAliasDomains",
-  exclusion_lists_require_expiry_max_days: "exclusionListsRequireExpiry.maxDays",
-  forbid_removals_from_inclusion_lists: "forbidRemovalsFromInclusionLists",
-} as const;
-
-/** The policies of a configuration, or the problems of their fields (each with its path). */
-function policiesOf(typed: Value | undefined): { policies: ListPolicy[]; problems: Diagnostic[] } {
-  const value = plain(typed);
-  if (!Array.isArray(value)) return { policies: [], problems: [] };
-  const policies: ListPolicy[] = [];
-  const problems: Diagnostic[] = [];
-  value.forEach((raw, index) => {
-    const p = (raw ?? {}) as ObjectValue;
-    const given = (name: string): Value => (Object.prototype.hasOwnProperty.call(p, name) ? (p[name] ?? null) : null);
-    const days = given("exclusion_lists_require_expiry_max_days");
-    const props = {
-      ...(given("max_users") === null ? {} : { maxUsers: given("max_users") }),
-      ...(given("allowed_alias_domains") === null ? {} : { allowedAliasDomains: given("allowed_alias_domains") }),
-      ...(days === null ? {} : { exclusionListsRequireExpiry: { maxDays: days } }),
-      ...(given("forbid_removals_from_inclusion_lists") === null ? {} : { forbidRemovalsFromInclusionLists: given("forbid_removals_from_inclusion_lists") }),
-    };
-    const checked = policyOf(str(given("name")) ?? `policies[${index}]`, props);
-    if (checked.ok) policies.push(checked.policy);
-    else {
-      for (const problem of checked.problems) {
-        const field = Object.entries(POLICY_FIELDS).find(([, prop]) => problem.startsWith(`${prop}`))?.[0];
-        problems.push({
-          severity: "error",
-          summary: "Invalid policy",
-          detail: `policies[${index}]: ${renameFields(problem)}`,
-          attribute: ["policies", { index }, ...(field === undefined ? [] : [field])],
-        });
-      }
-    }
-  });
-  return { policies, problems };
-}
-
 /** The construct's prop names in a message, as the resource's attributes. */
 function renameFields(message: string): string {
   return message
@@ -131,22 +88,6 @@ function renameFields(message: string): string {
     .replace(/maxUsers/g, "max_users")
     .replace(/allowedAliasDomains/g, "allowed_alias_domains")
     .replace(/forbidRemovalsFromInclusionLists/g, "forbid_removals_from_inclusion_lists");
-}
-
-/** A declaration failure's attribute path: `users[2].aliases[0]: …` names users["<id>"].aliases. */
-function pathOf(message: string, users: readonly DesiredUser[]): readonly PathStep[] | undefined {
-  const user = /^users\[(\d+)\](?:\.(aliases|expiresAt|userId))?/.exec(message);
-  if (user !== null) {
-    const id = users[Number(user[1])]?.userId;
-    if (id === undefined) return ["users"];
-    const field = user[2] === "expiresAt" ? "expires_at" : user[2] === "aliases" ? "aliases" : undefined;
-    return ["users", { key: id }, ...(field === undefined ? [] : [field])];
-  }
-  if (message.startsWith("ruleId/ruleName")) return [];
-  if (message.startsWith("mode")) return ["mode"];
-  if (message.startsWith("allowMassRemoval")) return ["allow_mass_removal"];
-  if (message.startsWith("users")) return ["users"];
-  return undefined;
 }
 
 /** `users[2]` in a message as `users["<id>"]`. */
@@ -167,52 +108,52 @@ export type Declared = { readonly kind: "declared"; readonly list: DesiredList; 
 export function declarationOf(config: ObjectValue): Declared {
   const shapeProblems = ruleUserListSchema.attributes.flatMap((attribute) => expectedShapeProblems(attribute, config[attribute.name]));
   if (shapeProblems.length > 0) return { kind: "invalid", diagnostics: shapeProblems };
-  if (hasUnknown(config["rule_id"] ?? null) || hasUnknown(config["rule_name"] ?? null) || hasUnknown(config["users"] ?? null) || hasUnknown(config["mode"] ?? null) || hasUnknown(config["policies"] ?? null) || hasUnknown(config["allow_mass_removal"] ?? null) || hasUnknown(config["on_destroy"] ?? null)) {
-    return { kind: "unknown" };
-  }
-  const users = usersOf(config["users"]) ?? [];
-  const mode = str(config["mode"]) ?? DEFAULT_MODE;
-  const onDestroy = str(config["on_destroy"]) ?? "keep";
-  const ruleId = str(config["rule_id"]);
-  const ruleName = str(config["rule_name"]);
-  const diagnostics: Diagnostic[] = [];
-  const problems = declarationProblems({
-    ...(ruleId === null ? {} : { ruleId }),
-    ...(ruleName === null ? {} : { ruleName }),
-    mode,
-    allowMassRemoval: config["allow_mass_removal"] ?? false,
-    users: users.map((u) => ({ userId: u.userId, aliases: [...u.aliases], ...(u.expiresAt === undefined ? {} : { expiresAt: u.expiresAt }) })),
-  });
-  for (const problem of problems) {
-    const attribute = pathOf(problem, users);
-    diagnostics.push({
-      severity: "error",
-      summary: "Invalid rule user list",
-      detail: `${nameUsers(renameFields(problem), users)}.`,
-      ...(attribute === undefined || attribute.length === 0 ? {} : { attribute }),
-    });
-  }
-  if (!(ON_DESTROY as readonly string[]).includes(onDestroy)) {
-    diagnostics.push({ severity: "error", summary: "Invalid on_destroy", detail: `on_destroy: ${JSON.stringify(onDestroy)} is not one of "keep" (leave the live list as it is) or "clear" (remove what this resource manages).`, attribute: ["on_destroy"] });
-  }
-  const { policies, problems: policyProblems } = policiesOf(config["policies"]);
-  diagnostics.push(...policyProblems);
-  if (diagnostics.length > 0) return { kind: "invalid", diagnostics };
-  const label = resourceLabel(config);
+  const values = valuesOf(ruleUserListSchema, config);
+  const settings: Value[] = [values.rule_id, values.rule_name, values.users, values.mode, values.policies, values.allow_mass_removal, values.on_destroy];
+  if (settings.some(hasUnknown)) return { kind: "unknown" };
+  const users = usersOf(values.users) ?? [];
+  const ruleId = str(values.rule_id);
+  const ruleName = str(values.rule_name);
+  const policies = plain(values.policies);
+  const read = nativeListOf(
+    {
+      rule_id: ruleId,
+      rule_name: ruleName,
+      mode: str(values.mode),
+      allow_mass_removal: values.allow_mass_removal,
+      users,
+      on_destroy: str(values.on_destroy),
+      policies: Array.isArray(policies) ? policies.map((raw) => (raw ?? {}) as ObjectValue) : null,
+    },
+    (index) => `policies[${index}]`,
+  );
+  if (!read.ok) return { kind: "invalid", diagnostics: read.problems.map((problem) => diagnosticOf(problem, users)) };
   return {
     kind: "declared",
-    onDestroy: onDestroy as OnDestroy,
+    onDestroy: read.onDestroy ?? "keep",
     list: {
-      constructPath: label,
+      constructPath: resourceLabel(ruleId, ruleName),
       stack: "terraform",
       ruleId,
       ruleName,
-      mode: mode as ListMode,
-      allowMassRemoval: config["allow_mass_removal"] === true,
+      mode: read.mode,
+      allowMassRemoval: read.allowMassRemoval,
       users,
-      ...(policies.length > 0 ? { policies } : {}),
+      ...(read.policies.length > 0 ? { policies: read.policies } : {}),
     },
   };
+}
+
+/** A problem of the attributes as Terraform shows it: named by attribute, in the resource's words. */
+function diagnosticOf(problem: NativeProblem, users: readonly DesiredUser[]): Diagnostic {
+  switch (problem.subject) {
+    case "list":
+      return { severity: "error", summary: "Invalid rule user list", detail: `${nameUsers(renameFields(problem.message), users)}.`, ...(problem.path.length === 0 ? {} : { attribute: problem.path }) };
+    case "on_destroy":
+      return { severity: "error", summary: "Invalid on_destroy", detail: problem.message, attribute: problem.path };
+    case "policy":
+      return { severity: "error", summary: "Invalid policy", detail: renameFields(problem.message), attribute: problem.path };
+  }
 }
 
 /**

@@ -20,7 +20,8 @@ import { z } from "zod";
 import { DeclarationError } from "../../errors";
 import { canonicalUsers } from "../engine/canonical";
 import type { DesiredUser, ListDeclaration, ListMode } from "../engine/desired";
-import type { ListPolicy } from "../engine/policy-schema";
+import type { ListPolicy, PolicyPropsInput } from "../engine/policy-schema";
+import { encodePolicy, validatePolicyProps } from "../engine/policy-schema";
 import type { OnDestroy } from "../native/native-provider";
 import { ON_DESTROY_VALUES } from "../native/native-provider";
 import { escapeTemplate, unescapeTemplate } from "./triggers";
@@ -130,42 +131,147 @@ export function decodeNativeAttributes(attributes: unknown, where: string): Nati
     return fail([`is not an alertrules_rule_user_list as a RuleUserList writes it; synthesize again with this version of alert-rule-users:\n${z.prettifyError(parsed.error)}`]);
   }
   const a = parsed.data;
-  const text = (value: string | null | undefined): string | undefined => (value === null || value === undefined ? undefined : unescapeTemplate(value));
+  const text = (value: string | null | undefined): string | null => (value === null || value === undefined ? null : unescapeTemplate(value));
   // the users as given, key by key (a parsed record would take a `__proto__` key as its prototype)
   const given = Object.entries((attributes as { users: Record<string, unknown> }).users).map(([userId, user]) => [userId, nativeUser.parse(user)] as const);
   const users = given.map(([userId, user]) => {
     const expiresAt = text(user.expires_at);
-    return { userId: unescapeTemplate(userId), aliases: user.aliases.map(unescapeTemplate), ...(expiresAt === undefined ? {} : { expiresAt }) };
+    return { userId: unescapeTemplate(userId), aliases: user.aliases.map(unescapeTemplate), ...(expiresAt === null ? {} : { expiresAt }) };
   });
-  const ruleId = text(a.rule_id);
-  const ruleName = text(a.rule_name);
-  const mode = text(a.mode) ?? "authoritative";
-  const allowMassRemoval = a.allow_mass_removal ?? false;
-  const failures = validateDeclaration({ ruleId, ruleName, mode, allowMassRemoval, users });
-  if (failures.length > 0) fail(failures);
-  const policies = (a.policies ?? []).map(
-    (p, i): ListPolicy => ({
-      path: text(p.name) ?? `${where} policies[${i}]`,
-      ...(p.max_users === null || p.max_users === undefined ? {} : { maxUsers: p.max_users }),
-      ...(p.allowed_alias_domains === null || p.allowed_alias_domains === undefined ? {} : { allowedAliasDomains: p.allowed_alias_domains.map(unescapeTemplate) }),
-      ...(p.exclusion_lists_require_expiry_max_days === null || p.exclusion_lists_require_expiry_max_days === undefined
-        ? {}
-        : { exclusionListsRequireExpiry: { maxDays: p.exclusion_lists_require_expiry_max_days } }),
-      ...(p.forbid_removals_from_inclusion_lists === null || p.forbid_removals_from_inclusion_lists === undefined
-        ? {}
-        : { forbidRemovalsFromInclusionLists: p.forbid_removals_from_inclusion_lists }),
-    }),
+  const list = nativeListOf(
+    {
+      rule_id: text(a.rule_id),
+      rule_name: text(a.rule_name),
+      mode: text(a.mode),
+      allow_mass_removal: a.allow_mass_removal ?? null,
+      users,
+      on_destroy: a.on_destroy ?? null,
+      policies: (a.policies ?? []).map((p) => ({ ...p, name: text(p.name), allowed_alias_domains: p.allowed_alias_domains?.map(unescapeTemplate) ?? null })),
+    },
+    (i) => `${where} policies[${i}]`,
   );
+  if (!list.ok) return fail(list.problems.map((problem) => problem.message));
   return {
     declaration: {
-      ruleId: ruleId ?? null,
-      ruleName: ruleId === undefined ? (ruleName ?? null) : null,
-      mode: mode as ListMode,
-      allowMassRemoval,
+      ruleId: list.ruleId,
+      ruleName: list.ruleId === null ? list.ruleName : null,
+      mode: list.mode,
+      allowMassRemoval: list.allowMassRemoval,
       users: canonicalUsers(users),
     },
-    policies,
+    policies: list.policies,
   };
+}
+
+/** A step of a problem's path in the resource's attributes: an attribute name, a map key, a list index. */
+export type NativePathStep = string | { readonly key: string } | { readonly index: number };
+
+/**
+ * A problem of a native list's attributes: where in the attributes (empty: the resource as a
+ * whole), and what, in the construct's words; the provider renders the path as an attribute path,
+ * synth names the construct.
+ */
+export interface NativeProblem {
+  readonly subject: "list" | "on_destroy" | "policy";
+  readonly path: readonly NativePathStep[];
+  readonly message: string;
+}
+
+/** The attributes of a native resource as plain values: strings as declared (unescaped), null where not set. */
+export interface NativeValues {
+  readonly rule_id: string | null;
+  readonly rule_name: string | null;
+  readonly mode: string | null;
+  readonly allow_mass_removal: unknown;
+  /** the `users` map's entries in the order given */
+  readonly users: readonly DesiredUser[];
+  readonly on_destroy: string | null;
+  readonly policies: readonly Readonly<Record<string, unknown>>[] | null;
+}
+
+/** A native list read: its settings and policies, or every problem at once. */
+export type NativeList =
+  | {
+      readonly ok: true;
+      readonly ruleId: string | null;
+      readonly ruleName: string | null;
+      readonly mode: ListMode;
+      readonly allowMassRemoval: boolean;
+      readonly onDestroy: OnDestroy | null;
+      readonly policies: ListPolicy[];
+    }
+  | { readonly ok: false; readonly problems: NativeProblem[] };
+
+/** The policy props each attribute of a `policies` entry stands for. */
+const POLICY_ATTRIBUTES = {
+  max_users: "maxUsers",
+  allowed_alias_domains: "allowedAliasDomains",
+  exclusion_lists_require_expiry_max_days: "exclusionListsRequireExpiry.maxDays",
+  forbid_removals_from_inclusion_lists: "forbidRemovalsFromInclusionLists",
+} as const;
+
+/** Where in the attributes a declaration failure is: `users[2].aliases[0]: …` is users["<id>"].aliases. */
+function problemPath(message: string, users: readonly DesiredUser[]): NativePathStep[] {
+  const user = /^users\[(\d+)\](?:\.(aliases|expiresAt|userId))?/.exec(message);
+  if (user !== null) {
+    const id = users[Number(user[1])]?.userId;
+    if (id === undefined) return ["users"];
+    const field = user[2] === "expiresAt" ? "expires_at" : user[2] === "aliases" ? "aliases" : undefined;
+    return ["users", { key: id }, ...(field === undefined ? [] : [field])];
+  }
+  if (message.startsWith("mode")) return ["mode"];
+  if (message.startsWith("allowMassRemoval")) return ["allow_mass_removal"];
+  if (message.startsWith("users")) return ["users"];
+  return [];
+}
+
+/** The policies of a `policies` attribute, or the problems of their fields. */
+function nativePolicies(raw: readonly Readonly<Record<string, unknown>>[], fallbackName: (index: number) => string): { policies: ListPolicy[]; problems: NativeProblem[] } {
+  const policies: ListPolicy[] = [];
+  const problems: NativeProblem[] = [];
+  raw.forEach((p, index) => {
+    const given = (name: string): unknown => (Object.prototype.hasOwnProperty.call(p, name) ? (p[name] ?? null) : null);
+    const days = given("exclusion_lists_require_expiry_max_days");
+    const props: PolicyPropsInput = {
+      ...(given("max_users") === null ? {} : { maxUsers: given("max_users") }),
+      ...(given("allowed_alias_domains") === null ? {} : { allowedAliasDomains: given("allowed_alias_domains") }),
+      ...(days === null ? {} : { exclusionListsRequireExpiry: { maxDays: days } }),
+      ...(given("forbid_removals_from_inclusion_lists") === null ? {} : { forbidRemovalsFromInclusionLists: given("forbid_removals_from_inclusion_lists") }),
+    };
+    const name = given("name");
+    const failures = validatePolicyProps(props);
+    if (failures.length === 0) policies.push(encodePolicy(typeof name === "string" ? name : fallbackName(index), props));
+    for (const failure of failures) {
+      const field = Object.entries(POLICY_ATTRIBUTES).find(([, prop]) => failure.startsWith(prop))?.[0];
+      problems.push({ subject: "policy", path: ["policies", { index }, ...(field === undefined ? [] : [field])], message: `policies[${index}]: ${failure}` });
+    }
+  });
+  return { policies, problems };
+}
+
+/**
+ * The one reading of a native list's attributes, for the provider (a resource's configuration) and
+ * for synth (the synthesized JSON): the defaults (`mode` authoritative, `allow_mass_removal`
+ * false), the construct's rules, `on_destroy` and the policies, every problem at once.
+ * `policyName` names a policy that carries no `name`.
+ */
+export function nativeListOf(values: NativeValues, policyName: (index: number) => string): NativeList {
+  const ruleId = values.rule_id;
+  const ruleName = values.rule_name;
+  const mode = values.mode ?? "authoritative";
+  const allowMassRemoval = values.allow_mass_removal ?? false;
+  const problems: NativeProblem[] = validateDeclaration({ ruleId: ruleId ?? undefined, ruleName: ruleName ?? undefined, mode, allowMassRemoval, users: values.users }).map((message) => ({
+    subject: "list",
+    path: problemPath(message, values.users),
+    message,
+  }));
+  if (values.on_destroy !== null && !(ON_DESTROY_VALUES as readonly string[]).includes(values.on_destroy)) {
+    problems.push({ subject: "on_destroy", path: ["on_destroy"], message: `on_destroy: ${JSON.stringify(values.on_destroy)} is not one of "keep" (leave the live list as it is) or "clear" (remove what this resource manages).` });
+  }
+  const { policies, problems: policyProblems } = nativePolicies(values.policies ?? [], policyName);
+  problems.push(...policyProblems);
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, ruleId, ruleName, mode: mode as ListMode, allowMassRemoval: allowMassRemoval === true, onDestroy: values.on_destroy as OnDestroy | null, policies };
 }
 
 /** The part of a policy's check a list's declaration alone decides. */

@@ -38,3 +38,4 @@ export { DEFAULT_MAX_PLAN_AGE, parseDuration } from "../../core/engine/admission
 export { nativeImportIdProblem, parseNativeImportId } from "../../core/native/native-provider";
 /** The declaration in the state of a provisioner resource a RuleUserList wrote (the provider's MoveResourceState). */
 export { declarationOfProvisionerState } from "../../core/declaration/provisioner-state";
+export { nativeListOf } from "../../core/declaration/native";

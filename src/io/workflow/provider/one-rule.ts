@@ -9,10 +9,8 @@ import { NATIVE_RULE_FIELDS } from "../../../core/engine/diff";
 import type { DesiredList } from "../../../core/engine/desired";
 import { checkPlanIsApplicable } from "../../../core/engine/guards";
 import { isSystemRule } from "../../../core/engine/rule-facts";
-import { validateDeclaration } from "../../../core/declaration";
 import type { DeclarationInput } from "../../../core/declaration";
-import { encodePolicy, validatePolicyProps } from "../../../core/engine/policy-schema";
-import type { ListPolicy, PolicyPropsInput } from "../../../core/engine/policy-schema";
+import type { PolicyPropsInput } from "../../../core/engine/policy-schema";
 import type { ListView, ViewBasis } from "../../../core/live/list-view";
 import { viewOfList } from "../../../core/live/list-view";
 import type { ObservedList, RuleFacts, RuleObservation } from "../../../core/engine/observation";
@@ -24,20 +22,6 @@ import { applyFresh, type FreshApply } from "../steps/apply";
 import type { RunOptions, Session } from "../session/session";
 
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference };
-
-/**
- * Every failure of one declaration (the construct's synth-time rules, src/core/declaration), each a
- * sentence starting with the field (`users[1].aliases[0]: …`); empty when valid.
- */
-export function declarationProblems(input: DeclarationInput): string[] {
-  return validateDeclaration(input);
-}
-
-/** A policy's checks as the plan evaluates them, or the failures of its props (each starting with the prop). */
-export function policyOf(path: string, props: PolicyPropsInput): { ok: true; policy: ListPolicy } | { ok: false; problems: string[] } {
-  const problems = validatePolicyProps(props);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, policy: encodePolicy(path, props) };
-}
 
 /** How long lookups wait for company before their search is sent: requests that arrive together share one search. */
 const LOOKUP_WINDOW_MS = 5;

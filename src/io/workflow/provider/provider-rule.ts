@@ -17,8 +17,11 @@ import type { ObservedList, RuleFacts, RuleObservation } from "../../../core/eng
 import { planSchema, type Plan } from "../../../core/engine/plan-schema";
 import { rulesToReadAgain } from "../../../core/engine/still-planned";
 import type { ApplyResult } from "../../../core/engine/apply-results";
+import type { ListView, ViewBasis } from "../../../core/live/list-view";
+import type { RuleReference } from "../../observe";
+import type { TerraformRun } from "../../terraform-run";
 import { applyPlanned } from "../steps/apply";
-import { planOneRule, today } from "./one-rule";
+import { planOneRule, readRuleList, today, viewOfLiveList, type RuleLookup } from "./one-rule";
 import type { RunOptions, Session } from "../session/session";
 
 export type { PlannedRemoval };
@@ -79,4 +82,146 @@ export function planClear(
   const clear: DesiredList = { constructPath: `alertrules_rule_user_list for rule ${rule.observerRuleId}`, stack: "terraform", ruleId: rule.observerRuleId, ruleName: null, mode: "authoritative", allowMassRemoval: true, users: keep };
   const observation: RuleObservation = { kind: "found", rule, list };
   return { ok: true, plan: planOneRule(clear, observation, session) };
+}
+
+/** A declaration's identity, to tell two resources for one rule from one resource planned twice. */
+function identityOf(list: DesiredList): string {
+  return JSON.stringify([list.ruleId === null ? "name" : "id", list.mode, list.users, list.policies ?? []]);
+}
+
+/** Where the provider's plans of one Terraform command note which declaration planned each rule. */
+export interface RuleClaims {
+  readonly session: Pick<Session, "connection">;
+  /** Rule ID → the declarations planned for it in this process. */
+  readonly planned: Map<string, Set<string>>;
+  /** What the provider processes of this Terraform command share (one per provider alias). */
+  readonly terraform: Pick<TerraformRun, "claim" | "keptCreate">;
+}
+
+/** What the provider's calls of one rule run on: the session, the lookups that share one search, and the claims. */
+export interface ProviderRuleContext extends RuleClaims {
+  readonly session: Session;
+  readonly lookup: RuleLookup;
+}
+
+/** A rule's facts and list as the provider keeps them beside a resource (its private data). */
+export interface KeptRead {
+  readonly rule: RuleFacts;
+  readonly list: ObservedList | null;
+}
+
+/** A resource's refresh: the rule gone, unreadable, skipped (never written), or its list seen through the declaration. */
+export type RuleStateRead =
+  | { readonly kind: "gone"; readonly id: string | null }
+  | { readonly kind: "unreadable"; readonly what: "rule" | "list"; readonly message: string }
+  | { readonly kind: "skipped"; readonly rule: RuleFacts; readonly list: ObservedList | null }
+  | { readonly kind: "read"; readonly rule: RuleFacts; readonly list: ObservedList; readonly view: ListView };
+
+/**
+ * Reads the rule a resource's state names (the facts kept from the last read: no search; else a
+ * lookup), then its list (one query-users), seen through the declaration in state.
+ */
+export async function readRuleState(
+  context: ProviderRuleContext,
+  state: { readonly id: string | null; readonly reference: RuleReference; readonly declared: ViewBasis },
+  kept: KeptRead | null,
+): Promise<RuleStateRead> {
+  const { id, reference } = state;
+  let rule: RuleFacts;
+  if (kept !== null && (id === null || kept.rule.observerRuleId === id)) rule = kept.rule;
+  else {
+    const found = await context.lookup.lookup(id !== null ? { ruleId: id, ruleName: null } : reference);
+    if (found.kind === "not-found") return { kind: "gone", id: id ?? reference.ruleName };
+    if (found.kind !== "found") return { kind: "unreadable", what: "rule", message: found.kind === "ambiguous" ? `${found.ruleIds.length} rules are named ${JSON.stringify(reference.ruleName)} (${found.ruleIds.join(", ")}): declare the list by rule_id.` : found.message };
+    rule = found.rule;
+  }
+  const observed = await readRuleList(context.session, rule);
+  if (observed.kind === "failed") return { kind: "unreadable", what: "list", message: observed.message };
+  if (observed.kind !== "found" || observed.list === null || observed.list.usersToAlertOn === "ALL_USERS" || rule.isSystem) {
+    // Skipped rules (system rules, all-users rules) are never written: the state stays as declared.
+    return { kind: "skipped", rule, list: observed.kind === "found" ? observed.list : null };
+  }
+  return { kind: "read", rule, list: observed.list, view: viewOfLiveList(observed.list, state.declared) };
+}
+
+/** What a create's plan read, kept for the apply of the same Terraform command (src/io/terraform-run.ts). */
+export function createKey(context: Pick<RuleClaims, "session">, list: DesiredList): string {
+  return JSON.stringify([context.session.connection, list.ruleId, list.ruleName]);
+}
+
+/**
+ * The observation a plan starts from: the refresh's read (no request); for a create, what the
+ * plan of this Terraform command read (its apply plans the same), else a lookup and a read now.
+ * `fromKept` says the rule's facts came from private data (a system rule is checked again).
+ */
+export async function observeForPlan(
+  context: ProviderRuleContext,
+  request: { readonly reference: RuleReference; readonly prior: { readonly ruleName: string | null } | null; readonly kept: KeptRead | null; readonly list: DesiredList; readonly keptCreate: (data: string | null) => KeptRead | null },
+): Promise<{ observation: RuleObservation; fromKept: boolean }> {
+  const { reference, prior, kept } = request;
+  const sameRule =
+    prior !== null &&
+    kept !== null &&
+    (reference.ruleId !== null ? reference.ruleId === kept.rule.observerRuleId : reference.ruleName === prior.ruleName || reference.ruleName === kept.rule.name);
+  if (sameRule && kept.list !== null) return { observation: { kind: "found", rule: kept.rule, list: kept.list }, fromKept: true };
+  if (sameRule) return { observation: await readRuleList(context.session, kept.rule), fromKept: true };
+  if (prior === null) {
+    const earlier = request.keptCreate(context.terraform.keptCreate(createKey(context, request.list)));
+    if (earlier !== null && earlier.list !== null) return { observation: { kind: "found", rule: earlier.rule, list: earlier.list }, fromKept: false };
+  }
+  return { observation: await context.lookup.observe(reference), fromKept: false };
+}
+
+/** A resource's plan of a change: the engine's plan, the rule it resolved to, and whether another resource already planned that rule. */
+export interface RuleChangePlan {
+  readonly observation: RuleObservation;
+  readonly plan: Plan;
+  /** The configuration resolves to another rule than the state's: the resource is replaced. */
+  readonly replaced: boolean;
+  /** Why the plan is refused: another resource planned the same rule (null: none did). */
+  readonly duplicate: string | null;
+}
+
+/**
+ * Plans a resource's change (design §12.1): the observation ({@link observeForPlan}), the engine's
+ * plan, the rule checked again by a fresh lookup where private data gave its facts, and the claim
+ * of the rule (one resource per rule) unless the resource is replaced.
+ */
+export async function planRuleChange(
+  context: ProviderRuleContext,
+  observed: { readonly observation: RuleObservation; readonly fromKept: boolean },
+  list: DesiredList,
+  priorId: string | null | undefined,
+): Promise<RuleChangePlan> {
+  let { observation } = observed;
+  let plan = planOneRule(list, observation, context.session);
+  const rule = plan.rules[0]!;
+  // A rule's facts from private data are not trusted to write or to skip: the lookup says (one search shared by the plans that arrive together).
+  if (observed.fromKept && observation.kind === "found" && (rule.action === "update" || rule.action === "skip")) {
+    const fresh = await context.lookup.lookup({ ruleId: observation.rule.observerRuleId, ruleName: null });
+    if (fresh.kind === "found" && JSON.stringify(fresh.rule) !== JSON.stringify(observation.rule)) {
+      observation = { ...observation, rule: fresh.rule };
+      plan = planOneRule(list, observation, context.session);
+    }
+  }
+  // A list change never replaces; naming another rule does (the rule the configuration resolves to is not the state's).
+  const resolvedId = observation.kind === "found" || (observation.kind === "failed" && observation.rule !== null) ? observation.rule!.observerRuleId : null;
+  const replaced = priorId !== undefined && resolvedId !== null && resolvedId !== priorId;
+  const duplicate = observation.kind === "found" && !replaced ? claimRule(context, observation.rule, list) : null;
+  return { observation, plan, replaced, duplicate };
+}
+
+/**
+ * One resource per rule, across every provider configuration of this Terraform command (an alias
+ * is a process of its own: src/io/terraform-run.ts): notes `list` as planning `rule`. Null, or why
+ * the plan is refused.
+ */
+export function claimRule(claims: RuleClaims, rule: RuleFacts, list: DesiredList): string | null {
+  const identity = identityOf(list);
+  const seen = claims.planned.get(rule.observerRuleId) ?? new Set<string>();
+  seen.add(identity);
+  claims.planned.set(rule.observerRuleId, seen);
+  const elsewhere = claims.terraform.claim(JSON.stringify([claims.session.connection, rule.observerRuleId]), identity);
+  if (seen.size === 1 && elsewhere === null) return null;
+  return `rule ${rule.observerRuleId} (${rule.name}) is declared by more than one alertrules_rule_user_list in this configuration (by rule_id and by rule_name, twice, or through two provider configurations of the same tenant): keep exactly one resource per rule.`;
 }
