@@ -15,9 +15,27 @@
  *  3. Refresh at a rate: 300 lists in state (created against a simulator without a limit), then
  *     `terraform plan` with `max_rps = 5` in the provider block against a simulator that allows 5
  *     requests a second. Targets: the requests span ≤ 1.15 × (requests / 5); ≤ 3 % answered 429.
+ *  4. Plan CPU (issue 39): the provider processes of each `terraform plan` of step 2 write their own
+ *     CPU time at exit (ALERT_RULE_USERS_PROVIDER_CPU_FILE, src/provider/main.ts). Targets: the
+ *     plan ≤ 1.6 × the CLI's plan --skip-synth (best of two each); the provider's CPU (user +
+ *     system, every provider process of the plan) ≤ 2 ms per resource.
+ *  5. Creates at the call bound (issue 39, design §12.1): N new resources (rules that exist in the
+ *     simulator, none in state, each declaring one user more than the live list: one add-users
+ *     each) by one `terraform apply -auto-approve`, `max_rps = 5`, against a simulator that allows
+ *     5 requests a second. The count the target holds, from the simulator's request log:
+ *       query-users  = 2 N: the plan's read of each rule (a create shows what it removes, so it
+ *                      reads the live list), and the one fresh read right before the rule's first
+ *                      write that §12.1 requires (the apply's re-plan reuses the plan's read
+ *                      through creates/ and reads nothing);
+ *       searches     = ⌈N / 20⌉: query-rule-metadata answers pages of 20 (interface.md, pgSize),
+ *                      one search per batch of plans, none at apply;
+ *       writes       = the calls the plans showed (here N add-users);
+ *       nothing else. The issue's "N query-users" counts one phase; §12.1 (newer) adds the fresh
+ *     read. Span of the requests ≤ 1.15 × (requests / 5 s); at most one run of 429s in the command
+ *     (a run: 429s less than 2 s apart; the limit learned once is shared through rates/).
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { mirrorPath, terraformTarget } from "../../src/core/native-provider";
@@ -41,10 +59,18 @@ export interface ProviderSizes {
   /** `max_rps` of the provider block and the simulator's limit, requests a second. */
   readonly rps: number;
   readonly usersPerRule: number;
+  /** New resources created by one terraform apply at `rps` (step 5). */
+  readonly createLists: number;
 }
 
-export const PROVIDER_FULL: ProviderSizes = { starts: 15, refreshLists: 1_000, limitedLists: 300, rps: 5, usersPerRule: 20 };
-export const PROVIDER_QUICK: ProviderSizes = { starts: 5, refreshLists: 40, limitedLists: 20, rps: 5, usersPerRule: 20 };
+export const PROVIDER_FULL: ProviderSizes = { starts: 15, refreshLists: 1_000, limitedLists: 300, rps: 5, usersPerRule: 20, createLists: 1_000 };
+export const PROVIDER_QUICK: ProviderSizes = { starts: 5, refreshLists: 40, limitedLists: 20, rps: 5, usersPerRule: 20, createLists: 40 };
+export const PLAN_RATIO_TARGET = 1.6;
+export const PLAN_CPU_TARGET_MS = 2;
+/** query-rule-metadata's page (interface.md: pgSize 20). */
+export const SEARCH_PAGE = 20;
+/** 429s less than this apart are one run. */
+export const RUN_GAP_MS = 2_000;
 export const START_TARGET_MS = 300;
 export const PACKAGE_TARGET_MS = 90_000;
 export const REFRESH_RATIO_TARGET = 2;
@@ -93,6 +119,95 @@ function countsSince(before: Record<string, number>, after: Record<string, numbe
   return Object.fromEntries(Object.entries(after).flatMap(([op, n]) => (n - (before[op] ?? 0) > 0 ? [[op, n - (before[op] ?? 0)]] : [])));
 }
 const total = (counts: Record<string, number>): number => Object.values(counts).reduce((a, b) => a + b, 0);
+
+/** The CPU the provider processes wrote to `file` (src/provider/main.ts), in ms, and how many processes. */
+export function providerCpu(file: string): { ms: number; processes: number } {
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return { ms: 0, processes: 0 };
+  }
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  const micros = lines.map((l) => l.split(" ").slice(1).reduce((a, b) => a + Number(b), 0)).reduce((a, b) => a + b, 0);
+  return { ms: micros / 1000, processes: lines.length };
+}
+
+/** Runs of 429s in a request log: 429s less than RUN_GAP_MS apart are one run. */
+export function runsOf429(log: readonly RequestLogEntry[]): number {
+  let runs = 0;
+  let last = -Infinity;
+  for (const e of log) {
+    if (e.status !== 429) continue;
+    if (e.atMs - last >= RUN_GAP_MS) runs += 1;
+    last = e.atMs;
+  }
+  return runs;
+}
+
+export interface CreatesResult {
+  readonly lists: number;
+  readonly wallMs: number;
+  readonly requests: number;
+  readonly counts: Record<string, number>;
+  readonly queryUsers: number;
+  readonly searches: number;
+  readonly writes: number;
+  readonly expected: { readonly queryUsers: number; readonly searches: number; readonly writes: number; readonly requests: number };
+  readonly spanMs: number;
+  readonly floorMs: number;
+  readonly rateLimited: number;
+  readonly runs429: number;
+  readonly loadAverage: number;
+}
+
+const READ_OPERATIONS = new Set(["query-users", "query-rule-metadata"]);
+
+/** Step 5: `lists` new resources by one terraform apply against a simulator limited to `rps` (max_rps = rps). */
+export async function createsAtRate(top: string, cli: string, lists: number, usersPerRule: number, rps: number, latencyMs: number, log: (line: string) => void): Promise<CreatesResult> {
+  const tenant = generateTenant({ rules: lists, usersPerRule, change: { kind: "onboard", newUsers: 1 }, seed: 20_261_127 + lists });
+  const sim = await hostSimulator(tenant.seed, latencyMs, undefined, rps);
+  try {
+    const dir = join(top, `creates-${lists}`);
+    mkdirSync(dir);
+    const env = terraformEnv(dir, sim);
+    await installProvider(cli, dir, env);
+    writeHcl(dir, tenant.declarations, `  max_rps = ${rps}\n`);
+    expectExit("terraform init", await timedCommand("terraform", ["init", "-no-color"], dir, env));
+    log(`provider: terraform apply of ${lists} new resources, max_rps = ${rps}, the service limited to ${rps} requests a second`);
+    const loadAverage = load1();
+    const before = (await sim.requestLog()).length;
+    const run = expectExit("terraform apply (creates)", await timedCommand("terraform", ["apply", "-auto-approve", "-no-color"], dir, env));
+    const entries = (await sim.requestLog()).slice(before);
+    const counts: Record<string, number> = {};
+    for (const e of entries) counts[e.operation] = (counts[e.operation] ?? 0) + 1;
+    const answered = entries.filter((e) => e.status !== 429);
+    const by = (op: string): number => answered.filter((e) => e.operation === op).length;
+    const writes = answered.filter((e) => !READ_OPERATIONS.has(e.operation)).length;
+    // one add-users per rule that gains its new user (a system or all-users rule is skipped, no write)
+    const expectedWrites = tenant.expected.rulesToUpdate;
+    const expected = { queryUsers: 2 * lists, searches: Math.ceil(lists / SEARCH_PAGE), writes: expectedWrites, requests: 2 * lists + Math.ceil(lists / SEARCH_PAGE) + expectedWrites };
+    const requests = entries.length;
+    const spanMs = requests < 2 ? 0 : entries[requests - 1]!.atMs - entries[0]!.atMs;
+    return {
+      lists,
+      wallMs: run.wallMs,
+      requests,
+      counts,
+      queryUsers: by("query-users"),
+      searches: by("query-rule-metadata"),
+      writes,
+      expected,
+      spanMs,
+      floorMs: (requests / rps) * 1000,
+      rateLimited: entries.filter((e) => e.status === 429).length,
+      runs429: runsOf429(entries),
+      loadAverage,
+    };
+  } finally {
+    await sim.stop();
+  }
+}
 
 /** A directory of `lists` generated lists in Terraform's state: provider installed, init, one apply against `sim`. */
 async function stateOf(
