@@ -47,6 +47,7 @@ import { mirrorPath, terraformTarget } from "../../src/core/native-provider";
 import { TOOL_VERSION } from "../../src/io/version";
 import { makeServerCertificate } from "../../src/provider/protocol/certificate";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../src/provider/protocol/handshake";
+import { CPU_FILE_VARIABLE } from "../../src/provider/main";
 import type { RequestLogEntry } from "../../src/simulator";
 import { repoRoot } from "../lib/machine";
 import { check, fmt, sizedCheck, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
@@ -275,7 +276,7 @@ export const provider: Scenario = {
       // 2. refresh of many lists: terraform plan against the CLI's plan --skip-synth
       ctx.log(`provider: ${sizes.refreshLists} lists into Terraform's state (one terraform apply, ${ctx.latencyMs} ms latency, no limit)`);
       const sim = await hostSimulator(generateTenant({ rules: sizes.refreshLists, usersPerRule: sizes.usersPerRule, change: { kind: "none" }, seed: 20_261_126 }).seed, ctx.latencyMs);
-      let refresh: { tf: TimedRun[]; cli: TimedRun[]; tfRequests: Record<string, number>; cliRequests: Record<string, number>; applyMs: number; synthMs: number };
+      let refresh: { tf: TimedRun[]; cli: TimedRun[]; tfRequests: Record<string, number>; cliRequests: Record<string, number>; applyMs: number; synthMs: number; cpu: { ms: number; processes: number }[] };
       try {
         const made = await stateOf(top, "refresh", cli, sim, sizes.refreshLists, sizes.usersPerRule, 20_261_126);
         const appDir = join(top, "refresh-cli");
@@ -287,19 +288,22 @@ export const provider: Scenario = {
         const cliRuns: TimedRun[] = [];
         let tfRequests: Record<string, number> = {};
         let cliRequests: Record<string, number> = {};
+        const cpu: { ms: number; processes: number }[] = [];
         // Two rounds, alternating, each side's best counts: the machine is shared, and a neighbour's burst should not decide.
         loads.refresh = load1();
         for (let round = 0; round < 2; round++) {
           ctx.log(`provider: terraform plan of ${sizes.refreshLists} lists in state (round ${round + 1} of 2)`);
           let before = await sim.requestCounts();
-          tf.push(expectExit("terraform plan", await timedCommand("terraform", ["plan", "-detailed-exitcode", "-no-color"], made.dir, made.env), [0]));
+          const cpuFile = join(top, `refresh-cpu-${round}`);
+          tf.push(expectExit("terraform plan", await timedCommand("terraform", ["plan", "-detailed-exitcode", "-no-color"], made.dir, { ...made.env, [CPU_FILE_VARIABLE]: cpuFile }), [0]));
+          cpu.push(providerCpu(cpuFile));
           tfRequests = countsSince(before, await sim.requestCounts());
           ctx.log(`provider: the CLI's plan --skip-synth of the same lists (round ${round + 1} of 2)`);
           before = await sim.requestCounts();
           cliRuns.push(expectExit("alert-rule-users plan --skip-synth", await timedCommand(process.execPath, [cli, "plan", "--skip-synth", "--detailed-exitcode"], appDir, cliEnv), [0]));
           cliRequests = countsSince(before, await sim.requestCounts());
         }
-        refresh = { tf, cli: cliRuns, tfRequests, cliRequests, applyMs: made.applyMs, synthMs: synth.wallMs };
+        refresh = { tf, cli: cliRuns, tfRequests, cliRequests, applyMs: made.applyMs, synthMs: synth.wallMs, cpu };
       } finally {
         await sim.stop();
       }
@@ -327,6 +331,9 @@ export const provider: Scenario = {
         await limited.stop();
       }
 
+      // 5. creates at the call bound
+      const creates = await createsAtRate(top, cli, sizes.createLists, sizes.usersPerRule, sizes.rps, ctx.latencyMs, ctx.log);
+
       // judging
       const tfBest = Math.min(...refresh.tf.map((r) => r.wallMs));
       const cliBest = Math.min(...refresh.cli.map((r) => r.wallMs));
@@ -338,6 +345,10 @@ export const provider: Scenario = {
       const spanTargetMs = SPAN_TARGET_FACTOR * (requests / sizes.rps) * 1000;
       const limitedCount = rate.log.filter((e) => e.status === 429).length;
       const limitedShare = requests === 0 ? 0 : limitedCount / requests;
+      const cpuPerResource = Math.min(...refresh.cpu.map((c) => c.ms)) / sizes.refreshLists;
+      const createsSpanTargetMs = SPAN_TARGET_FACTOR * creates.floorMs;
+      const createsCountOk =
+        creates.queryUsers === creates.expected.queryUsers && creates.searches === creates.expected.searches && creates.writes === creates.expected.writes && creates.requests - creates.rateLimited === creates.expected.requests;
       const rateCounts: Record<string, number> = {};
       for (const e of rate.log) rateCounts[e.operation] = (rateCounts[e.operation] ?? 0) + 1;
 
@@ -368,6 +379,28 @@ export const provider: Scenario = {
             columns: ["wall s", "requests", "span s", "requests / rps s", "span / (requests / rps)", "429s"],
             rows: [[fmt.s(rate.run.wallMs), fmt.int(requests), fmt.s(spanMs), fmt.s((requests / sizes.rps) * 1000), fmt.ratio(spanMs / ((requests / sizes.rps) * 1000)), fmt.int(limitedCount)]],
           },
+          {
+            title: `Provider CPU in terraform plan of ${fmt.int(sizes.refreshLists)} unchanged lists (every provider process, user + system, per round)`,
+            columns: ["round", "provider processes", "CPU ms", "CPU ms per resource"],
+            rows: refresh.cpu.map((c, i) => [String(i + 1), String(c.processes), fmt.int(Math.round(c.ms)), (c.ms / sizes.refreshLists).toFixed(2)]),
+          },
+          {
+            title: `Creates: terraform apply of ${fmt.int(creates.lists)} new resources with max_rps = ${sizes.rps}, the service limited to ${sizes.rps} requests a second (load average ${creates.loadAverage})`,
+            columns: ["wall s", "query-users (target)", "searches (target)", "writes (target)", "requests (target)", "span s", "span / (requests / rps)", "429s", "runs of 429s"],
+            rows: [
+              [
+                fmt.s(creates.wallMs),
+                `${fmt.int(creates.queryUsers)} (${fmt.int(creates.expected.queryUsers)})`,
+                `${fmt.int(creates.searches)} (${fmt.int(creates.expected.searches)})`,
+                `${fmt.int(creates.writes)} (${fmt.int(creates.expected.writes)})`,
+                `${fmt.int(creates.requests)} (${fmt.int(creates.expected.requests)})`,
+                fmt.s(creates.spanMs),
+                fmt.ratio(creates.spanMs / creates.floorMs),
+                fmt.int(creates.rateLimited),
+                fmt.int(creates.runs429),
+              ],
+            ],
+          },
         ],
         checks: [
           sizedCheck(ctx.quick, `provider package: the four platforms ≤ ${PACKAGE_TARGET_MS / 1000} s`, packaged.wallMs <= PACKAGE_TARGET_MS, `${fmt.s(packaged.wallMs)} s (load average ${loadPackage})`),
@@ -378,6 +411,30 @@ export const provider: Scenario = {
             ratio <= REFRESH_RATIO_TARGET,
             `${fmt.s(tfBest)} s against ${fmt.s(cliBest)} s: ${fmt.ratio(ratio)}`,
           ),
+          sizedCheck(
+            ctx.quick,
+            `provider plan: terraform plan of ${fmt.int(sizes.refreshLists)} unchanged lists ≤ ${PLAN_RATIO_TARGET} × the CLI's plan --skip-synth`,
+            ratio <= PLAN_RATIO_TARGET,
+            `${fmt.s(tfBest)} s against ${fmt.s(cliBest)} s: ${fmt.ratio(ratio)}`,
+          ),
+          sizedCheck(
+            ctx.quick,
+            `provider plan: the provider's CPU ≤ ${PLAN_CPU_TARGET_MS} ms per resource`,
+            cpuPerResource <= PLAN_CPU_TARGET_MS,
+            `${cpuPerResource.toFixed(2)} ms per resource (best round; ${refresh.cpu.map((c) => `${fmt.int(Math.round(c.ms))} ms in ${c.processes} processes`).join(" / ")})`,
+          ),
+          check(
+            `provider creates: ${fmt.int(creates.lists)} new resources send 2 N + C query-users, ⌈N / ${SEARCH_PAGE}⌉ searches and the C writes, nothing else`,
+            createsCountOk,
+            `${fmt.int(creates.queryUsers)} query-users (target ${fmt.int(creates.expected.queryUsers)}), ${fmt.int(creates.searches)} searches (${fmt.int(creates.expected.searches)}), ${fmt.int(creates.writes)} writes (${fmt.int(creates.expected.writes)}), ${fmt.int(creates.requests)} requests (${fmt.int(creates.expected.requests)} + ${fmt.int(creates.rateLimited)} answered 429)`,
+          ),
+          sizedCheck(
+            ctx.quick,
+            `provider creates at ${sizes.rps} requests a second: the requests span ≤ ${SPAN_TARGET_FACTOR} × (requests / ${sizes.rps})`,
+            creates.spanMs <= createsSpanTargetMs,
+            `${fmt.int(creates.requests)} requests over ${fmt.s(creates.spanMs)} s (target ≤ ${fmt.s(createsSpanTargetMs)} s): ${fmt.ratio(creates.spanMs / creates.floorMs)}`,
+          ),
+          check(`provider creates: at most one run of 429s in the command`, creates.runs429 <= 1, `${fmt.int(creates.runs429)} runs, ${fmt.int(creates.rateLimited)} answers 429`),
           check(
             `provider refresh: terraform plan sends one query-users per list in state and no search`,
             reads === sizes.refreshLists && searches === 0 && total(refresh.tfRequests) === sizes.refreshLists,
@@ -408,7 +465,10 @@ export const provider: Scenario = {
             ratio,
             terraformRequests: refresh.tfRequests,
             cliRequests: refresh.cliRequests,
+            providerCpu: refresh.cpu,
+            providerCpuMsPerResource: cpuPerResource,
           },
+          creates: (({ entries: _entries, ...kept }) => kept)(creates),
           rate: { wallMs: rate.run.wallMs, requests, spanMs, spanTargetMs, rateLimited: limitedCount, requestCounts: rateCounts },
         },
       };
