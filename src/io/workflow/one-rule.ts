@@ -58,6 +58,8 @@ export class RuleLookup {
   private readonly ahead = new Map<string, Promise<RuleObservation>>();
   /** References searched ahead already (never searched ahead twice). */
   private readonly searchedAhead = new Set<string>();
+  /** isEnabled of the rules the searches of this lookup found, by observerRuleId (RuleFacts does not carry it). */
+  private readonly enabled = new Map<string, boolean>();
 
   constructor(
     private readonly session: Session,
@@ -80,6 +82,11 @@ export class RuleLookup {
       this.pending.push({ reference, settle: resolve });
       this.timer ??= setTimeout(() => this.flush(), LOOKUP_WINDOW_MS);
     });
+  }
+
+  /** Whether a rule this lookup found is enabled (as its last search said), or null when no search of it found it. */
+  isEnabled(ruleId: string): boolean | null {
+    return this.enabled.get(ruleId) ?? null;
   }
 
   /** Resolves a rule and reads its list, as a plan observes it (a system rule's list is not read). */
@@ -108,7 +115,9 @@ export class RuleLookup {
         extra.push(r);
       }
     }
-    const found = lookupRules(this.session.client, [...references, ...extra], this.session.pageSize);
+    const found = lookupRules(this.session.client, [...references, ...extra], this.session.pageSize, (metadata) => {
+      for (const m of metadata) this.enabled.set(m.observerRuleId, m.isEnabled);
+    });
     batch.forEach((b, i) => b.settle(found.then((all) => all[i]!)));
     extra.forEach((r, i) => {
       const answer = found.then((all) => all[references.length + i]!);
