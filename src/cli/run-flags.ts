@@ -4,7 +4,6 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_TIMEOUT_SECONDS, isInstant, MAX_RUN_DEADLINE_SECONDS, type InvalidSettings, type SessionSettings, type SynthSettings, UsageError } from "../io/workflow";
-import { ENV_MAX_RPS } from "../api/http/read-limits";
 import { intFlag } from "./args";
 import type { Io } from "./io";
 
@@ -112,6 +111,9 @@ export function maxRpsFlag(command: string, value: string | undefined, from = "-
   }
   return n;
 }
+
+/** The CLI's `--max-rps` when the flag is not given: the variable the provider's `max_rps` reads (src/provider/configure.ts). */
+export const ENV_MAX_RPS = "ALERT_RULE_USERS_MAX_RPS";
 
 /**
  * The pace of a run: `--max-rps`, else ALERT_RULE_USERS_MAX_RPS (as the provider reads it; empty

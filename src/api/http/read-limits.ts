@@ -12,8 +12,6 @@ export const ENV_MAX_BODY_MIB = "ALERT_RULE_USERS_MAX_BODY_MIB";
 export const ENV_REQUEST_DEADLINE_SECONDS = "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS";
 export const ENV_MAX_SEARCH_RESULTS = "ALERT_RULE_USERS_MAX_SEARCH_RESULTS";
 /** The deadline of the whole run (every request, retries and waits); `--run-deadline` overrides it. Unset: none. */
-/** The CLI's `--max-rps` when the flag is not given (the provider's `max_rps` reads the same variable). */
-export const ENV_MAX_RPS = "ALERT_RULE_USERS_MAX_RPS";
 export const ENV_RUN_DEADLINE_SECONDS = "ALERT_RULE_USERS_RUN_DEADLINE_SECONDS";
 /** The flag of the run's deadline. */
 export const RUN_DEADLINE_FLAG = "--run-deadline";
