@@ -27,7 +27,8 @@ export const RATE_OPTIONS = {
 } as const;
 
 export const RATE_HELP = `  --max-rps N            never send more than N requests a second (reads, writes and retries;
-                         default: no cap, the client slows down by itself on the service's 429s)
+                         default: ALERT_RULE_USERS_MAX_RPS, else no cap, the client slows
+                         down by itself on the service's 429s)
   --timeout SECONDS      give up on a request after this long and retry it (default 30)`;
 
 export const ENGINE_OPTIONS = {
@@ -101,16 +102,34 @@ export function engineSettings(
  * `--max-rps N`: a number of requests a second above 0 (0.5 is one request every 2 s), or
  * undefined when not given.
  */
-export function maxRpsFlag(command: string, value: string | undefined): number | undefined {
+export function maxRpsFlag(command: string, value: string | undefined, from = "--max-rps"): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
   const n = /^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!(Number.isFinite(n) && n > 0 && n <= 100_000)) {
     throw new UsageError(
-      `${command}: --max-rps takes a number of requests a second above 0 (at most 100000), e.g. 2 or 0.5; got '${value}'.`,
+      `${command}: ${from} takes a number of requests a second above 0 (at most 100000), e.g. 2 or 0.5; got '${value}'.`,
     );
   }
   return n;
+}
+
+/** The CLI's `--max-rps` when the flag is not given: the variable the provider's `max_rps` reads (src/provider/configure.ts). */
+export const ENV_MAX_RPS = "ALERT_RULE_USERS_MAX_RPS";
+
+/**
+ * The pace of a run: `--max-rps`, else ALERT_RULE_USERS_MAX_RPS (as the provider reads it; empty
+ * is unset), else none; with how it was given, for messages.
+ */
+export function maxRpsOf(command: string, flag: string | undefined, env: NodeJS.ProcessEnv): { rps: number; given: string } | undefined {
+  if (flag !== undefined) {
+    const rps = maxRpsFlag(command, flag);
+    return rps === undefined ? undefined : { rps, given: `--max-rps ${flag.trim()}` };
+  }
+  const fromEnv = env[ENV_MAX_RPS];
+  if (fromEnv === undefined || fromEnv.trim() === "") return undefined;
+  const rps = maxRpsFlag(command, fromEnv, ENV_MAX_RPS);
+  return rps === undefined ? undefined : { rps, given: `${ENV_MAX_RPS}=${fromEnv.trim()}` };
 }
 
 /**
@@ -127,7 +146,7 @@ export function sessionSettings(
 ): SessionSettings | InvalidSettings {
   try {
     const timeoutSeconds = intFlag("alert-rule-users", "timeout", flags.timeout, DEFAULT_TIMEOUT_SECONDS, 1, 3600);
-    const maxRps = maxRpsFlag("alert-rule-users", flags["max-rps"]);
+    const maxRps = maxRpsOf("alert-rule-users", flags["max-rps"], io.env);
     const runDeadline = flags["run-deadline"] === undefined ? undefined : intFlag("alert-rule-users", "run-deadline", flags["run-deadline"], 0, 1, MAX_RUN_DEADLINE_SECONDS);
     return {
       env: io.env,
@@ -137,7 +156,7 @@ export function sessionSettings(
       tokenFile: flags["token-file"] === undefined ? undefined : resolve(io.cwd, flags["token-file"]),
       tokenCommand: flags["token-command"],
       timeoutSeconds,
-      maxRps: maxRps === undefined ? undefined : { rps: maxRps, given: `--max-rps ${flags["max-rps"]?.trim() ?? ""}` },
+      maxRps,
       runDeadlineSeconds: runDeadline,
       engine: settings,
     };

@@ -72,8 +72,15 @@ export type RuleReference = Pick<DesiredList, "ruleId" | "ruleName">;
  * Resolves rule references with one metadata search (one OR-ed group per distinct reference, every
  * page read): each is found (its list not read yet), not found, or ambiguous, in the given order.
  */
-export async function lookupRules(client: RuleListClient, references: readonly RuleReference[], pageSize: number): Promise<RuleObservation[]> {
+export async function lookupRules(
+  client: RuleListClient,
+  references: readonly RuleReference[],
+  pageSize: number,
+  /** Sees the search's answer whole (facts the observations do not carry, e.g. isEnabled). */
+  onMetadata?: (metadata: readonly RuleMetadata[]) => void,
+): Promise<RuleObservation[]> {
   const metadata = await searchDeclaredRules(client, references, pageSize);
+  onMetadata?.(metadata);
   return references.map((r) => resolve(r, metadata));
 }
 

@@ -9,9 +9,14 @@
  *             what it sends is what the plan showed (and it searches and reads no more than needed)
  *   rates/    the service's rate limit as measured from its 429s, per service and tenant: a provider
  *             process started later in the command starts at it (a run learns a limit once)
+ *   declared  the rules the configuration names (rule_id or rule_name, one JSON line each), as
+ *             Terraform's validation of each resource saw them: a plan's first metadata search
+ *             fills its page with rules the plans to come will ask for, so N new resources cost
+ *             ⌈N / page⌉ searches though Terraform plans only a few at a time
  *
  * Directories of commands that have ended are removed when the next one starts. Nothing secret is
- * written here: rule IDs and declarations are hashed into file names, and the lists come redacted.
+ * written here: rule IDs and declarations are hashed into file names, the lists come redacted, and
+ * `declared` holds only the rule IDs and names the configuration itself spells out.
  */
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
@@ -110,6 +115,36 @@ export class TerraformRun {
     } catch {
       return null;
     }
+  }
+
+  /** Records a rule the configuration names (Terraform validates every resource before it plans any). */
+  declare(reference: { readonly ruleId: string | null; readonly ruleName: string | null }): void {
+    const line = JSON.stringify({ ruleId: reference.ruleId, ruleName: reference.ruleName });
+    // one short line per write, opened for appending: concurrent writers never interleave within it
+    fs.appendFileSync(path.join(this.dir, "declared"), `${line}\n`, { mode: 0o600 });
+  }
+
+  /** The rules recorded by {@link declare} in this command, each once, in the order first seen. */
+  declaredRules(): { ruleId: string | null; ruleName: string | null }[] {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(this.dir, "declared"), "utf8");
+    } catch {
+      return [];
+    }
+    const seen = new Map<string, { ruleId: string | null; ruleName: string | null }>();
+    for (const line of text.split("\n")) {
+      if (line === "" || seen.has(line)) continue;
+      try {
+        const parsed = JSON.parse(line) as { ruleId?: unknown; ruleName?: unknown };
+        const ruleId = typeof parsed.ruleId === "string" ? parsed.ruleId : null;
+        const ruleName = typeof parsed.ruleName === "string" ? parsed.ruleName : null;
+        if (ruleId !== null || ruleName !== null) seen.set(line, { ruleId, ruleName });
+      } catch {
+        // a line cut short by a process that died mid-write: skipped
+      }
+    }
+    return [...seen.values()];
   }
 
   /** Keeps the limit a provider process measured for a service and tenant (requests a second). */

@@ -176,7 +176,7 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
       opened.rateLimiter.startFrom(learned);
       log(`[INFO] starting at the service's limit measured earlier in this Terraform command: ${learned.toFixed(2)} requests/s`);
     }
-    const lookup = new RuleLookup(opened);
+    const lookup = new RuleLookup(opened, () => terraform.declaredRules());
     // Every plan of this process, the applies' own included, resolves its rules through the one
     // lookup: the resources Terraform applies at once share their searches as their plans do.
     const session: OpenSession = { ...opened, lookupRules: (references) => Promise.all(references.map((reference) => lookup.lookup(reference))) };

@@ -4,9 +4,16 @@
  * it): Terraform or OpenTofu start it, read the handshake line and speak the plugin protocol over
  * mutual TLS (src/provider/protocol). Started by hand, it says what it is and exits.
  */
+import { appendFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { alertRulesProvider } from "./provider";
 import { serve } from "./protocol";
+
+/**
+ * For measurements (bench/scenarios/provider.ts): where set, the process appends one line
+ * `PID USER_MICROSECONDS SYSTEM_MICROSECONDS` (its own CPU time) to this file when it exits.
+ */
+export const CPU_FILE_VARIABLE = "ALERT_RULE_USERS_PROVIDER_CPU_FILE";
 
 /** The oldest Node.js the provider runs on (the darwin packages run the `node` on PATH). */
 const OLDEST_NODE = 20;
@@ -20,6 +27,13 @@ if (require.main === module && Number(process.versions.node.split(".")[0]) < OLD
 }
 
 if (require.main === module) {
+  const cpuFile = process.env[CPU_FILE_VARIABLE];
+  if (cpuFile !== undefined && cpuFile !== "") {
+    process.on("exit", () => {
+      const used = process.cpuUsage();
+      appendFileSync(cpuFile, `${process.pid} ${used.user} ${used.system}\n`);
+    });
+  }
   const log = (line: string): void => {
     process.stderr.write(`${line}\n`);
   };

@@ -14,6 +14,7 @@ import type * as ResourceModule from "./rule-user-list";
 import type * as DataSourceModule from "./rules-data-source";
 import type * as RuleDataSourceModule from "./rule-data-source";
 import type * as TimeoutsModule from "./timeouts";
+import type * as DeclaredRulesModule from "./declared-rules";
 import type { DataSourceType, ProviderDefinition, ResourceType, Schema } from "./protocol";
 import { OFFLINE_READ, offlineResource } from "./offline";
 import { adaptResource } from "./resource";
@@ -32,7 +33,7 @@ type Current = () => ProviderRun | null;
 /** A row of the table: the schema (before the handshake) and the type built on the engine's side (after it). */
 interface Row<T> {
   readonly schema: Schema;
-  readonly build: (current: Current) => T;
+  readonly build: (current: Current, host: ProviderHost) => T;
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the handshake, on purpose (see above) */
@@ -41,10 +42,11 @@ interface Row<T> {
 const RESOURCES: { readonly [name in ResourceTypeName]: Row<ResourceType> } = {
   [RULE_USER_LIST]: {
     schema: ruleUserListSchema,
-    build: (current) => {
+    build: (current, host) => {
       const { RuleUserListResource } = require("./rule-user-list") as typeof ResourceModule;
       const { withTimeouts } = require("./timeouts") as typeof TimeoutsModule;
-      return withTimeouts((run) => adaptResource(new RuleUserListResource(run)), current);
+      const { recordingDeclaredRules } = require("./declared-rules") as typeof DeclaredRulesModule;
+      return recordingDeclaredRules(withTimeouts((run) => adaptResource(new RuleUserListResource(run)), current), host.env, host.log);
     },
   },
 };
@@ -95,10 +97,10 @@ function servedDataSource(schema: Schema, engine: () => DataSourceType, offline:
 }
 
 /** A table's rows, each served by `serve` with its type built on first use. */
-function serveTable<T, S>(table: { readonly [name: string]: Row<T> }, current: Current, serve: (schema: Schema, engine: () => T) => S, made: (() => unknown)[]): { [name: string]: S } {
+function serveTable<T, S>(table: { readonly [name: string]: Row<T> }, current: Current, host: ProviderHost, serve: (schema: Schema, engine: () => T) => S, made: (() => unknown)[]): { [name: string]: S } {
   return Object.fromEntries(
     Object.entries(table).map(([name, row]) => {
-      const engine = lazy(() => row.build(current));
+      const engine = lazy(() => row.build(current, host));
       made.push(engine);
       return [name, serve(row.schema, engine)];
     }),
@@ -122,8 +124,8 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
       offline = configured.offline === true;
       return configured.diagnostics;
     },
-    resources: serveTable(RESOURCES, current, (schema, engine) => servedResource(schema, engine, isOffline), engines),
-    dataSources: serveTable(DATA_SOURCES, current, (schema, engine) => servedDataSource(schema, engine, isOffline), engines),
+    resources: serveTable(RESOURCES, current, host, (schema, engine) => servedResource(schema, engine, isOffline), engines),
+    dataSources: serveTable(DATA_SOURCES, current, host, (schema, engine) => servedDataSource(schema, engine, isOffline), engines),
     stop() {
       // Terraform's Ctrl-C: no new call starts; calls in flight finish (src/io/execute.ts).
       host.log("[INFO] stop requested: no new call starts; calls in flight finish");

@@ -24,7 +24,7 @@ export function ruleDataSourceProblems(config: ObjectValue): Diagnostic[] {
 }
 
 /** The data source's state of an observation, or the error that says why there is none. */
-export function ruleState(config: ObjectValue, observation: RuleObservation): { state: ObjectValue } | { error: Diagnostic } {
+export function ruleState(config: ObjectValue, observation: RuleObservation, isEnabled: boolean | null = null): { state: ObjectValue } | { error: Diagnostic } {
   const byName = str(config["rule_id"]) === null;
   const field = byName ? "rule_name" : "rule_id";
   const asked = str(config[field]) ?? "";
@@ -51,6 +51,7 @@ export function ruleState(config: ObjectValue, observation: RuleObservation): { 
       list_type: list?.usersToAlertOn ?? null,
       is_system: rule.isSystem,
       rule_source: rule.ruleSource,
+      is_enabled: isEnabled,
       users,
     }),
   };
@@ -69,7 +70,7 @@ export function ruleDataSource(current: () => ProviderRun | null): DataSourceTyp
       if (run === null) throw new Error("the alertrules provider is not configured: run terraform again.");
       const id = str(config["rule_id"]);
       const observation = await run.lookup.observe(id !== null ? { ruleId: id, ruleName: null } : { ruleId: null, ruleName: str(config["rule_name"]) });
-      const answer = ruleState(config, observation);
+      const answer = ruleState(config, observation, observation.kind === "found" ? run.lookup.isEnabled(observation.rule.observerRuleId) : null);
       return "state" in answer ? { state: answer.state } : { state: config, diagnostics: [answer.error] };
     },
   };

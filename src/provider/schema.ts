@@ -128,6 +128,7 @@ export const ruleDataSourceSchema: Schema = {
     { name: "rule_id", type: "string", optional: true, computed: true, description: "The rule's observerRuleId; exactly one of rule_id and rule_name." },
     { name: "rule_name", type: "string", optional: true, computed: true, description: "The rule's exact name; exactly one of rule_id and rule_name." },
     ...ruleFacts,
+    { name: "is_enabled", type: "bool", computed: true, description: "Whether the rule is enabled (the rule metadata's isEnabled)." },
     {
       name: "users",
       computed: true,

@@ -74,14 +74,14 @@ describe("the progress line and retries under a rate limit", () => {
 describe("rules list against a rate-limited simulator", () => {
   const sim = useSimulator({}, { perTest: true });
 
-  async function rulesList(args: string[], isTTY: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
+  async function rulesList(args: string[], isTTY: boolean, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
     const stdout = captureStream(false);
     const stderr = captureStream(isTTY);
     const io: Io = {
       stdout: stdout.stream,
       stderr: stderr.stream,
       stdin: process.stdin,
-      env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId },
+      env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, ...env },
       cwd: process.cwd(),
     };
     const code = await main(["rules", "list", "--format", "json", ...args], io);
@@ -131,5 +131,30 @@ describe("rules list against a rate-limited simulator", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("--max-rps takes a number of requests a second above 0");
     expect(sim.requestLog()).toEqual([]);
+  });
+
+  it("reads ALERT_RULE_USERS_MAX_RPS when --max-rps is not given, as the provider does: no 429 from a service of 3", async () => {
+    // given a service that admits 3 requests a second, and the pace in the environment only
+    sim.setFaults({ rateLimitRps: 3 });
+    // when
+    const run = await rulesList([], false, { ALERT_RULE_USERS_MAX_RPS: "3" });
+    // then every rule is listed and the service never had to refuse a request
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).rules.length).toBeGreaterThan(5);
+    const log = sim.requestLog();
+    expect(log.length).toBeGreaterThan(4);
+    expect(log.filter((e) => e.status !== 200)).toEqual([]);
+  });
+
+  it("refuses ALERT_RULE_USERS_MAX_RPS=0 before sending anything, naming the variable", async () => {
+    const run = await rulesList([], false, { ALERT_RULE_USERS_MAX_RPS: "0" });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("ALERT_RULE_USERS_MAX_RPS takes a number of requests a second above 0");
+    expect(sim.requestLog()).toEqual([]);
+  });
+
+  it("takes --max-rps over ALERT_RULE_USERS_MAX_RPS (the variable is not read), and an empty variable as unset", async () => {
+    expect((await rulesList(["--max-rps", "50"], false, { ALERT_RULE_USERS_MAX_RPS: "0" })).code).toBe(0);
+    expect((await rulesList([], false, { ALERT_RULE_USERS_MAX_RPS: " " })).code).toBe(0);
   });
 });

@@ -31,11 +31,21 @@ describe("data source alertrules_rule", () => {
       list_type: "SPECIFIED_USERS",
       is_system: false,
       rule_source: "Alerting",
+      is_enabled: true,
       users: [
         { user_id: "908712345678903001", aliases: ["frank.moreau@example.com", "f.moreau@finance.example.com"] },
         { user_id: "908712345678903002", aliases: ["grace.kim@example.com"] },
       ],
     });
+  });
+
+  it("says whether the rule is enabled, as its metadata does (isEnabled)", async () => {
+    const source = await dataSource(RULE_DATA_SOURCE);
+    const legal = await source.read(ruleConfig({ rule_id: RULES.legal }));
+    expect(legal.diagnostics ?? []).toEqual([]);
+    expect(legal.state).toMatchObject({ rule_id: RULES.legal, is_enabled: false });
+    const departing = await source.read(ruleConfig({ rule_id: RULES.departing }));
+    expect(departing.state).toMatchObject({ is_system: true, is_enabled: true });
   });
 
   it("reads a rule by ID; entries without a user ID have a null user_id; a system rule has no list", async () => {

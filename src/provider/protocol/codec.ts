@@ -234,8 +234,9 @@ function toWire(shape: Shape, value: Value | undefined, where: Where | null, all
   if (shape.kind === "dynamic") {
     if (!(value instanceof Typed)) throw new CodecError(`${describe(pathOf(where))} is dynamic and must carry its type.`, pathOf(where));
     if (value.type === "dynamic") return toWire(shape, value.value, where, allowUnknown, json);
-    const inner = value.value === UNKNOWN && allowUnknown ? UNKNOWN : toWire(typeShape(value.type), value.value, where, allowUnknown, json);
-    return json ? { value: inner, type: value.type } : [Buffer.from(JSON.stringify(value.type), "utf8"), inner];
+    const written = writeTypeOf(value.type);
+    const inner = value.value === UNKNOWN && allowUnknown ? UNKNOWN : toWire(written.shape, value.value, where, allowUnknown, json);
+    return json ? { value: inner, type: value.type } : [written.bytes, inner];
   }
   if (value instanceof Typed) throw mismatch(shape, value, where);
   switch (shape.kind) {
@@ -326,6 +327,36 @@ function fromWire(shape: Shape, raw: unknown, where: Where | null, options: Read
   }
 }
 
+/**
+ * Dynamic types as they were read, by their JSON text, and their shapes: Terraform sends the same
+ * few types over and over (every resource's `users` carries one), and parsing each is a walk.
+ * Bounded: a configuration with ever-new types only parses again.
+ */
+const readTypes = new Map<string, { type: CtyType; shape: Shape }>();
+const READ_TYPES_KEPT = 512;
+
+function readTypeOf(typeText: string, parse: () => unknown, path: string): { type: CtyType; shape: Shape } {
+  const kept = readTypes.get(typeText);
+  if (kept !== undefined) return kept;
+  const type = parseType(parse(), path);
+  const read = { type, shape: typeShape(type) };
+  if (readTypes.size >= READ_TYPES_KEPT) readTypes.clear();
+  readTypes.set(typeText, read);
+  return read;
+}
+
+/** The shape and msgpack type bytes of a type a value carries, kept per type object (types read are shared, above). */
+const writeTypes = new WeakMap<object, { shape: Shape; bytes: Buffer }>();
+
+function writeTypeOf(type: CtyType): { shape: Shape; bytes: Buffer } {
+  if (typeof type === "string") return { shape: typeShape(type), bytes: Buffer.from(JSON.stringify(type), "utf8") };
+  const kept = writeTypes.get(type);
+  if (kept !== undefined) return kept;
+  const made = { shape: typeShape(type), bytes: Buffer.from(JSON.stringify(type), "utf8") };
+  writeTypes.set(type, made);
+  return made;
+}
+
 /** A dynamic value: msgpack `[type JSON, value]`, JSON `{"value", "type"}`; a bare null or unknown has no type. */
 function readDynamic(raw: unknown, where: Where | null, options: ReadOptions): Value {
   const path = pathOf(where);
@@ -342,12 +373,18 @@ function readDynamic(raw: unknown, where: Where | null, options: ReadOptions): V
     const [typeBytes, value] = raw as [unknown, unknown];
     const typeText = typeof typeBytes === "string" ? typeBytes : typeBytes instanceof Uint8Array ? Buffer.from(typeBytes).toString("utf8") : null;
     if (typeText === null) throw new CodecError(`${describe(path)} is dynamic and its type is not JSON text.`, path);
-    try {
-      typeJson = JSON.parse(typeText);
-    } catch {
-      throw new CodecError(`${describe(path)} is dynamic and its type is not JSON text.`, path);
-    }
-    inner = value;
+    const read = readTypeOf(
+      typeText,
+      () => {
+        try {
+          return JSON.parse(typeText) as unknown;
+        } catch {
+          throw new CodecError(`${describe(path)} is dynamic and its type is not JSON text.`, path);
+        }
+      },
+      path,
+    );
+    return new Typed(read.type, fromWire(read.shape, value, where, options));
   }
   const type = parseType(typeJson, path);
   return new Typed(type, fromWire(typeShape(type), inner, where, options));
