@@ -9,7 +9,7 @@ import type { Shape } from "./codec";
 import { decodeJson, decodeMsgpack, encodeMsgpack } from "./codec";
 import { shapeOfSchema, toProtoSchema } from "./schema";
 import type { ProtoSchema } from "./schema";
-import type { Diagnostic, ObjectValue, PathStep, ProviderDefinition, Schema, Value } from "./types";
+import type { DataSourceType, Diagnostic, ObjectValue, PathStep, ProviderDefinition, ResourceType, Schema, Value } from "./types";
 import { UNKNOWN } from "./types";
 
 // ---------------------------------------------------------------------------------------------------
@@ -117,30 +117,55 @@ function index<T extends { schema: Schema }>(types: { [name: string]: T }): Map<
   return out;
 }
 
+/** What the handlers of one provider share: its definition, its schemas built once, its types by name. */
+interface Served {
+  readonly provider: ProviderDefinition;
+  readonly providerName: string;
+  readonly providerShape: Shape;
+  readonly providerSchema: ProtoSchema;
+  readonly resources: Map<string, Kind<ResourceType>>;
+  readonly dataSources: Map<string, Kind<DataSourceType>>;
+  readonly capabilities: { plan_destroy: boolean; get_provider_schema_optional: boolean; move_resource_state: boolean };
+  readonly resource: (typeName: string) => Kind<ResourceType>;
+  readonly dataSource: (typeName: string) => Kind<DataSourceType>;
+}
+
 /**
  * The handlers of `tfplugin6.Provider` for a definition. The schemas are built (and checked) here,
  * once: a schema Terraform would refuse throws now rather than at the first call.
  */
 export function providerService(provider: ProviderDefinition, providerName: string): UntypedServiceImplementation {
-  const providerShape = shapeOfSchema(provider.schema);
-  const providerSchema = toProtoSchema(provider.schema);
   const resources = index(provider.resources);
   const dataSources = index(provider.dataSources);
-  // MoveResourceState is offered when a resource type takes moves (Terraform asks only then)
-  const capabilities = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: [...resources.values()].some((kind) => kind.definition.move !== undefined) };
-
-  const resource = (typeName: string) => {
-    const kind = resources.get(typeName);
-    if (kind === undefined) throw new Error(`The resource type "${typeName}" is not supported by the ${providerName} provider.`);
-    return kind;
+  const served: Served = {
+    provider,
+    providerName,
+    providerShape: shapeOfSchema(provider.schema),
+    providerSchema: toProtoSchema(provider.schema),
+    resources,
+    dataSources,
+    // MoveResourceState is offered when a resource type takes moves (Terraform asks only then)
+    capabilities: { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: [...resources.values()].some((kind) => kind.definition.move !== undefined) },
+    resource: (typeName) => {
+      const kind = resources.get(typeName);
+      if (kind === undefined) throw new Error(`The resource type "${typeName}" is not supported by the ${providerName} provider.`);
+      return kind;
+    },
+    dataSource: (typeName) => {
+      const kind = dataSources.get(typeName);
+      if (kind === undefined) throw new Error(`The data source "${typeName}" is not supported by the ${providerName} provider.`);
+      return kind;
+    },
   };
-  const dataSource = (typeName: string) => {
-    const kind = dataSources.get(typeName);
-    if (kind === undefined) throw new Error(`The data source "${typeName}" is not supported by the ${providerName} provider.`);
-    return kind;
-  };
+  const handlers: Record<string, Handler> = { ...providerHandlers(served), ...resourceHandlers(served), ...stateHandlers(served), ...dataSourceHandlers(served), ...unsupportedHandlers(providerName) };
+  const implementation: UntypedServiceImplementation = {};
+  for (const [name, handler] of Object.entries(handlers)) implementation[name] = unary(name, handler);
+  return implementation;
+}
 
-  const handlers: Record<string, Handler> = {
+/** The provider's own calls: its metadata and schemas, its configuration, and Terraform's stop. */
+function providerHandlers({ provider, providerShape, providerSchema, resources, dataSources, capabilities }: Served): Record<string, Handler> {
+  return {
     GetMetadata: () => ({
       server_capabilities: capabilities,
       diagnostics: [],
@@ -162,41 +187,28 @@ export function providerService(provider: ProviderDefinition, providerName: stri
 
     ValidateProviderConfig: (request: { config: DynamicValue | null }) => validateConfig(providerShape, request.config, provider.validate?.bind(provider)),
 
-    ValidateResourceConfig: (request: ConfigRequest) => {
-      const kind = resource(request.type_name);
-      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
-    },
-
-    ValidateDataResourceConfig: (request: ConfigRequest) => {
-      const kind = dataSource(request.type_name);
-      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
-    },
-
-    UpgradeResourceState: (request: TypedRequest & { version: number; raw_state: { json: Buffer; flatmap: Record<string, string> } | null }) => {
-      const kind = resource(request.type_name);
-      const json = request.raw_state?.json ?? Buffer.alloc(0);
-      if (json.length === 0) {
-        const flat = Object.keys(request.raw_state?.flatmap ?? {}).length > 0;
-        throw new Error(flat ? `The stored state of ${request.type_name} is in the legacy flatmap format, which this provider cannot read.` : `The stored state of ${request.type_name} is empty.`);
-      }
-      const warnings: ProtoDiagnostic[] = [];
-      const stored = decodeJson(kind.shape, json, {
-        onExtraAttribute: (path) =>
-          warnings.push({
-            severity: "WARNING",
-            summary: `The stored state of ${request.type_name} has an attribute "${path}" that its schema no longer has; it was dropped.`,
-            detail: "",
-            attribute: null,
-          }),
-      }) as ObjectValue | null;
-      if (stored === null) throw new Error(`The stored state of ${request.type_name} is null.`);
-      const upgraded = kind.definition.upgrade === undefined ? stored : kind.definition.upgrade(request.version, stored);
-      return { upgraded_state: encode(kind.shape, upgraded), diagnostics: warnings };
-    },
-
     ConfigureProvider: async (request: { terraform_version: string; config: DynamicValue | null }) => {
       const config = decodeKnown(providerShape, request.config, "provider configuration");
       return { diagnostics: noDiagnostics(await provider.configure(config, { terraformVersion: request.terraform_version })) };
+    },
+
+    StopProvider: async () => {
+      try {
+        await provider.stop();
+        return { Error: "" };
+      } catch (thrown) {
+        return { Error: thrown instanceof Error ? thrown.message : String(thrown) };
+      }
+    },
+  };
+}
+
+/** The calls on a resource type: validate, read, plan, apply, import. */
+function resourceHandlers({ resource }: Served): Record<string, Handler> {
+  return {
+    ValidateResourceConfig: (request: ConfigRequest) => {
+      const kind = resource(request.type_name);
+      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
     },
 
     ReadResource: async (request: TypedRequest & { current_state: DynamicValue | null; private: Buffer }) => {
@@ -247,6 +259,34 @@ export function providerService(provider: ProviderDefinition, providerName: stri
       };
     },
 
+  };
+}
+
+/** The calls that bring a resource's state from elsewhere: an older schema version, another resource type. */
+function stateHandlers({ resource, providerName }: Served): Record<string, Handler> {
+  return {
+    UpgradeResourceState: (request: TypedRequest & { version: number; raw_state: { json: Buffer; flatmap: Record<string, string> } | null }) => {
+      const kind = resource(request.type_name);
+      const json = request.raw_state?.json ?? Buffer.alloc(0);
+      if (json.length === 0) {
+        const flat = Object.keys(request.raw_state?.flatmap ?? {}).length > 0;
+        throw new Error(flat ? `The stored state of ${request.type_name} is in the legacy flatmap format, which this provider cannot read.` : `The stored state of ${request.type_name} is empty.`);
+      }
+      const warnings: ProtoDiagnostic[] = [];
+      const stored = decodeJson(kind.shape, json, {
+        onExtraAttribute: (path) =>
+          warnings.push({
+            severity: "WARNING",
+            summary: `The stored state of ${request.type_name} has an attribute "${path}" that its schema no longer has; it was dropped.`,
+            detail: "",
+            attribute: null,
+          }),
+      }) as ObjectValue | null;
+      if (stored === null) throw new Error(`The stored state of ${request.type_name} is null.`);
+      const upgraded = kind.definition.upgrade === undefined ? stored : kind.definition.upgrade(request.version, stored);
+      return { upgraded_state: encode(kind.shape, upgraded), diagnostics: warnings };
+    },
+
     MoveResourceState: async (request: {
       source_provider_address: string;
       source_type_name: string;
@@ -273,6 +313,17 @@ export function providerService(provider: ProviderDefinition, providerName: stri
       };
     },
 
+  };
+}
+
+/** The calls on a data source: validate and read. */
+function dataSourceHandlers({ dataSource }: Served): Record<string, Handler> {
+  return {
+    ValidateDataResourceConfig: (request: ConfigRequest) => {
+      const kind = dataSource(request.type_name);
+      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
+    },
+
     ReadDataSource: async (request: ConfigRequest) => {
       const kind = dataSource(request.type_name);
       const config = decodeKnown(kind.shape, request.config, "data source configuration");
@@ -280,6 +331,12 @@ export function providerService(provider: ProviderDefinition, providerName: stri
       return { state: encode(kind.shape, answer.state), diagnostics: noDiagnostics(answer.diagnostics) };
     },
 
+  };
+}
+
+/** What this provider does not offer: ephemeral resources and functions. */
+function unsupportedHandlers(providerName: string): Record<string, Handler> {
+  return {
     ValidateEphemeralResourceConfig: (request: TypedRequest) => ({ diagnostics: [notSupported(`The ephemeral resource "${request.type_name}"`, providerName)] }),
     OpenEphemeralResource: (request: TypedRequest) => ({ diagnostics: [notSupported(`The ephemeral resource "${request.type_name}"`, providerName)] }),
     RenewEphemeralResource: (request: TypedRequest) => ({ diagnostics: [notSupported(`The ephemeral resource "${request.type_name}"`, providerName)] }),
@@ -291,19 +348,7 @@ export function providerService(provider: ProviderDefinition, providerName: stri
       throw new Unsupported(`The function "${request.name}" is not supported by the ${providerName} provider.`);
     },
 
-    StopProvider: async () => {
-      try {
-        await provider.stop();
-        return { Error: "" };
-      } catch (thrown) {
-        return { Error: thrown instanceof Error ? thrown.message : String(thrown) };
-      }
-    },
   };
-
-  const implementation: UntypedServiceImplementation = {};
-  for (const [name, handler] of Object.entries(handlers)) implementation[name] = unary(name, handler);
-  return implementation;
 }
 
 /** A call this provider does not offer, on an RPC whose response has no diagnostics: gRPC UNIMPLEMENTED. */
