@@ -176,11 +176,10 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
       opened.rateLimiter.startFrom(learned);
       log(`[INFO] starting at the service's limit measured earlier in this Terraform command: ${learned.toFixed(2)} requests/s`);
     }
+    // Every plan of this process resolves its rules through the one lookup: the resources
+    // Terraform plans at once share their searches.
     const lookup = new RuleLookup(opened, () => terraform.declaredRules());
-    // Every plan of this process, the applies' own included, resolves its rules through the one
-    // lookup: the resources Terraform applies at once share their searches as their plans do.
-    const session: OpenSession = { ...opened, lookupRules: (references) => Promise.all(references.map((reference) => lookup.lookup(reference))) };
-    return { run: { session, lookup, signal, planned: new Map(), terraform }, diagnostics: warnings };
+    return { run: { session: opened, lookup, signal, planned: new Map(), terraform }, diagnostics: warnings };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };

@@ -18,7 +18,6 @@ import type { Plan } from "../../../core/engine/plan-schema";
 import { AlertRuleUsersError } from "../../../errors";
 import { lookupRules, readList, type RuleReference } from "../../observe";
 import { TOOL_VERSION } from "../../version";
-import { applyFresh, type FreshApply } from "../steps/apply";
 import type { RunOptions, Session } from "../session/session";
 
 export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference };
@@ -167,14 +166,5 @@ export function refusalOf(plan: Plan, options: RunOptions): string | null {
     if (err instanceof AlertRuleUsersError) return err.message;
     throw err;
   }
-}
-
-/**
- * Converges one rule to its declaration, as `apply --auto-approve` does for a whole app: the rule
- * is read again right before writing, the calls follow from that read, the admission runs, and the
- * list is read back and verified.
- */
-export async function applyOneRule(desired: DesiredList, session: Session, options: RunOptions): Promise<FreshApply> {
-  return applyFresh([desired], session, options, { createdAt: new Date() }, { confirm: () => Promise.resolve(true), recheckAfterConfirm: false });
 }
 

@@ -6,9 +6,8 @@ import type { RuleListClient } from "../../../api";
 import type { AdmittedPlan } from "../../../core/engine/admission";
 import type { ApplyResult } from "../../../core/engine/apply-results";
 import type { GuardOptions } from "../../../core/engine/guards";
-import type { ListRead, RuleFacts, RuleObservation } from "../../../core/engine/observation";
+import type { ListRead, RuleFacts } from "../../../core/engine/observation";
 import type { ApplyOptions } from "../../execute";
-import type { RuleReference } from "../../observe";
 
 /** How to get the synthesized declaration. */
 export interface SynthSettings {
@@ -29,7 +28,7 @@ export interface SynthSettings {
  * (connectedSession, src/io/workflow/session/connect.ts, makes them). The workflow checks; the session
  * reads, sends and redacts. They are bound when the session is made: a copy that overrides
  * `client`, `parallelism` or `onProgress` still reads and sends with the old ones, so make a new
- * session with connectedSession instead (adding a field, as the provider adds `lookupRules`, is fine).
+ * session with connectedSession instead.
  */
 export interface Session {
   readonly client: RuleListClient;
@@ -39,13 +38,6 @@ export interface Session {
   readonly batchSize: number;
   /** Progress of the long phases (reading lists, applying rules). */
   readonly onProgress?: (phase: "observe" | "apply", done: number, total: number) => void;
-  /**
-   * How a plan resolves its rules (each found without its list, not found, or ambiguous, in the
-   * given order). The provider sets it so that the many one-rule runs Terraform starts at once share
-   * their metadata searches (src/io/workflow/provider/one-rule.ts, RuleLookup).
-   * @default - one search of the plan's own
-   */
-  readonly lookupRules?: (references: readonly RuleReference[]) => Promise<RuleObservation[]>;
   /** Reads the given rules' lists now, `parallelism` at once, in order (src/io/fresh-read.ts). */
   readonly readAgain: (rules: readonly RuleFacts[]) => Promise<ListRead[]>;
   /**

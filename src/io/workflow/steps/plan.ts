@@ -30,7 +30,6 @@ export async function getPlan(desired: readonly DesiredList[], session: Session,
     parallelism: session.parallelism,
     pageSize: session.pageSize,
     onProgress: (done, total) => session.onProgress?.("observe", done, total),
-    ...(session.lookupRules === undefined ? {} : { lookup: session.lookupRules }),
   });
   const plan = buildPlan({
     declarations: desired,
