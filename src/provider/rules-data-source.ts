@@ -8,6 +8,7 @@ import { listRules } from "../io/workflow";
 import type { ProviderRun } from "./configure";
 import type { DataSourceType, Diagnostic, ObjectValue } from "./protocol";
 import { UNKNOWN } from "./protocol";
+import { valuesOf } from "./resource";
 import { rulesDataSourceSchema } from "./schema";
 
 const LIST_TYPES = ["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_USERS"] as const;
@@ -17,7 +18,7 @@ export type RulesFilter = { readonly keep: (row: RuleRow) => boolean } | { reado
 
 export function rulesFilter(config: ObjectValue): RulesFilter {
   const problems: Diagnostic[] = [];
-  const pattern = config["name_regex"];
+  const { name_regex: pattern, list_type: listType, include_system: includeSystemValue } = valuesOf(rulesDataSourceSchema, config);
   let regex: RegExp | null = null;
   if (typeof pattern === "string") {
     try {
@@ -26,12 +27,11 @@ export function rulesFilter(config: ObjectValue): RulesFilter {
       problems.push({ severity: "error", summary: "Invalid name_regex", detail: `name_regex is not a regular expression (JavaScript syntax): ${err instanceof Error ? err.message : String(err)}.`, attribute: ["name_regex"] });
     }
   }
-  const listType = config["list_type"];
   if (typeof listType === "string" && !(LIST_TYPES as readonly string[]).includes(listType)) {
     problems.push({ severity: "error", summary: "Invalid list_type", detail: `list_type ${JSON.stringify(listType)} is not one of ${LIST_TYPES.join(", ")} (the rule's usersToAlertOn).`, attribute: ["list_type"] });
   }
   if (problems.length > 0) return { problems };
-  const includeSystem = config["include_system"] !== false;
+  const includeSystem = includeSystemValue !== false;
   return {
     keep: (row) => (regex === null || regex.test(row.name)) && (typeof listType !== "string" || row.listType === listType) && (includeSystem || !row.isSystem),
   };
@@ -41,7 +41,8 @@ export function rulesDataSource(current: () => ProviderRun | null): DataSourceTy
   return {
     schema: rulesDataSourceSchema,
     validate(config) {
-      if (config["name_regex"] === UNKNOWN || config["list_type"] === UNKNOWN) return [];
+      const values = valuesOf(rulesDataSourceSchema, config);
+      if (values.name_regex === UNKNOWN || values.list_type === UNKNOWN) return [];
       const filter = rulesFilter(config);
       return "problems" in filter ? filter.problems : [];
     },

@@ -88,7 +88,10 @@ export const ruleUserListSchema: ResourceSchema<RuleUserListAttribute> = {
   ],
 };
 
-export const rulesDataSourceSchema: Schema = {
+/** The attributes of `alertrules_rules`: its filters and what it reads. */
+export type RulesDataSourceAttribute = "name_regex" | "list_type" | "include_system" | "rules";
+
+export const rulesDataSourceSchema: ResourceSchema<RulesDataSourceAttribute> = {
   version: 0,
   description: "The rules of the tenant (one metadata search), every one or those the filters keep.",
   attributes: [
@@ -114,14 +117,17 @@ export const rulesDataSourceSchema: Schema = {
   ],
 };
 
-const ruleFacts: readonly Attribute[] = [
+const ruleFacts: readonly (Attribute & { readonly name: "id" | "list_type" | "is_system" | "rule_source" })[] = [
   { name: "id", type: "string", computed: true, description: "The rule's observerRuleId." },
   { name: "list_type", type: "string", computed: true, description: "usersToAlertOn: SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED or ALL_USERS; null for a system rule (its list is not read)." },
   { name: "is_system", type: "bool", computed: true, description: "A system rule (never edited)." },
   { name: "rule_source", type: "string", computed: true, description: "Alerting, Departing Employee or High Risk Employee." },
 ];
 
-export const ruleDataSourceSchema: Schema = {
+/** The attributes of `alertrules_rule`: the rule asked for, its facts and its live users. */
+export type RuleDataSourceAttribute = "rule_id" | "rule_name" | "id" | "list_type" | "is_system" | "rule_source" | "is_enabled" | "users";
+
+export const ruleDataSourceSchema: ResourceSchema<RuleDataSourceAttribute> = {
   version: 0,
   description: "One rule, by rule_id or by rule_name: its facts and the users on its list as they are live (one metadata search, one query-users).",
   attributes: [
