@@ -12,10 +12,11 @@
  *           nothing when the list moved since the plan read it ("plan again"), then verifies
  */
 import type { DesiredList } from "../core/engine/desired";
-import type { ObservedList, RuleFacts, RuleObservation } from "../io/workflow/provider/one-rule";
+import type { ObservedList } from "../io/workflow/provider/one-rule";
+import type { ObservePlanRequest, ReachedList } from "../io/workflow/provider/provider-rule";
 import type { Plan } from "../core/engine/plan-schema";
 import type { RunOptions } from "../io/workflow/session/session";
-import { applyPlannedRule, createKey, observeForPlan, planClear, planOneRule, planRuleChange, plannedRemovals, readRuleList, readRuleState, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
+import { applyPlannedRule, applyRuleChange, createKey, observeForPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
 import { nativeImportIdProblem, parseNativeImportId } from "../io/workflow/door";
 import { UNKNOWN, type Diagnostic, type MoveRequest, type ObjectValue, type PathStep, type Value } from "./protocol";
 import type { ProviderRun } from "./configure";
@@ -125,15 +126,15 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     };
   }
 
-  /** The observation a plan starts from (src/io/workflow/provider/provider-rule.ts), with the private data read. */
-  private observe(run: ProviderRun, prior: RuleUserListModel | null, config: RuleUserListModel, priorPrivate: Buffer, list: DesiredList): Promise<{ observation: RuleObservation; fromKept: boolean }> {
-    return observeForPlan(run, {
+  /** What a plan's observation starts from (src/io/workflow/provider/provider-rule.ts), with the private data read. */
+  private observeRequest(prior: RuleUserListModel | null, config: RuleUserListModel, priorPrivate: Buffer, list: DesiredList): ObservePlanRequest {
+    return {
       reference: config.reference,
       prior: prior === null ? null : { ruleName: prior.ruleName },
       kept: decodePrivate(priorPrivate),
       list,
       keptCreate: (data) => decodePrivate(Buffer.from(data ?? "", "utf8")),
-    });
+    };
   }
 
   async plan({ prior, config, planned, priorPrivate }: { readonly prior: RuleUserListModel | null; readonly config: RuleUserListModel; readonly planned: RuleUserListModel; readonly priorPrivate: Buffer }): Promise<PlanAnswer> {
@@ -143,7 +144,7 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     if (declared.kind === "unknown") {
       return { planned: { ...planned.wire, id: prior?.values.id ?? UNKNOWN, rule_id: config.values.rule_id ?? UNKNOWN, rule_name: config.values.rule_name ?? UNKNOWN, list_type: UNKNOWN, expired_user_ids: UNKNOWN, entries_without_user_id: UNKNOWN, removes: UNKNOWN } };
     }
-    const observed = await this.observe(run, prior, config, priorPrivate, declared.list);
+    const observed = await observeForPlan(run, this.observeRequest(prior, config, priorPrivate, declared.list));
     // the schema replaces the resource where the configuration resolves to another rule (requiresReplace: "identity")
     const { observation, plan, replaced, duplicate } = await planRuleChange(run, observed, declared.list, prior === null ? undefined : prior.id);
     const rule = plan.rules[0]!;
@@ -207,25 +208,22 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const answer = (state: ObjectValue | null, diagnostics: Diagnostic[]) => ({ state, ...(nextPrivate === undefined ? {} : { private: nextPrivate }), diagnostics });
     const before = prior?.wire ?? null;
     try {
-      let plan: Plan | null = kept?.plan ?? null;
-      if (plan === null && planned.values.removes === UNKNOWN) {
-        // The plan could not know the calls (a value known only after apply): plan now, and send it only if it removes nothing (no plan showed a removal).
-        const { observation } = await this.observe(run, prior, config, Buffer.alloc(0), declared.list);
-        plan = planOneRule(declared.list, observation, run.session);
-        const removes = removesValue(plan);
-        if (removes.length > 0) return answer(before, [error("Apply refused: removals no plan showed", `${label}: the plan could not show what it would remove (users was known only at apply), and applying it now would remove ${describeRemovals(removes)}. Nothing was sent: run terraform plan again now that the values are known.`)]);
+      const applied = await applyRuleChange(run, { kept, planUnknown: planned.values.removes === UNKNOWN, observe: this.observeRequest(prior, config, Buffer.alloc(0), declared.list), options });
+      switch (applied.kind) {
+        case "unshown-removals":
+          return answer(before, [error("Apply refused: removals no plan showed", `${label}: the plan could not show what it would remove (users was known only at apply), and applying it now would remove ${describeRemovals(removesValue(applied.plan))}. Nothing was sent: run terraform plan again now that the values are known.`)]);
+        case "nothing-planned":
+          return answer(settled(planned, null, kept), []);
+        case "no-changes":
+        case "converged":
+          return answer(settled(planned, applied.plan, kept), []);
+        case "interrupted":
+          return answer(before, [error("Apply interrupted", "Terraform stopped the run before this rule's first write: nothing was sent for it.")]);
+        case "stale":
+          return answer(before, [error("The live list changed since the plan", `${label}: ${applied.changes.join("; ")}. Nothing was sent for this rule: run terraform plan (or apply) again to see and approve the new plan.`)]);
+        case "failed":
+          return answer(applied.reached === null ? before : stateReached(planned, applied.reached), [error("The rule's list did not converge", `${applied.failed}. The state holds the list as it was read after the failure; run terraform apply again to finish.`)]);
       }
-      if (plan === null) return answer(settled(planned, null, kept), []);
-      const outcome = await applyPlannedRule(plan, kept?.list ?? null, run.session, options);
-      if (outcome.kind === "no-changes") return answer(settled(planned, plan, kept), []);
-      if (outcome.kind === "interrupted") return answer(before, [error("Apply interrupted", "Terraform stopped the run before this rule's first write: nothing was sent for it.")]);
-      if (outcome.kind === "stale") {
-        return answer(before, [error("The live list changed since the plan", `${label}: ${outcome.changes.join("; ")}. Nothing was sent for this rule: run terraform plan (or apply) again to see and approve the new plan.`)]);
-      }
-      if (outcome.result.ok) return answer(settled(planned, plan, kept), []);
-      const failed = outcome.result.rules.map((r) => r.message ?? r.outcome).join("; ");
-      const reached = await stateReached(run, declared.list, planned, kept);
-      return answer(reached ?? before, [error("The rule's list did not converge", `${failed}. The state holds the list as it was read after the failure; run terraform apply again to finish.`)]);
     } catch (err) {
       return answer(before, [error("Apply refused", messageOf(err))]);
     }
@@ -241,35 +239,16 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
       return { planned: null, diagnostics: [warning("The live list is kept", `Destroying this resource leaves the live list of rule ${prior.id ?? "?"} as it is (on_destroy = "keep"). Set on_destroy = "clear" to remove what it manages.`)] };
     }
     const run = this.need();
-    const rule = await this.ruleOfState(run, prior, priorPrivate);
-    if (typeof rule === "string") return { planned: null, diagnostics: [error("Cannot clear the list", rule)] };
-    const kept = decodePrivate(priorPrivate);
-    const observed = kept?.list ?? null;
-    const read: RuleObservation = observed !== null ? { kind: "found", rule, list: observed } : await readRuleList(run.session, rule);
-    if (read.kind !== "found" || read.list === null) return { planned: null, diagnostics: [error("Cannot clear the list", read.kind === "failed" ? read.message : `rule ${rule.observerRuleId}: the list could not be read`)] };
-    if (read.list.usersToAlertOn === "ALL_USERS" || rule.isSystem) {
-      return { planned: null, diagnostics: [warning("Rule skipped", `rule ${rule.observerRuleId} (${rule.name}) is never written by this provider; destroying the resource leaves its list as it is.`)] };
+    const destroy = await planDestroy(run, { id: prior.id, reference: prior.reference, kept: decodePrivate(priorPrivate), managed: { mode: prior.mode, users: prior.users ?? [] } });
+    if (destroy.kind === "refused") return { planned: null, diagnostics: [error("Cannot clear the list", destroy.reason)] };
+    if (destroy.kind === "skipped") {
+      return { planned: null, diagnostics: [warning("Rule skipped", `rule ${destroy.rule.observerRuleId} (${destroy.rule.name}) is never written by this provider; destroying the resource leaves its list as it is.`)] };
     }
-    const clear = planClear(rule, read.list, { mode: prior.mode, users: prior.users ?? [] }, run.session);
-    if (!clear.ok) return { planned: null, diagnostics: [error("Cannot clear an additive list safely", clear.reason)] };
-    const removes = removesValue(clear.plan);
+    if (destroy.kind === "unsafe") return { planned: null, diagnostics: [error("Cannot clear an additive list safely", destroy.reason)] };
+    const { rule, plan } = destroy;
+    const removes = removesValue(plan);
     const diagnostics = removes.length === 0 ? [] : [warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `Destroying this resource (on_destroy = "clear") removes from rule ${rule.observerRuleId} (${rule.name}): ${describeRemovals(removes)}.`)];
-    return { planned: null, plannedPrivate: encodePrivate({ rule, list: read.list, plan: clear.plan }), diagnostics };
-  }
-
-  /** The rule a state names, where its `id`, `rule_id`, `rule_name` and private data agree; else why not. */
-  private async ruleOfState(run: ProviderRun, prior: RuleUserListModel, priorPrivate: Buffer): Promise<RuleFacts | string> {
-    const { id, reference } = prior;
-    const kept = decodePrivate(priorPrivate);
-    const disagree = `the state's id (${id ?? "none"}) does not name the rule its ${kept !== null ? "private data" : "rule_id / rule_name"} names; nothing will be sent. Run terraform apply -refresh-only, or set on_destroy = "keep".`;
-    if (kept !== null) {
-      const agrees = kept.rule.observerRuleId === id && (reference.ruleId === null || reference.ruleId === id) && (reference.ruleName === null || reference.ruleName === kept.rule.name);
-      return agrees ? kept.rule : disagree;
-    }
-    if (reference.ruleId === null && reference.ruleName === null) return disagree;
-    const found = await run.lookup.lookup(reference);
-    if (found.kind !== "found") return `rule ${id ?? "?"} was not found; nothing will be sent.`;
-    return found.rule.observerRuleId === id ? found.rule : disagree;
+    return { planned: null, plannedPrivate: encodePrivate({ rule, list: destroy.list, plan }), diagnostics };
   }
 
   /** A destroy's apply: `keep` forgets the resource; `clear` sends the destroy plan's calls, or nothing when the list moved. */
@@ -319,12 +298,8 @@ function settled(planned: RuleUserListModel, plan: Plan | null, kept: PrivateDat
   };
 }
 
-/** The list as it is now, seen through the declaration: the state a failed apply returns. */
-async function stateReached(run: ProviderRun, list: DesiredList, planned: RuleUserListModel, kept: PrivateData | null): Promise<ObjectValue | null> {
-  const rule: RuleFacts | null = kept?.rule ?? (await run.lookup.lookup({ ruleId: list.ruleId, ruleName: list.ruleName }).then((o) => (o.kind === "found" ? o.rule : null)));
-  if (rule === null) return null;
-  const read = await readRuleList(run.session, rule);
-  if (read.kind !== "found" || read.list === null) return null;
-  const view = viewOfLiveList(read.list, { mode: list.mode, users: list.users });
-  return stateOf({ base: { ...planned.wire, id: rule.observerRuleId, rule_id: known(planned.values.rule_id, rule.observerRuleId), rule_name: known(planned.values.rule_name, rule.name) }, rule, listType: read.list.usersToAlertOn, view });
+/** The list as it was read after a failed apply, seen through the declaration: the state that apply returns. */
+function stateReached(planned: RuleUserListModel, reached: ReachedList): ObjectValue {
+  const { rule, list, view } = reached;
+  return stateOf({ base: { ...planned.wire, id: rule.observerRuleId, rule_id: known(planned.values.rule_id, rule.observerRuleId), rule_name: known(planned.values.rule_name, rule.name) }, rule, listType: list.usersToAlertOn, view });
 }

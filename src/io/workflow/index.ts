@@ -32,6 +32,6 @@ export { initHcl } from "../init-hcl";
 /** The native provider's calls (src/provider): its session, one rule at a time, and its plan kept whole (design §12.1). */
 export { openSession } from "./session/connect";
 export { listRules } from "./steps/live";
-export { RuleLookup, planOneRule, readRuleList, redactText, redactValues, refusalOf, viewOfLiveList } from "./provider/one-rule";
-export { applyPlannedRule, createKey, observeForPlan, parseKeptPlan, planClear, planRuleChange, plannedRemovals, readRuleState } from "./provider/provider-rule";
+export { RuleLookup, redactText, redactValues, refusalOf, viewOfLiveList } from "./provider/one-rule";
+export { applyPlannedRule, applyRuleChange, createKey, observeForPlan, parseKeptPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState } from "./provider/provider-rule";
 export { TerraformRun } from "../terraform-run";

@@ -60,6 +60,109 @@ export async function applyPlannedRule(plan: Plan, observed: ObservedList | null
   return { kind: "applied", result: await applyPlanned(plan, session, options, reads) };
 }
 
+/** A rule's list read after a failed apply, seen through the declaration: what the state then holds. */
+export interface ReachedList {
+  readonly rule: RuleFacts;
+  readonly list: ObservedList;
+  readonly view: ListView;
+}
+
+/** What a create's or update's apply came to; the provider turns each into state and diagnostics. */
+export type RuleChangeApplied =
+  /** The plan had no calls to keep (nothing to send). */
+  | { readonly kind: "nothing-planned" }
+  /** The plan could not know its calls, and planning them now would remove what no plan showed: nothing was sent. */
+  | { readonly kind: "unshown-removals"; readonly plan: Plan }
+  | { readonly kind: "no-changes"; readonly plan: Plan }
+  | { readonly kind: "converged"; readonly plan: Plan }
+  /** Terraform stopped the run before the first write: nothing was sent. */
+  | { readonly kind: "interrupted" }
+  /** The list moved since the plan read it: nothing was sent. */
+  | { readonly kind: "stale"; readonly changes: readonly string[] }
+  /** Sent, and the list did not converge: why, and the list as read after (null when it could not be read). */
+  | { readonly kind: "failed"; readonly failed: string; readonly reached: ReachedList | null };
+
+/**
+ * A create's or update's apply (design §12.1): the plan kept in private data, sent by
+ * {@link applyPlannedRule}; where the plan could not know its calls (`users` known only at
+ * apply), planned now and sent only when it removes nothing. Throws the admission's errors.
+ */
+export async function applyRuleChange(
+  context: ProviderRuleContext,
+  request: {
+    readonly kept: (KeptRead & { readonly plan?: Plan }) | null;
+    /** The plan could not know its calls (its `removes` was unknown). */
+    readonly planUnknown: boolean;
+    readonly observe: ObservePlanRequest;
+    readonly options: RunOptions;
+  },
+): Promise<RuleChangeApplied> {
+  const { kept, observe } = request;
+  let plan: Plan | null = kept?.plan ?? null;
+  if (plan === null && request.planUnknown) {
+    const { observation } = await observeForPlan(context, observe);
+    plan = planOneRule(observe.list, observation, context.session);
+    const rule = plan.rules[0];
+    if (rule !== undefined && rule.action === "update" && plannedRemovals(rule.changes).length > 0) return { kind: "unshown-removals", plan };
+  }
+  if (plan === null) return { kind: "nothing-planned" };
+  const outcome = await applyPlannedRule(plan, kept?.list ?? null, context.session, request.options);
+  if (outcome.kind === "no-changes") return { kind: "no-changes", plan };
+  if (outcome.kind !== "applied") return outcome;
+  if (outcome.result.ok) return { kind: "converged", plan };
+  const failed = outcome.result.rules.map((r) => r.message ?? r.outcome).join("; ");
+  return { kind: "failed", failed, reached: await listReached(context, observe.list, kept?.rule ?? null) };
+}
+
+/** The list as it is now, seen through the declaration (after a failed apply); null when the rule or its list cannot be read. */
+async function listReached(context: ProviderRuleContext, list: DesiredList, keptRule: RuleFacts | null): Promise<ReachedList | null> {
+  const rule: RuleFacts | null = keptRule ?? (await context.lookup.lookup({ ruleId: list.ruleId, ruleName: list.ruleName }).then((o) => (o.kind === "found" ? o.rule : null)));
+  if (rule === null) return null;
+  const read = await readRuleList(context.session, rule);
+  if (read.kind !== "found" || read.list === null) return null;
+  return { rule, list: read.list, view: viewOfLiveList(read.list, { mode: list.mode, users: list.users }) };
+}
+
+/** A destroy's plan with `on_destroy = "clear"`: refused, skipped (never written), or the plan of the clear. */
+export type DestroyPlan =
+  | { readonly kind: "refused"; readonly reason: string }
+  | { readonly kind: "skipped"; readonly rule: RuleFacts }
+  | { readonly kind: "unsafe"; readonly reason: string }
+  | { readonly kind: "planned"; readonly rule: RuleFacts; readonly list: ObservedList; readonly plan: Plan };
+
+/**
+ * Plans a destroy's clear: the rule that the state's `id`, its `rule_id` / `rule_name` and its
+ * private data agree on (never a bare `id`), its list (what the refresh read, else a read now),
+ * then {@link planClear} of what the resource manages.
+ */
+export async function planDestroy(
+  context: ProviderRuleContext,
+  state: { readonly id: string | null; readonly reference: RuleReference; readonly kept: KeptRead | null; readonly managed: { readonly mode: "authoritative" | "additive"; readonly users: readonly DesiredUser[] } },
+): Promise<DestroyPlan> {
+  const rule = await ruleOfState(context, state);
+  if (typeof rule === "string") return { kind: "refused", reason: rule };
+  const observed = state.kept?.list ?? null;
+  const read: RuleObservation = observed !== null ? { kind: "found", rule, list: observed } : await readRuleList(context.session, rule);
+  if (read.kind !== "found" || read.list === null) return { kind: "refused", reason: read.kind === "failed" ? read.message : `rule ${rule.observerRuleId}: the list could not be read` };
+  if (read.list.usersToAlertOn === "ALL_USERS" || rule.isSystem) return { kind: "skipped", rule };
+  const clear = planClear(rule, read.list, state.managed, context.session);
+  return clear.ok ? { kind: "planned", rule, list: read.list, plan: clear.plan } : { kind: "unsafe", reason: clear.reason };
+}
+
+/** The rule a state names, where its `id`, `rule_id`, `rule_name` and private data agree; else why not. */
+async function ruleOfState(context: ProviderRuleContext, state: { readonly id: string | null; readonly reference: RuleReference; readonly kept: KeptRead | null }): Promise<RuleFacts | string> {
+  const { id, reference, kept } = state;
+  const disagree = `the state's id (${id ?? "none"}) does not name the rule its ${kept !== null ? "private data" : "rule_id / rule_name"} names; nothing will be sent. Run terraform apply -refresh-only, or set on_destroy = "keep".`;
+  if (kept !== null) {
+    const agrees = kept.rule.observerRuleId === id && (reference.ruleId === null || reference.ruleId === id) && (reference.ruleName === null || reference.ruleName === kept.rule.name);
+    return agrees ? kept.rule : disagree;
+  }
+  if (reference.ruleId === null && reference.ruleName === null) return disagree;
+  const found = await context.lookup.lookup(reference);
+  if (found.kind !== "found") return `rule ${id ?? "?"} was not found; nothing will be sent.`;
+  return found.rule.observerRuleId === id ? found.rule : disagree;
+}
+
 /**
  * The plan of a destroy with `on_destroy = "clear"` (pure): what the resource manages leaves the
  * live list. Authoritative: every entry; additive: the declared users only (refused when entries
@@ -144,6 +247,15 @@ export async function readRuleState(
   return { kind: "read", rule, list: observed.list, view: viewOfLiveList(observed.list, state.declared) };
 }
 
+/** What a plan's observation starts from: the configuration's rule, the state's, what private data kept, and what a create's plan of this command kept. */
+export interface ObservePlanRequest {
+  readonly reference: RuleReference;
+  readonly prior: { readonly ruleName: string | null } | null;
+  readonly kept: KeptRead | null;
+  readonly list: DesiredList;
+  readonly keptCreate: (data: string | null) => KeptRead | null;
+}
+
 /** What a create's plan read, kept for the apply of the same Terraform command (src/io/terraform-run.ts). */
 export function createKey(context: Pick<RuleClaims, "session">, list: DesiredList): string {
   return JSON.stringify([context.session.connection, list.ruleId, list.ruleName]);
@@ -156,7 +268,7 @@ export function createKey(context: Pick<RuleClaims, "session">, list: DesiredLis
  */
 export async function observeForPlan(
   context: ProviderRuleContext,
-  request: { readonly reference: RuleReference; readonly prior: { readonly ruleName: string | null } | null; readonly kept: KeptRead | null; readonly list: DesiredList; readonly keptCreate: (data: string | null) => KeptRead | null },
+  request: ObservePlanRequest,
 ): Promise<{ observation: RuleObservation; fromKept: boolean }> {
   const { reference, prior, kept } = request;
   const sameRule =
