@@ -15,9 +15,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { ENGINEERING_USERS, RULES } from "../support/sample";
+import { RULES } from "../support/sample";
 import { explain, secretFoundIn, startListener, type Listener } from "../ci/planted-token";
 import { filesUnder, loadWorkflow, runWorkflow, type RunEvent, type RunResult } from "../ci/workflow-runner";
+import { mainTf, userLine } from "./hcl-workflow-config";
 
 const TOKEN = "planted-merge-secret-2b7d94e1c06f3a85";
 const PLAN_KEY = "planted-merge-plan-key-6f19a0d3e82c4b71";
@@ -38,29 +39,6 @@ afterAll(async () => {
   await listener.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function mainTf(extraUsers: string[], extra = ""): string {
-  const users = [...ENGINEERING_USERS.map((u) => `    ${JSON.stringify(u.userId)} = { aliases = ${JSON.stringify(u.aliases)} }`), ...extraUsers];
-  return [
-    "terraform {",
-    "  required_providers {",
-    '    alertrules = { source = "alert-rule-users/alertrules" }',
-    "  }",
-    '  backend "s3" {}',
-    "}",
-    "",
-    'provider "alertrules" {}',
-    "",
-    'resource "alertrules_rule_user_list" "engineering" {',
-    `  rule_id = ${JSON.stringify(RULES.engineering)}`,
-    "  users = {",
-    ...users,
-    "  }",
-    "}",
-    extra,
-    "",
-  ].join("\n");
-}
 
 /** A repository tree: package.json and its lock at the root, the configuration in alert-rules/. */
 function tree(name: string, main: string): string {
@@ -124,10 +102,10 @@ describe("the HCL apply-on-merge and drift workflows, run step by step with a pl
   let planRun: RunResult;
 
   beforeAll(async () => {
-    const base = tree("base", mainTf([]));
-    const pr = tree("pr", mainTf([`    ${JSON.stringify(NEW_USER.userId)} = { aliases = [${JSON.stringify(NEW_USER.alias)}] }`], outputs));
+    const base = tree("base", mainTf());
+    const pr = tree("pr", mainTf([userLine(NEW_USER.userId, NEW_USER.alias)], { extra: outputs }));
     planRun = await runWorkflow(loadWorkflow("examples/github-actions-hcl/plan.yml", "alert-rules"), event({ head: pr, base }));
-    merged = tree("merged", mainTf([`    ${JSON.stringify(NEW_USER.userId)} = { aliases = [${JSON.stringify(NEW_USER.alias)}] }`], outputs));
+    merged = tree("merged", mainTf([userLine(NEW_USER.userId, NEW_USER.alias)], { extra: outputs }));
     mergedSha = mergedRepository(merged);
   });
 

@@ -16,9 +16,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { ENGINEERING_USERS, RULES } from "../support/sample";
 import { encodings } from "../ci/planted-token";
 import { filesUnder, loadWorkflow, runWorkflow, type RunResult } from "../ci/workflow-runner";
+import { mainTf, userLine } from "./hcl-workflow-config";
 
 const TOKEN = "planted-secret-7f3c91d2a8e44b0c";
 const sim = useSimulator({ token: TOKEN });
@@ -48,31 +48,6 @@ afterAll(async () => {
   await new Promise((resolve) => listener.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
-
-const user = (userId: string, alias: string) => `    ${JSON.stringify(userId)} = { aliases = [${JSON.stringify(alias)}] }`;
-
-function mainTf(extraUsers: string[] = [], provider = "", extra = "", version = ""): string {
-  const users = [...ENGINEERING_USERS.map((u) => `    ${JSON.stringify(u.userId)} = { aliases = ${JSON.stringify(u.aliases)} }`), ...extraUsers];
-  return [
-    "terraform {",
-    "  required_providers {",
-    `    alertrules = { source = "alert-rule-users/alertrules"${version === "" ? "" : `, version = ${JSON.stringify(version)}`} }`,
-    "  }",
-    '  backend "s3" {}',
-    "}",
-    "",
-    `provider "alertrules" {${provider}}`,
-    "",
-    'resource "alertrules_rule_user_list" "engineering" {',
-    `  rule_id = ${JSON.stringify(RULES.engineering)}`,
-    "  users = {",
-    ...users,
-    "  }",
-    "}",
-    extra,
-    "",
-  ].join("\n");
-}
 
 /** A repository tree: package.json and its lock at the root, the configuration in alert-rules/. */
 function tree(name: string, files: Record<string, string>, dependency = VERSION, resolved = `https://registry.npmjs.org/alert-rule-users/-/alert-rule-users-${VERSION}.tgz`): string {
@@ -132,7 +107,7 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
 
   it("a pull request that adds a user: the declarations job (no secret) evaluates it offline, the plan job (base checkout) plans its declarations and comments the CLI's rendering", async () => {
     // given
-    const head = tree("benign", { "alert-rules/main.tf": mainTf([user("9300", "zoe@example.com")]) });
+    const head = tree("benign", { "alert-rules/main.tf": mainTf([userLine("9300", "zoe@example.com")]) });
     // when
     const result = await run(head, base);
     // then
@@ -148,7 +123,7 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
 
   it("outputs of file(\"/proc/self/environ\") and its base64encode: planned without them, the token in no comment and no artifact", async () => {
     const outputs = 'output "x" {\n  value = file("/proc/self/environ")\n}\n\noutput "y" {\n  value = base64encode(file("/proc/self/environ"))\n}\n';
-    const head = tree("outputs", { "alert-rules/main.tf": mainTf([user("9301", "yan@example.com")], "", outputs) });
+    const head = tree("outputs", { "alert-rules/main.tf": mainTf([userLine("9301", "yan@example.com")], { extra: outputs }) });
     const result = await run(head, base);
     expect(`${JSON.stringify(result.jobs)}\n${explain(result)}`).toMatch(/^\{"declarations":"success","plan":"success"\}/);
     expect(result.comments[0]).toContain("yan@example.com");
@@ -164,7 +139,7 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
       /precondition failed[^]*ALERT_RULE_USERS_PROVIDER_OFFLINE=1/,
     ],
   ])("%s: evaluated only in the declarations job (no secret), which fails; the plan job never runs, the token in no comment and no artifact", async (_what, hostile, shown) => {
-    const head = tree(`hostile-${hostile.length}`, { "alert-rules/main.tf": mainTf([user("9302", "xia@example.com")], "", hostile) });
+    const head = tree(`hostile-${hostile.length}`, { "alert-rules/main.tf": mainTf([userLine("9302", "xia@example.com")], { extra: hostile }) });
     const result = await run(head, base);
     expect(`${JSON.stringify(result.jobs)}\n${explain(result)}`).toMatch(/^\{"declarations":"failure","plan":"skipped"\}/);
     // what the configuration shows, it shows in the log of a job that holds no secret
@@ -177,7 +152,7 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
 
   it("a provider url pointing elsewhere, and a token_command: refused by the locked provider (no request there, no command run); the plan job never runs", async () => {
     const marker = join(dir, "token-command-ran");
-    const head = tree("url", { "alert-rules/main.tf": mainTf([], `\n  url           = ${JSON.stringify(listenerUrl)}\n  token_command = ${JSON.stringify(`touch ${marker}; cat /proc/$PPID/environ`)}\n`) });
+    const head = tree("url", { "alert-rules/main.tf": mainTf([], { provider: `\n  url           = ${JSON.stringify(listenerUrl)}\n  token_command = ${JSON.stringify(`touch ${marker}; cat /proc/$PPID/environ`)}\n` }) });
     const result = await run(head, base);
     expect(result.jobs).toEqual({ declarations: "failure", plan: "skipped" });
     const evaluated = result.steps.find((s) => s.step.startsWith("Evaluate"))!;
@@ -192,7 +167,7 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
   it("a committed terraform.d/plugins/…/9.9.9 provider: deleted before init, which then finds no 9.9.9; the committed provider never runs", async () => {
     const marker = join(dir, "committed-provider-ran");
     const plugin = "alert-rules/terraform.d/plugins/registry.terraform.io/alert-rule-users/alertrules/9.9.9/linux_amd64/terraform-provider-alertrules_v9.9.9";
-    const head = tree("committed-provider", { "alert-rules/main.tf": mainTf([], "", "", "9.9.9"), [plugin]: hostileScript(marker) });
+    const head = tree("committed-provider", { "alert-rules/main.tf": mainTf([], { version: "9.9.9" }), [plugin]: hostileScript(marker) });
     chmodSync(join(head, plugin), 0o755);
     const result = await run(head, base);
     expect(result.jobs).toEqual({ declarations: "failure", plan: "skipped" });

@@ -33,20 +33,14 @@ import { pluginCacheEntry } from "../../provider-install";
 import { BUNDLE_NAME, h1Hash, type PackageFile } from "../../provider-package";
 import { readAppCommand } from "../../synth";
 import { TOOL_VERSION } from "../../version";
-import { openSession } from "../session/connect";
+import { openSession, type SessionSettings } from "../session/connect";
 import type { RunReporter } from "../session/reporter";
 import { synthesizeApp } from "../steps/synth-app";
 import { nodeVersion, terraformVersion } from "../../tool-versions";
 
-export interface DoctorRequest {
+/** The connection doctor checks, as a session is asked for (SessionSettings), plus what else it looks at. */
+export interface DoctorRequest extends Pick<SessionSettings, "cwd" | "baseUrl" | "tenantId" | "tokenFile" | "tokenCommand" | "timeoutSeconds"> {
   readonly env: NodeJS.ProcessEnv;
-  readonly cwd: string;
-  readonly baseUrl?: string | undefined;
-  readonly tenantId?: string | undefined;
-  /** Absolute. */
-  readonly tokenFile?: string | undefined;
-  readonly tokenCommand?: string | undefined;
-  readonly timeoutSeconds?: number | undefined;
   /** The app command (--app); else the `app` of cdktf.json in `cwd`. */
   readonly app?: string | undefined;
   /** The running Node.js version. @default - process.version */
