@@ -3,7 +3,7 @@
  * provider configuration (an alias too), all children of the one `terraform` process: a directory
  * per command (the parent's process ID and start time) under the system's temporary directory holds
  *
- *   claims/   which declaration planned each rule: two resources for one rule are refused across
+ *   claims/   which declaration planned each rule (one log): two resources for one rule are refused across
  *             provider aliases too (design §12.1)
  *   creates/  the list a create's plan read: the apply of the same command plans from it again, so
  *             what it sends is what the plan showed (and it searches and reads no more than needed)
@@ -84,22 +84,43 @@ export class TerraformRun {
 
   /**
    * Claims `key` (a rule of a service and tenant) for `identity` (a declaration). Returns null when
-   * the claim is this identity's (first, or the same declaration planned again), else the identity
-   * that holds it. The file appears whole or not at all (written aside, then linked).
+   * the claim is this identity's (first, or the same declaration planned again), else the digest
+   * of the identity that holds it. The command's claims are one file of lines `KEY IDENTITY`, each
+   * appended by one write (a plan claims every rule it plans: no file is created per claim); the
+   * first line of a key holds it, in every process alike. Each process reads only what was
+   * appended since it last read.
    */
   claim(key: string, identity: string): string | null {
-    const file = path.join(this.dir, "claims", digest(key));
-    const aside = `${file}.${randomBytes(6).toString("hex")}`;
-    fs.writeFileSync(aside, identity, { mode: 0o600 });
+    const k = digest(key);
+    const mine = digest(identity);
+    const file = path.join(this.dir, "claims", "log");
+    fs.appendFileSync(file, `${k} ${mine}\n`, { mode: 0o600 });
+    this.readClaims(file);
+    const held = this.holders.get(k);
+    return held === undefined || held === mine ? null : held;
+  }
+
+  private readonly holders = new Map<string, string>();
+  private claimsRead = 0;
+  private claimsTail = "";
+
+  /** Reads the claims appended since the last read; a line not yet whole waits for the next. */
+  private readClaims(file: string): void {
+    const fd = fs.openSync(file, "r");
     try {
-      fs.linkSync(aside, file);
-      return null;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const held = fs.readFileSync(file, "utf8");
-      return held === identity ? null : held;
+      const size = fs.fstatSync(fd).size;
+      if (size <= this.claimsRead) return;
+      const bytes = Buffer.alloc(size - this.claimsRead);
+      const read = fs.readSync(fd, bytes, 0, bytes.length, this.claimsRead);
+      this.claimsRead += read;
+      const lines = (this.claimsTail + bytes.subarray(0, read).toString("utf8")).split("\n");
+      this.claimsTail = lines.pop() ?? "";
+      for (const line of lines) {
+        const [k, holder] = line.split(" ");
+        if (k !== undefined && holder !== undefined && !this.holders.has(k)) this.holders.set(k, holder);
+      }
     } finally {
-      fs.rmSync(aside, { force: true });
+      fs.closeSync(fd);
     }
   }
 

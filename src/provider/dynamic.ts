@@ -10,7 +10,8 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 
 /** `target[key] = value`, where a key named `__proto__` is an own key like any other. */
 export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** The value without its types: dynamic values unwrapped, all the way down. */

@@ -106,6 +106,24 @@ export type Declared = { readonly kind: "declared"; readonly list: DesiredList; 
  * again once it is).
  */
 export function declarationOf(config: ObjectValue): Declared {
+  // Terraform validates a configuration, then plans it, each time sending the same value: the
+  // second call in a process is the first's answer (a known value only: JSON drops an unknown)
+  const key = hasUnknown(config) ? null : JSON.stringify(config);
+  const kept = key === null ? undefined : declaredKept.get(key);
+  if (kept !== undefined) return kept;
+  const declared = declare(config);
+  if (key !== null) {
+    if (declaredKept.size >= DECLARED_KEPT) declaredKept.clear();
+    declaredKept.set(key, declared);
+  }
+  return declared;
+}
+
+/** The declarations of the configurations this process has read, by their JSON (bounded: past it, forgotten). */
+const declaredKept = new Map<string, Declared>();
+const DECLARED_KEPT = 4096;
+
+function declare(config: ObjectValue): Declared {
   const shapeProblems = ruleUserListSchema.attributes.flatMap((attribute) => expectedShapeProblems(attribute, config[attribute.name]));
   if (shapeProblems.length > 0) return { kind: "invalid", diagnostics: shapeProblems };
   const values = valuesOf(ruleUserListSchema, config);

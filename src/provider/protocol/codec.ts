@@ -212,9 +212,22 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && !(value instanceof Map) && !(value instanceof Typed) && !(value instanceof Extension);
 }
 
-/** The entries of a map or object as read (a msgpack map is a `Map`, JSON an object). */
-function entriesOf(raw: unknown): [string, unknown][] | null {
-  if (raw instanceof Map) return [...(raw as Map<string, unknown>)];
+/** The fields of a map or object as read: a msgpack map is a `Map`, JSON an object (read in place, not copied). */
+interface Fields {
+  keys(): Iterable<string>;
+  has(name: string): boolean;
+  get(name: string): unknown;
+}
+
+function fieldsOf(raw: unknown): Fields | null {
+  if (raw instanceof Map) return raw as Map<string, unknown>;
+  if (!isPlainObject(raw)) return null;
+  return { keys: () => Object.keys(raw), has: (name) => Object.prototype.hasOwnProperty.call(raw, name), get: (name) => raw[name] };
+}
+
+/** The entries of a map or object as read, or null. */
+function entriesOf(raw: unknown): Iterable<[string, unknown]> | null {
+  if (raw instanceof Map) return raw as Map<string, unknown>;
   return isPlainObject(raw) ? Object.entries(raw) : null;
 }
 
@@ -312,9 +325,8 @@ function fromWire(shape: Shape, raw: unknown, where: Where | null, options: Read
       return out;
     }
     case "object": {
-      const entries = entriesOf(raw);
-      if (entries === null) throw mismatch(shape, raw, where);
-      const given = new Map(entries);
+      const given = fieldsOf(raw);
+      if (given === null) throw mismatch(shape, raw, where);
       for (const name of given.keys()) {
         if (!shape.attributes.has(name)) options.onExtraAttribute(pathOf(attributePath(where, name)));
       }
@@ -335,10 +347,10 @@ function fromWire(shape: Shape, raw: unknown, where: Where | null, options: Read
 const readTypes = new Map<string, { type: CtyType; shape: Shape }>();
 const READ_TYPES_KEPT = 512;
 
-function readTypeOf(typeText: string, parse: () => unknown, path: string): { type: CtyType; shape: Shape } {
+function readTypeOf(typeText: string, parse: () => unknown, where: Where | null): { type: CtyType; shape: Shape } {
   const kept = readTypes.get(typeText);
   if (kept !== undefined) return kept;
-  const type = parseType(parse(), path);
+  const type = parseType(parse(), pathOf(where));
   const read = { type, shape: typeShape(type) };
   if (readTypes.size >= READ_TYPES_KEPT) readTypes.clear();
   readTypes.set(typeText, read);
@@ -348,8 +360,13 @@ function readTypeOf(typeText: string, parse: () => unknown, path: string): { typ
 /** The shape and msgpack type bytes of a type a value carries, kept per type object (types read are shared, above). */
 const writeTypes = new WeakMap<object, { shape: Shape; bytes: Buffer }>();
 
+/** The primitive types' shapes and bytes, made once. */
+const writePrimitives = new Map<string, { shape: Shape; bytes: Buffer }>(
+  (["string", "number", "bool", "dynamic"] as const).map((type) => [type, { shape: typeShape(type), bytes: Buffer.from(JSON.stringify(type), "utf8") }]),
+);
+
 function writeTypeOf(type: CtyType): { shape: Shape; bytes: Buffer } {
-  if (typeof type === "string") return { shape: typeShape(type), bytes: Buffer.from(JSON.stringify(type), "utf8") };
+  if (typeof type === "string") return writePrimitives.get(type)!;
   const kept = writeTypes.get(type);
   if (kept !== undefined) return kept;
   const made = { shape: typeShape(type), bytes: Buffer.from(JSON.stringify(type), "utf8") };
@@ -359,35 +376,33 @@ function writeTypeOf(type: CtyType): { shape: Shape; bytes: Buffer } {
 
 /** A dynamic value: msgpack `[type JSON, value]`, JSON `{"value", "type"}`; a bare null or unknown has no type. */
 function readDynamic(raw: unknown, where: Where | null, options: ReadOptions): Value {
-  const path = pathOf(where);
-  let typeJson: unknown;
-  let inner: unknown;
+  const refuse = (why: string): never => {
+    const path = pathOf(where);
+    throw new CodecError(`${describe(path)} ${why}`, path);
+  };
   if (options.json) {
-    const entries = entriesOf(raw);
-    const fields = entries === null ? null : new Map(entries);
-    if (fields === null || !fields.has("type")) throw new CodecError(`${describe(path)} is dynamic and must be stored as {"value", "type"}.`, path);
-    typeJson = fields.get("type");
-    inner = fields.get("value");
-  } else {
-    if (!Array.isArray(raw) || raw.length !== 2) throw new CodecError(`${describe(path)} is dynamic and must be sent as [type, value].`, path);
-    const [typeBytes, value] = raw as [unknown, unknown];
-    const typeText = typeof typeBytes === "string" ? typeBytes : typeBytes instanceof Uint8Array ? Buffer.from(typeBytes).toString("utf8") : null;
-    if (typeText === null) throw new CodecError(`${describe(path)} is dynamic and its type is not JSON text.`, path);
-    const read = readTypeOf(
-      typeText,
-      () => {
-        try {
-          return JSON.parse(typeText) as unknown;
-        } catch {
-          throw new CodecError(`${describe(path)} is dynamic and its type is not JSON text.`, path);
-        }
-      },
-      path,
-    );
-    return new Typed(read.type, fromWire(read.shape, value, where, options));
+    const fields = fieldsOf(raw);
+    if (fields === null || !fields.has("type")) return refuse('is dynamic and must be stored as {"value", "type"}.');
+    const typeJson = fields.get("type");
+    const read = readTypeOf(JSON.stringify(typeJson) ?? "", () => typeJson, where);
+    return new Typed(read.type, fromWire(read.shape, fields.get("value"), where, options));
   }
-  const type = parseType(typeJson, path);
-  return new Typed(type, fromWire(typeShape(type), inner, where, options));
+  if (!Array.isArray(raw) || raw.length !== 2) return refuse("is dynamic and must be sent as [type, value].");
+  const [typeBytes, value] = raw as [unknown, unknown];
+  const typeText = typeof typeBytes === "string" ? typeBytes : typeBytes instanceof Uint8Array ? Buffer.from(typeBytes).toString("utf8") : null;
+  if (typeText === null) return refuse("is dynamic and its type is not JSON text.");
+  const read = readTypeOf(
+    typeText,
+    () => {
+      try {
+        return JSON.parse(typeText) as unknown;
+      } catch {
+        return refuse("is dynamic and its type is not JSON text.");
+      }
+    },
+    where,
+  );
+  return new Typed(read.type, fromWire(read.shape, value, where, options));
 }
 
 function readNumber(raw: unknown, where: Where | null): number {
