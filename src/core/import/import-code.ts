@@ -289,17 +289,26 @@ export function generateImportCode(rules: readonly ImportedRule[], options: Impo
     "",
   ].join("\n");
 
+  return importResult(source, planned, (p) => idOf.get(p) ?? null, commentText);
+}
+
+/**
+ * What an import (TypeScript or HCL) answers beside its source: each rule's report, named by
+ * `nameOf` (the construct ID or resource name; null where not declared), and a warning, written
+ * as a comment of the source's language by `comment`, for each rule declared additive or left out.
+ */
+export function importResult(source: string, planned: readonly Planned[], nameOf: (p: Planned) => string | null, comment: (text: string) => string): ImportCode {
   const reports = planned.map(
     (p): ImportedRuleReport => ({
       ruleId: p.item.rule.observerRuleId,
       ruleName: p.item.rule.name,
-      constructId: idOf.get(p) ?? null,
+      constructId: nameOf(p),
       disposition: p.disposition,
       reason: p.reason,
     }),
   );
   const warnings = reports.flatMap((r) =>
-    r.reason === null ? [] : [commentText(`${r.disposition === "declared-additive" ? "Warning" : "Not declared"}: rule "${r.ruleName}" (${r.ruleId}): ${r.reason}.`)],
+    r.reason === null ? [] : [comment(`${r.disposition === "declared-additive" ? "Warning" : "Not declared"}: rule "${r.ruleName}" (${r.ruleId}): ${r.reason}.`)],
   );
   return { source, rules: reports, warnings };
 }

@@ -16,8 +16,8 @@
 import { createHash } from "node:crypto";
 import { canonicalUsers } from "../engine/canonical";
 import { hclComment, hclString, isResourceName } from "./hcl";
-import { classify, listKind, slugOf } from "./import-code";
-import type { ImportCode, ImportedRule, ImportedRuleReport, Planned } from "./import-code";
+import { classify, importResult, listKind, slugOf } from "./import-code";
+import type { ImportCode, ImportedRule, Planned } from "./import-code";
 import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE, nativeImportId } from "../native/native-provider";
 
 export interface ImportHclOptions {
@@ -196,17 +196,5 @@ export function generateImportHcl(rules: readonly ImportedRule[], options: Impor
     ...body,
     "",
   ].join("\n");
-  const reports = planned.map(
-    (p): ImportedRuleReport => ({
-      ruleId: p.item.rule.observerRuleId,
-      ruleName: p.item.rule.name,
-      constructId: declared.has(p) ? (names.get(p.item.rule.observerRuleId) ?? null) : null,
-      disposition: p.disposition,
-      reason: p.reason,
-    }),
-  );
-  const warnings = reports.flatMap((r) =>
-    r.reason === null ? [] : [hclComment(`${r.disposition === "declared-additive" ? "Warning" : "Not declared"}: rule "${r.ruleName}" (${r.ruleId}): ${r.reason}.`)],
-  );
-  return { source, rules: reports, warnings };
+  return importResult(source, planned, (p) => (declared.has(p) ? (names.get(p.item.rule.observerRuleId) ?? null) : null), hclComment);
 }
