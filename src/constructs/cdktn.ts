@@ -18,20 +18,18 @@
  * app.synth();
  */
 import { Aspects, TerraformProvider, TerraformResource, TerraformStack, Token, anyToHclTerraform, anyToTerraform, hashMapper, hashMapperHcl } from "cdktn";
-import type { IAspect } from "cdktn";
 import { addCustomSynthesis } from "cdktn/lib/synthesize/synthesizer";
 import { ValidateTerraformVersion } from "cdktn/lib/validations/validate-terraform-version";
-import type { Construct, IConstruct } from "constructs";
+import type { Construct } from "constructs";
 import { RESOURCE_CHILD_ID } from "../core/declaration";
 import type { TriggerAttribute, Triggers } from "../core/declaration";
-import { RuleUserListBase } from "./rule-user-list-base";
-import type { LocalExec, NativeSpec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
+import { RuleUserListBase, frameworkKit } from "./rule-user-list-base";
+import type { LocalExec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
 import { compatibleScope } from "./compat";
 import type { Framework } from "./compat";
-import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE } from "../core/native/native-provider";
-import { HCL_OUTPUT_UNSUPPORTED, PROVIDER_CHILD_ID, providerAttributes, removedBlock } from "./native";
+import { HCL_OUTPUT_UNSUPPORTED, PROVIDER_CONFIG, providerAttributes } from "./native";
+import { nativeResourceMaker } from "./native-resource";
 import type { AlertRulesProviderProps } from "./native";
-import { TOOL_VERSION } from "../io/version";
 
 export { RuleUserListPolicy } from "./rule-user-list-policy";
 export type { RuleUserListPolicyProps } from "./rule-user-list-policy";
@@ -51,6 +49,9 @@ const CDKTN: Framework = {
 };
 
 const VERSION_CHECKED = new WeakSet<TerraformStack>();
+
+/** The `alertrules_rule_user_list` of a list (native-resource.ts), with this framework's resource class. */
+const nativeResource = nativeResourceMaker(TerraformResource);
 
 /**
  * A `null_resource` or a `terraform_data` without generated bindings: its triggers, as given. For
@@ -101,11 +102,7 @@ export class AlertRulesProvider extends TerraformProvider {
     id: string,
     private readonly props: AlertRulesProviderProps = {},
   ) {
-    super(scope, id, {
-      terraformResourceType: PROVIDER_LOCAL_NAME,
-      terraformGeneratorMetadata: { providerName: PROVIDER_LOCAL_NAME, providerVersion: TOOL_VERSION },
-      terraformProviderSource: PROVIDER_SOURCE,
-    });
+    super(scope, id, PROVIDER_CONFIG);
   }
 
   protected override synthesizeAttributes(): Record<string, unknown> {
@@ -117,60 +114,12 @@ export class AlertRulesProvider extends TerraformProvider {
   }
 }
 
-const isAlertRulesProvider = (c: IConstruct): boolean => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === PROVIDER_LOCAL_NAME;
-
-/** Removes the provider a list added when the stack has its own. */
-class AlertRulesProviderDedupe implements IAspect {
-  constructor(private readonly stack: TerraformStack) {}
-
-  visit(node: IConstruct): void {
-    if (node !== this.stack) return;
-    const ours = this.stack.node.tryFindChild(PROVIDER_CHILD_ID);
-    if (ours !== undefined && this.stack.node.findAll().some((c) => c !== ours && isAlertRulesProvider(c))) this.stack.node.tryRemoveChild(PROVIDER_CHILD_ID);
-  }
-}
-
-const WITH_PROVIDER = new WeakSet<TerraformStack>();
-
-/** The `alertrules_rule_user_list` of a list (see the main entry's). */
-class NativeListResource extends TerraformResource {
-  constructor(
-    scope: Construct,
-    id: string,
-    private readonly spec: NativeSpec,
-  ) {
-    super(scope, id, { terraformResourceType: NATIVE_RESOURCE_TYPE, terraformGeneratorMetadata: { providerName: PROVIDER_LOCAL_NAME, providerVersion: TOOL_VERSION } });
-    if (spec.importId !== undefined) this.importFrom(spec.importId);
-    const stack = TerraformStack.of(this);
-    if (!WITH_PROVIDER.has(stack)) {
-      WITH_PROVIDER.add(stack);
-      new AlertRulesProvider(stack, PROVIDER_CHILD_ID);
-      Aspects.of(stack).add(new AlertRulesProviderDedupe(stack));
-    }
-  }
-
-  protected override synthesizeAttributes(): Record<string, unknown> {
-    return { ...this.spec.attributes() };
-  }
-
-  protected override synthesizeHclAttributes(): Record<string, unknown> {
-    throw new Error(HCL_OUTPUT_UNSUPPORTED);
-  }
-
-  override toTerraform(): Record<string, unknown> {
-    const tf = super.toTerraform() as Record<string, unknown>;
-    return this.spec.movedFrom === undefined ? tf : { ...tf, removed: [removedBlock(this.spec.movedFrom, this.friendlyUniqueId)] };
-  }
-}
-
 const CDKTN_KIT: TerraformKit = {
-  stackOf: (construct) => TerraformStack.of(construct),
-  isUnresolved: (value) => Token.isUnresolved(value),
-  addAspect: (scope, aspect) => Aspects.of(scope).add(aspect),
+  ...frameworkKit({ TerraformStack, Token, Aspects, TerraformProvider, addCustomSynthesis }),
   nullResource: (scope, id, triggers, provisioner) => new ListResource(scope, id, "triggers", triggers, provisioner),
   dataResource: (scope, id, triggers, provisioner) => new ListResource(scope, id, "triggers_replace", triggers, provisioner),
-  nativeResource: (scope, id, spec) => new NativeListResource(scope, id, spec),
-  addCustomSynthesis: (construct, onSynthesize) => addCustomSynthesis(construct, { onSynthesize: (session) => onSynthesize(session) }),
+  nativeResource,
+  alertRulesProvider: (stack, id) => new AlertRulesProvider(stack, id),
 };
 
 /**

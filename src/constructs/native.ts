@@ -1,10 +1,28 @@
 /**
  * What the cdktf and the cdktn bindings of the native provider share (rule-user-list.ts and
  * cdktn.ts each hold a hand-written `TerraformProvider` and `TerraformResource` of their framework,
- * no `cdktf get`): the provider's props and attributes, and the `removed` block of a move.
+ * no `cdktf get`, each a few lines that call into here): the provider's props, configuration and
+ * attributes, the resource's configuration, the `removed` block of a move, and the aspect that
+ * drops a provider a list added when the stack has its own.
  */
+import type { IConstruct } from "constructs";
 import { escapeTemplate } from "../core/declaration";
-import type { ProvisionerResourceType } from "./rule-user-list-base";
+import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE } from "../core/native/native-provider";
+import { TOOL_VERSION } from "../io/version";
+import type { NativeAttributes } from "../core/declaration/native";
+
+/** The provisioner resource types a native list can be moved from. */
+export type ProvisionerResourceType = "null_resource" | "terraform_data";
+
+/** What a framework needs to build the native resource of a list. */
+export interface NativeSpec {
+  /** The attributes, read at synth (the policies that apply are known only then). */
+  readonly attributes: () => NativeAttributes;
+  /** The provisioner resource the list had, for the `removed` block. */
+  readonly movedFrom?: ProvisionerResourceType;
+  /** The rule ID of the `import` block. */
+  readonly importId?: string;
+}
 
 /**
  * The native provider's arguments; each is optional and falls back to its environment variable.
@@ -37,7 +55,40 @@ export function providerAttributes(props: AlertRulesProviderProps): Record<strin
   };
 }
 
+const GENERATOR = { providerName: PROVIDER_LOCAL_NAME, providerVersion: TOOL_VERSION };
+
+/** The `TerraformProvider` configuration of the native provider, in either framework. */
+export const PROVIDER_CONFIG = { terraformResourceType: PROVIDER_LOCAL_NAME, terraformGeneratorMetadata: GENERATOR, terraformProviderSource: PROVIDER_SOURCE };
+
+/** The `TerraformResource` configuration of `alertrules_rule_user_list`, in either framework. */
+export const NATIVE_RESOURCE_CONFIG = { terraformResourceType: NATIVE_RESOURCE_TYPE, terraformGeneratorMetadata: GENERATOR };
+
 /** The `removed` block that forgets the provisioner resource a list had, destroying nothing. */
 export function removedBlock(from: ProvisionerResourceType, logicalId: string): Record<string, unknown> {
   return { from: `${from}.${logicalId}`, lifecycle: { destroy: false } };
+}
+
+/** A native resource's JSON (`toTerraform`), with the `removed` block of its move when it has one. */
+export function withMove(tf: unknown, spec: NativeSpec, logicalId: string): Record<string, unknown> {
+  const json = tf as Record<string, unknown>;
+  return spec.movedFrom === undefined ? json : { ...json, removed: [removedBlock(spec.movedFrom, logicalId)] };
+}
+
+/**
+ * Removes, at synth, the provider child `childId` that a list added to `stack` when the stack
+ * holds another provider of the same kind (`isSame`), declared before or after the lists: two
+ * default provider blocks are a Terraform error.
+ */
+export class ProviderDedupe {
+  constructor(
+    private readonly stack: IConstruct,
+    private readonly childId: string,
+    private readonly isSame: (construct: IConstruct) => boolean,
+  ) {}
+
+  visit(node: IConstruct): void {
+    if (node !== this.stack) return;
+    const ours = this.stack.node.tryFindChild(this.childId);
+    if (ours !== undefined && this.stack.node.findAll().some((c) => c !== ours && this.isSame(c))) this.stack.node.tryRemoveChild(this.childId);
+  }
 }

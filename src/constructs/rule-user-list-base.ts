@@ -29,10 +29,11 @@ import { POLICIES_KEY } from "../core/engine/policy-schema";
 import { policiesFor } from "./rule-user-list-policy";
 import type { DesiredUser, ListMode } from "../core/engine/desired";
 import { declarationPolicyFailures, encodeNativeAttributes } from "../core/declaration/native";
-import type { NativeAttributes } from "../core/declaration/native";
-import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, nativeImportId } from "../core/native/native-provider";
+import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, PROVIDER_LOCAL_NAME, nativeImportId } from "../core/native/native-provider";
 import type { OnDestroy } from "../core/native/native-provider";
 import { installProvider } from "../io/provider-install";
+import { PROVIDER_CHILD_ID, ProviderDedupe } from "./native";
+import type { NativeSpec, ProvisionerResourceType } from "./native";
 
 /** One user of a RuleUserList. */
 export interface RuleUserListUser {
@@ -65,8 +66,7 @@ export type RuleUserListResourceType = "null_resource" | "terraform_data" | "ale
 /** The resource types a RuleUserList can synthesize. */
 export const RESOURCE_TYPES: readonly RuleUserListResourceType[] = ["null_resource", "terraform_data", NATIVE_RESOURCE_TYPE];
 
-/** The provisioner resource types a native list can be moved from. */
-export type ProvisionerResourceType = "null_resource" | "terraform_data";
+export type { ProvisionerResourceType } from "./native";
 
 /**
  * Moving a list that Terraform applied as a provisioner resource onto the native resource, with no
@@ -164,16 +164,6 @@ export interface RuleUserListProps {
   readonly movedFrom?: RuleUserListMove;
 }
 
-/** What a framework needs to build the native resource of a list. */
-export interface NativeSpec {
-  /** The attributes, read at synth (the policies that apply are known only then). */
-  readonly attributes: () => NativeAttributes;
-  /** The provisioner resource the list had, for the `removed` block. */
-  readonly movedFrom?: ProvisionerResourceType;
-  /** The rule ID of the `import` block. */
-  readonly importId?: string;
-}
-
 /** The `local-exec` provisioner of a list, in the shape both frameworks take. */
 export interface LocalExec {
   readonly type: "local-exec";
@@ -208,13 +198,36 @@ export interface TerraformKit {
    * version is checked once per stack.
    */
   readonly dataResource: (scope: Construct, id: string, triggers: Triggers, provisioner: LocalExec) => OverridableResource;
-  /**
-   * The native `alertrules_rule_user_list` resource, with the provider (its `required_providers`
-   * entry and a provider block, unless the stack has its own) in its stack.
-   */
+  /** The native `alertrules_rule_user_list` resource, with its `import` block when the spec has one. */
   readonly nativeResource: (scope: Construct, id: string, spec: NativeSpec) => OverridableResource;
+  /** A provider block of the native provider (`AlertRulesProvider` with no props) in `stack`. */
+  readonly alertRulesProvider: (stack: IConstruct, id: string) => void;
+  /** Whether a construct is a provider block of the native provider. */
+  readonly isAlertRulesProvider: (construct: IConstruct) => boolean;
   /** Calls `onSynthesize` when the stack of `construct` is written (the framework's custom synthesis). */
   readonly addCustomSynthesis: (construct: IConstruct, onSynthesize: (session: SynthesisSession) => void) => void;
+}
+
+/** The framework values the members of every {@link TerraformKit} are made of: cdktf's or cdktn's, the same shape. */
+export interface FrameworkValues {
+  readonly TerraformStack: { of(construct: IConstruct): IConstruct };
+  readonly Token: { isUnresolved(value: unknown): boolean };
+  readonly Aspects: { of(scope: IConstruct): { add(aspect: { visit(node: IConstruct): void }): void } };
+  readonly TerraformProvider: { isTerraformProvider(x: unknown): x is { terraformResourceType: string } };
+  readonly addCustomSynthesis: (construct: IConstruct, synthesis: { onSynthesize(session: SynthesisSession): void }) => void;
+}
+
+/** The members of a kit that only call the framework, the same in both. */
+export function frameworkKit(
+  cdk: FrameworkValues,
+): Pick<TerraformKit, "stackOf" | "isUnresolved" | "addAspect" | "isAlertRulesProvider" | "addCustomSynthesis"> {
+  return {
+    stackOf: (construct) => cdk.TerraformStack.of(construct),
+    isUnresolved: (value) => cdk.Token.isUnresolved(value),
+    addAspect: (scope, aspect) => cdk.Aspects.of(scope).add(aspect),
+    isAlertRulesProvider: (c) => cdk.TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === PROVIDER_LOCAL_NAME,
+    addCustomSynthesis: (construct, onSynthesize) => cdk.addCustomSynthesis(construct, { onSynthesize: (session) => onSynthesize(session) }),
+  };
 }
 
 /** Failures for values only known at apply time: plan reads the synthesized JSON as written. */
@@ -337,6 +350,21 @@ function writeDeclaredRulesOnce(stack: IConstruct, app: AppDeclarations, kit: Te
   });
 }
 
+/** The stacks that hold the native provider's block (their own, or the one a list added). */
+const STACKS_WITH_PROVIDER_BLOCK = new WeakSet<IConstruct>();
+
+/**
+ * Gives the stack, once, the native provider (its `required_providers` entry and a provider block)
+ * and the aspect that drops that block at synth if the stack declares its own, before or after the
+ * lists: no walk of the tree per list.
+ */
+function addProviderBlockOnce(stack: IConstruct, kit: TerraformKit): void {
+  if (STACKS_WITH_PROVIDER_BLOCK.has(stack)) return;
+  STACKS_WITH_PROVIDER_BLOCK.add(stack);
+  kit.alertRulesProvider(stack, PROVIDER_CHILD_ID);
+  kit.addAspect(stack, new ProviderDedupe(stack, PROVIDER_CHILD_ID, kit.isAlertRulesProvider));
+}
+
 /** The stacks whose directory gets the provider at synth. */
 const STACKS_WITH_PROVIDER = new WeakSet<IConstruct>();
 
@@ -446,6 +474,7 @@ export abstract class RuleUserListBase extends Construct {
         ...(move?.resourceType === "null_resource" || move?.resourceType === "terraform_data" ? { movedFrom: move.resourceType } : {}),
         ...(typeof importId === "string" && importId !== "" ? { importId } : {}),
       });
+      addProviderBlockOnce(stack, kit);
       installProviderOnce(stack, kit);
       return;
     }

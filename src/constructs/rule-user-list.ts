@@ -4,7 +4,6 @@
  * `alert-rule-users/cdktn` instead (cdktn.ts).
  */
 import { Aspects, TerraformProvider, TerraformResource, TerraformStack, Token, anyToHclTerraform, anyToTerraform, hashMapper, hashMapperHcl } from "cdktf";
-import type { IAspect } from "cdktf";
 import { addCustomSynthesis } from "cdktf/lib/synthesize/synthesizer";
 import { ValidateTerraformVersion } from "cdktf/lib/validations/validate-terraform-version";
 import type { Construct, IConstruct } from "constructs";
@@ -12,14 +11,13 @@ import { NullProvider } from "@cdktf/provider-null/lib/provider";
 import { Resource } from "@cdktf/provider-null/lib/resource";
 import { RESOURCE_CHILD_ID } from "../core/declaration";
 import type { Triggers } from "../core/declaration";
-import { RuleUserListBase } from "./rule-user-list-base";
-import type { LocalExec, NativeSpec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
+import { RuleUserListBase, frameworkKit } from "./rule-user-list-base";
+import type { LocalExec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
 import { PEER_RANGES, compatibleScope } from "./compat";
 import type { Framework } from "./compat";
-import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE } from "../core/native/native-provider";
-import { HCL_OUTPUT_UNSUPPORTED, PROVIDER_CHILD_ID, providerAttributes, removedBlock } from "./native";
+import { HCL_OUTPUT_UNSUPPORTED, PROVIDER_CONFIG, ProviderDedupe, providerAttributes } from "./native";
+import { nativeResourceMaker } from "./native-resource";
 import type { AlertRulesProviderProps } from "./native";
-import { TOOL_VERSION } from "../io/version";
 
 export type { ProvisionerResourceType, RuleUserListMove, RuleUserListProps, RuleUserListResourceType, RuleUserListUser } from "./rule-user-list-base";
 export type { AlertRulesProviderProps } from "./native";
@@ -31,25 +29,11 @@ const CDKTF: Framework = { packageName: "cdktf", range: PEER_RANGES.cdktf, stack
 const PROVIDER_ID = "alert-rule-users-null";
 const DEDUPE_MARK = Symbol.for("alert-rule-users/null-provider-dedupe");
 
+/** The `alertrules_rule_user_list` of a list (native-resource.ts), with this framework's resource class. */
+const nativeResource = nativeResourceMaker(TerraformResource);
+
 function isNullProvider(construct: IConstruct): boolean {
   return TerraformProvider.isTerraformProvider(construct) && construct.terraformResourceType === NullProvider.tfResourceType;
-}
-
-/**
- * Removes the `null` provider a RuleUserList added when the stack gained its own afterwards (two
- * default provider blocks are a Terraform error). Runs at synth, before the stack is rendered.
- */
-class NullProviderDedupe implements IAspect {
-  constructor(private readonly stack: TerraformStack) {}
-
-  visit(node: IConstruct): void {
-    if (node !== this.stack) return;
-    const ours = this.stack.node.tryFindChild(PROVIDER_ID);
-    if (ours === undefined) return;
-    if (this.stack.node.findAll().some((c) => c !== ours && isNullProvider(c))) {
-      this.stack.node.tryRemoveChild(PROVIDER_ID);
-    }
-  }
 }
 
 /**
@@ -62,7 +46,7 @@ function ensureNullProvider(stack: TerraformStack): void {
   if (!stack.node.findAll().some(isNullProvider)) {
     new NullProvider(stack, PROVIDER_ID);
   }
-  Aspects.of(stack).add(new NullProviderDedupe(stack));
+  Aspects.of(stack).add(new ProviderDedupe(stack, PROVIDER_ID, isNullProvider));
 }
 
 /** The message of cdktf's own check, which DataResource runs once per resource. */
@@ -110,11 +94,7 @@ export class AlertRulesProvider extends TerraformProvider {
     id: string,
     private readonly props: AlertRulesProviderProps = {},
   ) {
-    super(scope, id, {
-      terraformResourceType: PROVIDER_LOCAL_NAME,
-      terraformGeneratorMetadata: { providerName: PROVIDER_LOCAL_NAME, providerVersion: TOOL_VERSION },
-      terraformProviderSource: PROVIDER_SOURCE,
-    });
+    super(scope, id, PROVIDER_CONFIG);
   }
 
   protected override synthesizeAttributes(): Record<string, unknown> {
@@ -126,64 +106,19 @@ export class AlertRulesProvider extends TerraformProvider {
   }
 }
 
-const isAlertRulesProvider = (c: IConstruct): boolean => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === PROVIDER_LOCAL_NAME;
-
-/** Removes the provider a list added when the stack has its own (declared before or after the lists). */
-class AlertRulesProviderDedupe implements IAspect {
-  constructor(private readonly stack: TerraformStack) {}
-
-  visit(node: IConstruct): void {
-    if (node !== this.stack) return;
-    const ours = this.stack.node.tryFindChild(PROVIDER_CHILD_ID);
-    if (ours !== undefined && this.stack.node.findAll().some((c) => c !== ours && isAlertRulesProvider(c))) this.stack.node.tryRemoveChild(PROVIDER_CHILD_ID);
-  }
-}
-
-const WITH_PROVIDER = new WeakSet<TerraformStack>();
-
-/** The `alertrules_rule_user_list` of a list: its attributes read at synth, and the move's blocks. */
-class NativeListResource extends TerraformResource {
-  constructor(
-    scope: Construct,
-    id: string,
-    private readonly spec: NativeSpec,
-  ) {
-    super(scope, id, { terraformResourceType: NATIVE_RESOURCE_TYPE, terraformGeneratorMetadata: { providerName: PROVIDER_LOCAL_NAME, providerVersion: TOOL_VERSION } });
-    if (spec.importId !== undefined) this.importFrom(spec.importId);
-    const stack = TerraformStack.of(this);
-    if (!WITH_PROVIDER.has(stack)) {
-      WITH_PROVIDER.add(stack);
-      new AlertRulesProvider(stack, PROVIDER_CHILD_ID);
-      Aspects.of(stack).add(new AlertRulesProviderDedupe(stack));
-    }
-    if (spec.movedFrom === "null_resource") ensureNullProvider(stack); // the state's null_resource needs its provider to be forgotten
-  }
-
-  protected override synthesizeAttributes(): Record<string, unknown> {
-    return { ...this.spec.attributes() };
-  }
-
-  protected override synthesizeHclAttributes(): Record<string, unknown> {
-    throw new Error(HCL_OUTPUT_UNSUPPORTED);
-  }
-
-  override toTerraform(): Record<string, unknown> {
-    const tf = super.toTerraform() as Record<string, unknown>;
-    return this.spec.movedFrom === undefined ? tf : { ...tf, removed: [removedBlock(this.spec.movedFrom, this.friendlyUniqueId)] };
-  }
-}
-
 const CDKTF_KIT: TerraformKit = {
-  stackOf: (construct) => TerraformStack.of(construct),
-  isUnresolved: (value) => Token.isUnresolved(value),
-  addAspect: (scope, aspect) => Aspects.of(scope).add(aspect),
+  ...frameworkKit({ TerraformStack, Token, Aspects, TerraformProvider, addCustomSynthesis }),
   nullResource: (scope, id, triggers, provisioner) => {
     ensureNullProvider(TerraformStack.of(scope));
     return new Resource(scope, id, { triggers: { ...triggers }, provisioners: [provisioner] });
   },
   dataResource: (scope, id, triggers, provisioner) => new TerraformDataResource(scope, id, triggers, provisioner),
-  nativeResource: (scope, id, spec) => new NativeListResource(scope, id, spec),
-  addCustomSynthesis: (construct, onSynthesize) => addCustomSynthesis(construct, { onSynthesize: (session) => onSynthesize(session) }),
+  nativeResource: (scope, id, spec) => {
+    const resource = nativeResource(scope, id, spec);
+    if (spec.movedFrom === "null_resource") ensureNullProvider(TerraformStack.of(scope)); // the state's null_resource needs its provider to be forgotten
+    return resource;
+  },
+  alertRulesProvider: (stack, id) => new AlertRulesProvider(stack, id),
 };
 
 /**
