@@ -11,6 +11,7 @@ import { EXPIRING_SOON_DAYS, addDays, dayOf } from "./expiry";
 import type { DesiredList } from "./desired";
 import type { Plan } from "./plan-schema";
 import { usersAdded } from "./operations";
+import { checkSavedPlanSignature } from "./plan-signature";
 
 declare const admission: unique symbol;
 
@@ -131,4 +132,27 @@ export function checkNoExpiredAdds(plan: Plan, today: string): void {
         `it records expiry dates only up to ${horizon}, so it cannot show that none of the users it adds has expired since. Plan again.`,
     );
   }
+}
+
+/** What a saved plan's file is checked against before any connection. */
+export interface SavedPlanCheck {
+  /** The file's name as the user gave it, for messages. */
+  readonly name: string;
+  /** The plan key (ALERT_RULE_USERS_PLAN_KEY), or undefined when unset. */
+  readonly key: string | undefined;
+  /** The real clock, whatever the plan's `now`: an old plan is not replayed, an expired user not added back. */
+  readonly now: Date;
+  /** `--max-plan-age`: in milliseconds, and as the flag's text for the message. */
+  readonly maxAge: { readonly ms: number; readonly text: string };
+}
+
+/**
+ * The checks of a saved plan's file, before any connection: its signature (with a key, only a
+ * plan signed with it; without, a signed plan gets a warning), its age, and no user added whose
+ * `expiresAt` has passed. Throws the first refusal.
+ */
+export function admitSavedPlanFile(plan: Plan, check: SavedPlanCheck, warn: (message: string) => void): void {
+  checkSavedPlanSignature(plan, check.key, check.name, warn);
+  checkPlanAge(plan, check.now.getTime(), check.maxAge.ms, check.maxAge.text);
+  checkNoExpiredAdds(plan, check.now.toISOString().slice(0, 10));
 }

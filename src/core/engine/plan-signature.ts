@@ -7,6 +7,9 @@
  * the plan schema.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Hmac } from "node:crypto";
+import { PlanFileError } from "../../errors";
+import { PLAN_KEY_VARIABLE } from "../../shared/secret-variables";
 import { canonicalJson } from "./canonical-json";
 
 export const SIGNATURE_PREFIX = "hmac-sha256:";
@@ -27,7 +30,8 @@ export function planContent<P extends object>(plan: P): P {
 
 /** `hmac-sha256:<hex>` of the plan's canonical JSON (document fields left out) under `key`. */
 export function signPlan(plan: object, key: string): string {
-  return SIGNATURE_PREFIX + createHmac("sha256", key).update(canonicalJson(planContent(plan))).digest("hex");
+  const mac: Hmac = createHmac("sha256", key);
+  return SIGNATURE_PREFIX + mac.update(canonicalJson(planContent(plan))).digest("hex");
 }
 
 /** The signature a parsed plan document carries, or null. */
@@ -44,4 +48,31 @@ export function checkPlanSignature(plan: object, key: string): SignatureCheck {
   const expected = Buffer.from(signPlan(plan, key));
   const actual = Buffer.from(given);
   return actual.length === expected.length && timingSafeEqual(actual, expected) ? "valid" : "invalid";
+}
+
+/**
+ * With a key: refuses a saved plan that is unsigned or not signed with it. Without: a signed plan
+ * is applied with a warning that its signature was not checked.
+ */
+export function checkSavedPlanSignature(plan: object, key: string | undefined, file: string, warn: (message: string) => void): void {
+  if (key === undefined) {
+    if (planSignature(plan) !== null) {
+      warn(`${file} is signed, but ${PLAN_KEY_VARIABLE} is not set: its signature was not checked.`);
+    }
+    return;
+  }
+  switch (checkPlanSignature(plan, key)) {
+    case "valid":
+      return;
+    case "unsigned":
+      throw new PlanFileError(
+        `nothing was applied: ${file} is not signed, and ${PLAN_KEY_VARIABLE} is set, so only plans signed with that key are applied. ` +
+          `Make the plan with the same ${PLAN_KEY_VARIABLE} set in the plan job (plan --out FILE signs it).`,
+      );
+    case "invalid":
+      throw new PlanFileError(
+        `nothing was applied: the signature of ${file} does not match ${PLAN_KEY_VARIABLE}: the plan was signed with another key, ` +
+          `or edited after it was signed. Plan again with the key of this apply job and apply that file unmodified.`,
+      );
+  }
 }

@@ -57,7 +57,7 @@ export async function applyPlannedRule(plan: Plan, observed: ObservedList | null
     return { kind: "stale", changes: changes.length > 0 ? changes : ["the live list is not the one the plan read"] };
   }
   if (options.signal?.aborted === true) return { kind: "interrupted" };
-  return { kind: "applied", result: await applyPlanned(plan, session, options, reads) };
+  return { kind: "applied", result: await applyPlanned(plan, { session, readNow: reads }, options) };
 }
 
 /** A rule's list read after a failed apply, seen through the declaration: what the state then holds. */

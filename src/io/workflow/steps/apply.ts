@@ -12,7 +12,7 @@
 import type { ApplyResult } from "../../../core/engine/apply-results";
 import { hasChanges } from "../../../core/engine/build-plan";
 import type { DesiredList } from "../../../core/engine/desired";
-import { admitted, checkNoExpiredAdds, checkNoExpiredDeclaredAdds, checkPlanAge } from "../../../core/engine/admission";
+import { admitSavedPlanFile, admitted, checkNoExpiredDeclaredAdds } from "../../../core/engine/admission";
 import { checkPlanIsApplicable, checkSameConnection } from "../../../core/engine/guards";
 import type { ListRead } from "../../../core/engine/observation";
 import type { Plan } from "../../../core/engine/plan-schema";
@@ -20,7 +20,6 @@ import { checkStillPlanned, rulesToReadAgain } from "../../../core/engine/still-
 import { checkTip } from "../../git/tip";
 import { readPlanFile } from "../../plan-file";
 import { getPlan, type PlanClock } from "./plan";
-import { checkSavedPlanSignature } from "./plan-key";
 import type { RunOptions, SendOptions, Session } from "../session/session";
 
 /** A saved plan file: where it is, its name as the user gave it (for messages), and how old it may be. */
@@ -50,24 +49,35 @@ export async function applySavedPlan(file: SavedPlanFile, planKey: string | unde
   checkRequiredTip(options);
   const plan = readPlanFile(file.path);
   hooks.planReady?.(plan);
-  checkSavedPlanSignature(plan, planKey, file.name, hooks.warn);
-  // The real clock, whatever the plan's `now`: an old plan is not replayed, an expired user not added back.
-  const realNow = new Date();
-  checkPlanAge(plan, realNow.getTime(), file.maxAge.ms, file.maxAge.text);
-  checkNoExpiredAdds(plan, realNow.toISOString().slice(0, 10));
-  const session = await hooks.connect();
-  return applyPlanned(plan, session, options);
+  return applyPlanned(plan, { file, planKey, connect: hooks.connect, warn: hooks.warn }, options);
 }
 
 /**
- * The admission of a plan made earlier against this session's service (a saved plan's, after its
- * file checks; the native provider's, from Terraform's planned private data): the same service and
- * tenant, the declaration errors and the mass-removal guard, and a fresh read of every rule it
- * changes (StalePlanError, nothing sent, when a list differs from what the plan read or its calls
- * do not follow from it). Then sends and verifies. `readNow`: those rules as the caller just read
- * them, right before this call (else they are read here).
+ * Where a plan to apply comes from: a saved plan's file, whose checks run before it connects (so a
+ * refused file makes no connection); or the session that made it (the native provider's, from
+ * Terraform's planned private data), with its rules as the caller just read them, right before
+ * this call (else they are read here).
  */
-export async function applyPlanned(plan: Plan, session: Session, options: RunOptions, readNow?: readonly ListRead[]): Promise<ApplyResult> {
+export type PlanSource =
+  | { readonly file: SavedPlanFile; readonly planKey: string | undefined; readonly connect: SavedPlanHooks["connect"]; readonly warn: SavedPlanHooks["warn"] }
+  | { readonly session: Session; readonly readNow?: readonly ListRead[] };
+
+/**
+ * The admission of a plan made earlier, then its calls: a saved plan's file checks (signature,
+ * age, no expired adds) and its connection; then, against the session's service, the same service
+ * and tenant, the declaration errors and the mass-removal guard, and a fresh read of every rule it
+ * changes (StalePlanError, nothing sent, when a list differs from what the plan read or its calls
+ * do not follow from it). Then sends and verifies.
+ */
+export async function applyPlanned(plan: Plan, source: PlanSource, options: RunOptions): Promise<ApplyResult> {
+  let session: Session;
+  let readNow: readonly ListRead[] | undefined;
+  if ("file" in source) {
+    admitSavedPlanFile(plan, { name: source.file.name, key: source.planKey, now: new Date(), maxAge: source.file.maxAge }, source.warn);
+    session = await source.connect();
+  } else {
+    ({ session, readNow } = source);
+  }
   checkSameConnection(plan, session.connection);
   checkPlanIsApplicable(plan, options);
   checkStillPlanned(plan, readNow ?? (await session.readAgain(rulesToReadAgain(plan))), "saved");
