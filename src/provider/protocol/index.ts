@@ -12,4 +12,4 @@ export { shapeOfSchema, toProtoSchema } from "./schema";
 export { makeServerCertificate } from "./certificate";
 export type { ServerCertificate } from "./certificate";
 export { checkHandshake, handshakeLine, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./handshake";
-export { protocolServices, LOADER_OPTIONS, PROTO_DIRECTORY } from "./proto";
+export { protocolDefinition, LOADER_OPTIONS, PROTO_DIRECTORY } from "./proto";

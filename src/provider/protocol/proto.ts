@@ -1,42 +1,45 @@
 /**
  * Loads the project's own .proto files (src/provider/protocol/proto, copied beside the compiled code
- * by the build) into gRPC service definitions.
+ * by the build) with @grpc/proto-loader, and gives each service's unary methods to the gRPC server
+ * (grpc-server.ts) with the functions that read and write their messages.
  */
-import { loadPackageDefinition } from "@grpc/grpc-js";
-import type { GrpcObject, ServiceClientConstructor, ServiceDefinition } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
+import type { MethodDefinition, PackageDefinition } from "@grpc/proto-loader";
 import { join } from "node:path";
+import type { UnaryMethod } from "./grpc-server";
 
 export const PROTO_DIRECTORY = join(__dirname, "proto");
 
-export interface ProtocolServices {
-  provider: ServiceDefinition;
-  controller: ServiceDefinition;
-  health: ServiceDefinition;
-  /** the package tree, for clients (tests) */
-  packages: GrpcObject;
-}
+/** The services the provider process serves. */
+export type ServiceName = "tfplugin6.Provider" | "plugin.GRPCController" | "grpc.health.v1.Health";
 
 /** int64 as JS numbers, enums by name, bytes as Buffers, every field present (defaults), snake_case names. */
 export const LOADER_OPTIONS = { keepCase: true, longs: Number, enums: String, bytes: Buffer, defaults: true, oneofs: true } as const;
 
-let loaded: ProtocolServices | undefined;
+let loaded: PackageDefinition | undefined;
 
-export function protocolServices(): ProtocolServices {
+/** The package definition of the three .proto files (for a gRPC client too: `loadPackageDefinition`). */
+export function protocolDefinition(): PackageDefinition {
   if (loaded === undefined) {
     const definition = loadSync(["tfplugin6.proto", "go-plugin.proto", "health.proto"], { ...LOADER_OPTIONS, includeDirs: [PROTO_DIRECTORY] });
-    const packages = loadPackageDefinition(definition);
-    const service = (path: string): ServiceDefinition => {
-      let node: unknown = packages;
-      for (const part of path.split(".")) node = (node as Record<string, unknown>)[part];
-      return (node as ServiceClientConstructor).service;
-    };
-    loaded = {
-      provider: service("tfplugin6.Provider"),
-      controller: service("plugin.GRPCController"),
-      health: service("grpc.health.v1.Health"),
-      packages,
-    };
+    loaded = definition;
   }
   return loaded;
+}
+
+/**
+ * The server's methods of `service`, by path, for the handlers given (a method of the service with
+ * no handler is left out: the server answers it UNIMPLEMENTED). Throws when a handler names no
+ * method of the service.
+ */
+export function unaryMethods(service: ServiceName, handlers: { readonly [method: string]: (request: unknown) => Promise<unknown> }): Map<string, UnaryMethod> {
+  const definition = protocolDefinition()[service] as Record<string, MethodDefinition<unknown, unknown>> | undefined;
+  if (definition === undefined) throw new Error(`The service ${service} is not in the provider's .proto files.`);
+  const out = new Map<string, UnaryMethod>();
+  for (const [name, handle] of Object.entries(handlers)) {
+    const method = definition[name];
+    if (method === undefined) throw new Error(`The service ${service} has no method ${name}.`);
+    out.set(method.path, { deserialize: (bytes) => method.requestDeserialize(bytes), serialize: (message) => method.responseSerialize(message), handle });
+  }
+  return out;
 }

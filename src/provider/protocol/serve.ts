@@ -6,13 +6,11 @@
  * the process that started it is gone. SIGINT is ignored, as go-plugin does: Ctrl-C reaches the whole
  * process group, and Terraform answers it by calling StopProvider and finishing what is in flight.
  */
-import { Server, ServerCredentials, status } from "@grpc/grpc-js";
-import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
 import { randomInt } from "node:crypto";
-import { createServer } from "node:net";
 import { makeServerCertificate } from "./certificate";
+import { GrpcCode, GrpcServer, GrpcStatusError } from "./grpc-server";
 import { checkHandshake, handshakeLine } from "./handshake";
-import { protocolServices } from "./proto";
+import { unaryMethods } from "./proto";
 import { providerService } from "./server";
 import type { ProviderDefinition, ServeOptions } from "./types";
 
@@ -40,28 +38,24 @@ export async function serve(provider: ProviderDefinition, options: ServeOptions 
   const check = checkHandshake(env, providerName);
   if (!check.ok) return refuse(check.reason);
 
-  let server: Server;
+  let server: GrpcServer;
   let port: number;
   let certificateDer: Buffer;
   try {
-    const services = protocolServices();
     const certificate = makeServerCertificate();
     certificateDer = certificate.der;
-    const credentials = ServerCredentials.createSsl(
-      Buffer.from(check.settings.clientCertificatePem),
-      [{ private_key: Buffer.from(certificate.privateKeyPem), cert_chain: Buffer.from(certificate.certificatePem) }],
-      true, // require a client certificate, verified against Terraform's
-    );
-    server = new Server({ "grpc.max_receive_message_length": -1, "grpc.max_send_message_length": -1 });
-    server.addService(services.provider, providerService(provider, providerName));
-    server.addService(services.health, { Check: healthCheck });
-    server.addService(services.controller, {
-      Shutdown: (_call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-        callback(null, {});
-        setImmediate(() => void stopServing("Terraform asked the provider to shut down"));
-      },
-    });
-    port = await bindFirstFree(server, check.settings.ports, credentials);
+    const methods = new Map([
+      ...unaryMethods("tfplugin6.Provider", providerService(provider, providerName)),
+      ...unaryMethods("grpc.health.v1.Health", { Check: healthCheck }),
+      ...unaryMethods("plugin.GRPCController", {
+        Shutdown: () => {
+          setImmediate(() => void stopServing("Terraform asked the provider to shut down"));
+          return Promise.resolve({});
+        },
+      }),
+    ]);
+    server = new GrpcServer(methods, { keyPem: certificate.privateKeyPem, certificatePem: certificate.certificatePem, clientCertificatePem: check.settings.clientCertificatePem });
+    port = await bindFirstFree(server, check.settings.ports);
   } catch (thrown) {
     return refuse(`The ${providerName} provider could not start: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   }
@@ -87,10 +81,7 @@ export async function serve(provider: ProviderDefinition, options: ServeOptions 
     process.off("SIGTERM", onSigterm);
     process.off("SIGINT", onSigint);
     // stop accepting calls, let those in flight finish; close what is left after the grace period
-    const grace = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
-    grace.unref();
-    await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-    clearTimeout(grace);
+    await server.shutdown(SHUTDOWN_GRACE_MS);
     resolveDone();
   }
 
@@ -98,10 +89,11 @@ export async function serve(provider: ProviderDefinition, options: ServeOptions 
   return done;
 }
 
-function healthCheck(call: ServerUnaryCall<{ service: string }, unknown>, callback: sendUnaryData<unknown>): void {
+function healthCheck(request: unknown): Promise<unknown> {
   // go-plugin asks for the service "plugin"; "" is the server as a whole
-  if (call.request.service === "plugin" || call.request.service === "") callback(null, { status: "SERVING" });
-  else callback({ code: status.NOT_FOUND, details: `unknown service "${call.request.service}"` });
+  const service = (request as { service: string }).service;
+  if (service === "plugin" || service === "") return Promise.resolve({ status: "SERVING" });
+  return Promise.reject(new GrpcStatusError(GrpcCode.NOT_FOUND, `unknown service "${service}"`));
 }
 
 function isAlive(pid: number): boolean {
@@ -116,31 +108,19 @@ function isAlive(pid: number): boolean {
 
 /**
  * Binds the first free port of `ports`, starting at a random one and wrapping around (several
- * providers start at once; go-plugin accepts any port of the range). Each port is first tried with a
- * plain listener, so a busy port is skipped silently rather than logged as an error by grpc-js.
+ * providers start at once; go-plugin accepts any port of the range).
  */
-async function bindFirstFree(server: Server, ports: readonly number[], credentials: ServerCredentials): Promise<number> {
+async function bindFirstFree(server: GrpcServer, ports: readonly number[]): Promise<number> {
   let last: Error | undefined;
   const offset = ports.length > 1 ? randomInt(ports.length) : 0;
   for (let i = 0; i < ports.length; i++) {
-    const candidate = ports[(offset + i) % ports.length] ?? 0;
     try {
-      if (candidate !== 0 && !(await isFree(candidate))) continue;
-      return await new Promise<number>((resolve, reject) =>
-        server.bindAsync(`127.0.0.1:${candidate}`, credentials, (error, bound) => (error === null ? resolve(bound) : reject(error))),
-      );
+      return await server.listen(ports[(offset + i) % ports.length] ?? 0);
     } catch (thrown) {
-      last = thrown as Error;
+      // a busy port is skipped without a word: another provider took it
+      if ((thrown as NodeJS.ErrnoException).code !== "EADDRINUSE") last = thrown as Error;
     }
   }
   const range = ports.length === 1 ? `port ${ports[0] ?? 0}` : `ports ${ports[0] ?? 0} to ${ports[ports.length - 1] ?? 0}`;
   throw new Error(`no free TCP port on 127.0.0.1 among ${range}${last === undefined ? "" : ` (${last.message})`}.`);
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
 }

@@ -3,8 +3,7 @@
  * schema), routed to the ProviderDefinition, and its answer encoded back. A thrown error becomes an
  * error diagnostic carrying its message only. Calls run concurrently: nothing here serializes them.
  */
-import { status } from "@grpc/grpc-js";
-import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
+import { GrpcCode, GrpcStatusError } from "./grpc-server";
 import type { Shape } from "./codec";
 import { decodeJson, decodeMsgpack, encodeMsgpack } from "./codec";
 import { shapeOfSchema, toProtoSchema } from "./schema";
@@ -134,7 +133,7 @@ interface Served {
  * The handlers of `tfplugin6.Provider` for a definition. The schemas are built (and checked) here,
  * once: a schema Terraform would refuse throws now rather than at the first call.
  */
-export function providerService(provider: ProviderDefinition, providerName: string): UntypedServiceImplementation {
+export function providerService(provider: ProviderDefinition, providerName: string): Record<string, (request: unknown) => Promise<unknown>> {
   const resources = index(provider.resources);
   const dataSources = index(provider.dataSources);
   const served: Served = {
@@ -158,7 +157,7 @@ export function providerService(provider: ProviderDefinition, providerName: stri
     },
   };
   const handlers: Record<string, Handler> = { ...providerHandlers(served), ...resourceHandlers(served), ...stateHandlers(served), ...dataSourceHandlers(served), ...unsupportedHandlers(providerName) };
-  const implementation: UntypedServiceImplementation = {};
+  const implementation: Record<string, (request: unknown) => Promise<unknown>> = {};
   for (const [name, handler] of Object.entries(handlers)) implementation[name] = unary(name, handler);
   return implementation;
 }
@@ -357,14 +356,13 @@ class Unsupported extends Error {}
 /** RPCs whose responses have no diagnostics: a failure there is a gRPC status. */
 const WITHOUT_DIAGNOSTICS = new Set(["StopProvider", "CallFunction"]);
 
-function unary(name: string, handler: Handler) {
-  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
-    const answer = (thrown: unknown): void => {
-      if (!WITHOUT_DIAGNOSTICS.has(name)) return callback(null, { diagnostics: [errorDiagnostic(thrown)] });
-      callback({ code: thrown instanceof Unsupported ? status.UNIMPLEMENTED : status.INTERNAL, details: errorDiagnostic(thrown).summary });
-    };
-    Promise.resolve()
-      .then(() => handler(call.request as never))
-      .then((response) => callback(null, response), answer);
+function unary(name: string, handler: Handler): (request: unknown) => Promise<unknown> {
+  const answer = (thrown: unknown): object => {
+    if (!WITHOUT_DIAGNOSTICS.has(name)) return { diagnostics: [errorDiagnostic(thrown)] };
+    throw new GrpcStatusError(thrown instanceof Unsupported ? GrpcCode.UNIMPLEMENTED : GrpcCode.INTERNAL, errorDiagnostic(thrown).summary);
   };
+  return (request) =>
+    Promise.resolve()
+      .then(() => handler(request as never))
+      .catch(answer);
 }

@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import type { ServerCertificate } from "../../../src/provider/protocol";
-import { decodeMsgpack, encodeMsgpack, makeServerCertificate, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, protocolServices, schemaShape, UNKNOWN } from "../../../src/provider/protocol";
+import { decodeMsgpack, encodeMsgpack, makeServerCertificate, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, protocolDefinition, schemaShape, UNKNOWN } from "../../../src/provider/protocol";
 import { echoProvider } from "./fixtures/echo-provider";
 
 const FIXTURE = join(__dirname, "fixtures", "echo-provider.ts");
@@ -59,7 +59,7 @@ function terraformEnv(clientCertificate: ServerCertificate): NodeJS.ProcessEnv {
 type Call = (method: string, request: object) => Promise<any>;
 
 function client(service: "tfplugin6.Provider" | "plugin.GRPCController" | "grpc.health.v1.Health", address: string, serverPem: string, clientCertificate: ServerCertificate | null): { call: Call; close: () => void } {
-  let node: any = protocolServices().packages;
+  let node: any = grpc.loadPackageDefinition(protocolDefinition());
   for (const part of service.split(".")) node = node[part];
   const credentials =
     clientCertificate === null
