@@ -93,34 +93,31 @@ export class TerraformRun {
   claim(key: string, identity: string): string | null {
     const k = digest(key);
     const mine = digest(identity);
-    const file = path.join(this.dir, "claims", "log");
-    fs.appendFileSync(file, `${k} ${mine}\n`, { mode: 0o600 });
-    this.readClaims(file);
+    this.claimsFd ??= fs.openSync(path.join(this.dir, "claims", "log"), "a+", 0o600);
+    fs.writeSync(this.claimsFd, `${k} ${mine}\n`);
+    this.readClaims(this.claimsFd);
     const held = this.holders.get(k);
     return held === undefined || held === mine ? null : held;
   }
 
   private readonly holders = new Map<string, string>();
+  /** The claims log, open for the process's life (appends go to its end, reads at an offset): one open per process, not per claim. */
+  private claimsFd: number | undefined;
   private claimsRead = 0;
   private claimsTail = "";
 
   /** Reads the claims appended since the last read; a line not yet whole waits for the next. */
-  private readClaims(file: string): void {
-    const fd = fs.openSync(file, "r");
-    try {
-      const size = fs.fstatSync(fd).size;
-      if (size <= this.claimsRead) return;
-      const bytes = Buffer.alloc(size - this.claimsRead);
-      const read = fs.readSync(fd, bytes, 0, bytes.length, this.claimsRead);
-      this.claimsRead += read;
-      const lines = (this.claimsTail + bytes.subarray(0, read).toString("utf8")).split("\n");
-      this.claimsTail = lines.pop() ?? "";
-      for (const line of lines) {
-        const [k, holder] = line.split(" ");
-        if (k !== undefined && holder !== undefined && !this.holders.has(k)) this.holders.set(k, holder);
-      }
-    } finally {
-      fs.closeSync(fd);
+  private readClaims(fd: number): void {
+    const size = fs.fstatSync(fd).size;
+    if (size <= this.claimsRead) return;
+    const bytes = Buffer.alloc(size - this.claimsRead);
+    const read = fs.readSync(fd, bytes, 0, bytes.length, this.claimsRead);
+    this.claimsRead += read;
+    const lines = (this.claimsTail + bytes.subarray(0, read).toString("utf8")).split("\n");
+    this.claimsTail = lines.pop() ?? "";
+    for (const line of lines) {
+      const [k, holder] = line.split(" ");
+      if (k !== undefined && holder !== undefined && !this.holders.has(k)) this.holders.set(k, holder);
     }
   }
 
@@ -141,9 +138,18 @@ export class TerraformRun {
   /** Records a rule the configuration names (Terraform validates every resource before it plans any). */
   declare(reference: { readonly ruleId: string | null; readonly ruleName: string | null }): void {
     const line = JSON.stringify({ ruleId: reference.ruleId, ruleName: reference.ruleName });
+    const file = path.join(this.dir, "declared");
+    // Terraform validates every resource in each of its provider processes: what an earlier one
+    // recorded (read once per process) is not written again
+    this.declaredLines ??= new Set(readLines(file));
+    if (this.declaredLines.has(line)) return;
+    this.declaredLines.add(line);
     // one short line per write, opened for appending: concurrent writers never interleave within it
-    fs.appendFileSync(path.join(this.dir, "declared"), `${line}\n`, { mode: 0o600 });
+    fs.appendFileSync(file, `${line}\n`, { mode: 0o600 });
   }
+
+  /** The lines of the declared-rules file this process has read or written. */
+  private declaredLines: Set<string> | undefined;
 
   /** The rules recorded by {@link declare} in this command, each once, in the order first seen. */
   declaredRules(): { ruleId: string | null; ruleName: string | null }[] {
@@ -181,6 +187,17 @@ export class TerraformRun {
     } catch {
       return null;
     }
+  }
+}
+
+/** The whole lines of a file (a last line cut short is left out), or none when it does not exist. */
+function readLines(file: string): string[] {
+  try {
+    const lines = fs.readFileSync(file, "utf8").split("\n");
+    lines.pop();
+    return lines;
+  } catch {
+    return [];
   }
 }
 

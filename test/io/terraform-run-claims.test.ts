@@ -43,3 +43,23 @@ describe("a claim on a rule", () => {
     }
   });
 });
+
+describe("the rules a configuration declares", () => {
+  it("are read back once each, in the order first seen, whichever process of the command declared them, and by no other command", () => {
+    const env = command();
+    const validation = TerraformRun.current(env);
+    validation.declare({ ruleId: "r-1", ruleName: null });
+    validation.declare({ ruleId: null, ruleName: "Finance" });
+    validation.declare({ ruleId: "r-1", ruleName: null });
+    // the walk's process validates the same resources again, and one more
+    const walk = TerraformRun.current(env);
+    walk.declare({ ruleId: null, ruleName: "Finance" });
+    walk.declare({ ruleId: "r-2", ruleName: null });
+    expect(walk.declaredRules()).toEqual([
+      { ruleId: "r-1", ruleName: null },
+      { ruleId: null, ruleName: "Finance" },
+      { ruleId: "r-2", ruleName: null },
+    ]);
+    expect(TerraformRun.current(command()).declaredRules()).toEqual([]);
+  });
+});
