@@ -15,7 +15,7 @@ import * as http2 from "node:http2";
 import type { ServerHttp2Session, ServerHttp2Stream, IncomingHttpHeaders } from "node:http2";
 
 /** The gRPC status codes this server answers with. */
-export const GrpcCode = { OK: 0, INVALID_ARGUMENT: 3, NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
+export const GrpcCode = { OK: 0, NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
 export type GrpcCode = (typeof GrpcCode)[keyof typeof GrpcCode];
 
 /** A call's answer that is a gRPC status rather than a response message. */

@@ -21,6 +21,7 @@ let loaded: PackageDefinition | undefined;
 /** The package definition of the three .proto files (for a gRPC client too: `loadPackageDefinition`). */
 export function protocolDefinition(): PackageDefinition {
   if (loaded === undefined) {
+    // scripts/bundle-provider.mjs replaces this statement with the descriptor it embeds: keep its shape
     const definition = loadSync(["tfplugin6.proto", "go-plugin.proto", "health.proto"], { ...LOADER_OPTIONS, includeDirs: [PROTO_DIRECTORY] });
     loaded = definition;
   }
