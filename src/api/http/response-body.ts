@@ -10,24 +10,26 @@ import type { ResponseAnswer } from "./attempt";
 
 /** Parses `response`'s body with `schema`; `secrets` are redacted from whatever the error quotes. */
 export function parseBody<T>(operation: string, ruleId: string | undefined, response: ResponseAnswer, schema: z.ZodType<T>, secrets: readonly string[]): T {
-  const received = {
+  // What was received is redacted only for an error: a body read well quotes nothing.
+  const received = (): { status: number; contentType: string | undefined; snippet: string } => ({
     status: response.status,
     contentType: response.contentType,
     snippet: redactString(snippet(response.text), secrets),
-  };
+  });
   const where = `status ${response.status}, content-type ${response.contentType ?? "(none)"}`;
   if (response.text.trim() === "") {
-    throw new ResponseShapeError({ operation, ruleId, problems: [`empty body (${where})`], received });
+    throw new ResponseShapeError({ operation, ruleId, problems: [`empty body (${where})`], received: received() });
   }
   let json: unknown;
   try {
     json = JSON.parse(response.text);
   } catch {
+    const quoted = received();
     throw new ResponseShapeError({
       operation,
       ruleId,
-      problems: [`body is not valid JSON (${where}; starts with ${JSON.stringify(received.snippet)})`],
-      received,
+      problems: [`body is not valid JSON (${where}; starts with ${JSON.stringify(quoted.snippet)})`],
+      received: quoted,
     });
   }
   const parsed = schema.safeParse(json);
