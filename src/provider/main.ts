@@ -5,7 +5,6 @@
  * mutual TLS (src/provider/protocol). Started by hand, it says what it is and exits.
  */
 import { appendFileSync } from "node:fs";
-import { Writable } from "node:stream";
 import { alertRulesProvider } from "./provider";
 import { serve } from "./protocol";
 
@@ -38,16 +37,7 @@ if (require.main === module) {
     process.stderr.write(`${line}\n`);
   };
   const provider = alertRulesProvider({ env: process.env, cwd: process.cwd(), log });
-  // The engine loads once the handshake line is out, while Terraform connects (src/provider/provider.ts).
-  const stdout = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      process.stdout.write(chunk, () => {
-        callback();
-        setImmediate(() => provider.warmUp());
-      });
-    },
-  });
-  serve(provider, { stdout })
+  serve(provider)
     .then(() => process.exit()) // process.exitCode: 1 where serve refused to start (no magic cookie: started by hand)
     .catch((err: unknown) => {
       // serve's own failures carry no secret: the engine's messages are redacted where they are made

@@ -3,10 +3,11 @@
  * served the same way. One session per provider process (src/provider/configure.ts), shared by
  * every resource.
  *
- * Only the schemas load before the handshake: the engine (the workflow, its client and zod) is
- * loaded right after it, while Terraform sets up the connection, so that Terraform's wait for the
- * handshake line is the protocol room's start-up alone (docs/performance.md). A row of the table
- * holds its schema and how to build its type on the engine's side; that build runs on first use.
+ * Only the schemas load before the handshake: the engine (the workflow, its client and zod) loads on
+ * the first call that needs it, so that Terraform's wait for the handshake line is the protocol
+ * room's start-up alone (docs/performance.md), and a process Terraform starts only for the schema
+ * never loads it. A row of the table holds its schema and how to build its type on the engine's
+ * side; that build runs on first use.
  */
 import type * as ConfigureModule from "./configure";
 import type { ProviderRun } from "./configure";
@@ -97,17 +98,11 @@ function servedDataSource(schema: Schema, engine: () => DataSourceType, offline:
 }
 
 /** A table's rows, each served by `serve` with its type built on first use. */
-function serveTable<T, S>(table: { readonly [name: string]: Row<T> }, current: Current, host: ProviderHost, serve: (schema: Schema, engine: () => T) => S, made: (() => unknown)[]): { [name: string]: S } {
-  return Object.fromEntries(
-    Object.entries(table).map(([name, row]) => {
-      const engine = lazy(() => row.build(current, host));
-      made.push(engine);
-      return [name, serve(row.schema, engine)];
-    }),
-  );
+function serveTable<T, S>(table: { readonly [name: string]: Row<T> }, current: Current, host: ProviderHost, serve: (schema: Schema, engine: () => T) => S): { [name: string]: S } {
+  return Object.fromEntries(Object.entries(table).map(([name, row]) => [name, serve(row.schema, lazy(() => row.build(current, host)))]));
 }
 
-export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { warmUp(): void } {
+export function alertRulesProvider(host: ProviderHost): ProviderDefinition {
   let run: ProviderRun | null = null;
   /** Configured offline (ALERT_RULE_USERS_PROVIDER_OFFLINE=1): no session; plans from the configuration alone. */
   let offline = false;
@@ -115,7 +110,6 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
   const current: Current = () => run;
   const isOffline = (): boolean => offline;
   const configureRun = lazy(loadConfigure);
-  const engines: (() => unknown)[] = [configureRun];
   return {
     schema: providerSchema,
     async configure(config) {
@@ -124,15 +118,12 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition & { w
       offline = configured.offline === true;
       return configured.diagnostics;
     },
-    resources: serveTable(RESOURCES, current, host, (schema, engine) => servedResource(schema, engine, isOffline), engines),
-    dataSources: serveTable(DATA_SOURCES, current, host, (schema, engine) => servedDataSource(schema, engine, isOffline), engines),
+    resources: serveTable(RESOURCES, current, host, (schema, engine) => servedResource(schema, engine, isOffline)),
+    dataSources: serveTable(DATA_SOURCES, current, host, (schema, engine) => servedDataSource(schema, engine, isOffline)),
     stop() {
       // Terraform's Ctrl-C: no new call starts; calls in flight finish (src/io/execute.ts).
       host.log("[INFO] stop requested: no new call starts; calls in flight finish");
       stop.abort();
-    },
-    warmUp() {
-      for (const engine of engines) engine();
     },
   };
 }

@@ -144,7 +144,7 @@ export function providerService(provider: ProviderDefinition, providerName: stri
     resources,
     dataSources,
     // MoveResourceState is offered when a resource type takes moves (Terraform asks only then)
-    capabilities: { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: [...resources.values()].some((kind) => kind.definition.move !== undefined) },
+    capabilities: { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: [...resources.values()].some((kind) => kind.definition.move !== undefined) },
     resource: (typeName) => {
       const kind = resources.get(typeName);
       if (kind === undefined) throw new Error(`The resource type "${typeName}" is not supported by the ${providerName} provider.`);

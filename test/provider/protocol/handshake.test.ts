@@ -114,7 +114,7 @@ describe("the provider process, as Terraform starts it", () => {
       const metadata = await provider.call("GetMetadata", {});
       // then
       expect(schema.diagnostics).toEqual([]);
-      expect(schema.server_capabilities).toEqual({ plan_destroy: true, get_provider_schema_optional: false, move_resource_state: false });
+      expect(schema.server_capabilities).toEqual({ plan_destroy: true, get_provider_schema_optional: true, move_resource_state: false });
       const attributes = schema.resource_schemas.echo_item.block.attributes;
       expect(attributes.map((attribute: any) => attribute.name)).toEqual(["id", "name", "value", "tags", "entries", "version"]);
       expect(JSON.parse(attributes[3].type.toString())).toEqual(["map", "string"]);
