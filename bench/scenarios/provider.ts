@@ -53,6 +53,7 @@ import { repoRoot } from "../lib/machine";
 import { check, fmt, sizedCheck, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
 import { hostSimulator, type HostedSimulator } from "../lib/simulator-host";
 import { generateTenant } from "../lib/tenant";
+import { PROVIDER_STARTS_PER_PLAN, transportFloor } from "../lib/transport-floor";
 import { expectExit, installProvider, terraformEnv, timedCommand, writeCdktfApp, writeHcl, type TimedRun } from "../lib/terraform-dir";
 
 export interface ProviderSizes {
@@ -273,6 +274,10 @@ export const provider: Scenario = {
       for (let i = 0; i < sizes.starts; i++) starts.push((await timeStart(executable, client.certificatePem)).ms);
       const startMedian = median(starts);
 
+      // 1b. what the transport alone costs a resource (no value decoded, no list compared)
+      ctx.log(`provider: the transport's floor for ${sizes.refreshLists} resources (the provider's gRPC server and API client, nothing else)`);
+      const floor = await transportFloor(sizes.refreshLists);
+
       // 2. refresh of many lists: terraform plan against the CLI's plan --skip-synth
       ctx.log(`provider: ${sizes.refreshLists} lists into Terraform's state (one terraform apply, ${ctx.latencyMs} ms latency, no limit)`);
       const sim = await hostSimulator(generateTenant({ rules: sizes.refreshLists, usersPerRule: sizes.usersPerRule, change: { kind: "none" }, seed: 20_261_126 }).seed, ctx.latencyMs);
@@ -385,6 +390,11 @@ export const provider: Scenario = {
             rows: refresh.cpu.map((c, i) => [String(i + 1), String(c.processes), fmt.int(Math.round(c.ms)), (c.ms / sizes.refreshLists).toFixed(2)]),
           },
           {
+            title: `The transport's floor: the provider's gRPC server and API client alone, ${fmt.int(floor.resources)} resources (1 call each in the validation's process; 4 calls and 1 request each in the walk's; ${PROVIDER_STARTS_PER_PLAN} starts of the bundle)`,
+            columns: ["validation CPU ms", "walk CPU ms", "start CPU ms (each)", "CPU ms per resource"],
+            rows: [[fmt.int(Math.round(floor.validation.cpuMs)), fmt.int(Math.round(floor.walk.cpuMs)), fmt.int(Math.round(floor.startCpuMs)), floor.perResourceMs.toFixed(2)]],
+          },
+          {
             title: `Creates: terraform apply of ${fmt.int(creates.lists)} new resources with max_rps = ${sizes.rps}, the service limited to ${sizes.rps} requests a second (load average ${creates.loadAverage})`,
             columns: ["wall s", "query-users (target)", "searches (target)", "writes (target)", "requests (target)", "span s", "span / (requests / rps)", "429s", "runs of 429s"],
             rows: [
@@ -421,7 +431,7 @@ export const provider: Scenario = {
             ctx.quick,
             `provider plan: the provider's CPU ≤ ${PLAN_CPU_TARGET_MS} ms per resource`,
             cpuPerResource <= PLAN_CPU_TARGET_MS,
-            `${cpuPerResource.toFixed(2)} ms per resource (best round; ${refresh.cpu.map((c) => `${fmt.int(Math.round(c.ms))} ms in ${c.processes} processes`).join(" / ")})`,
+            `${cpuPerResource.toFixed(2)} ms per resource (best round; ${refresh.cpu.map((c) => `${fmt.int(Math.round(c.ms))} ms in ${c.processes} processes`).join(" / ")}; the transport's floor alone ${floor.perResourceMs.toFixed(2)} ms)`,
           ),
           check(
             `provider creates: ${fmt.int(creates.lists)} new resources send 2 N + C query-users, ⌈N / ${SEARCH_PAGE}⌉ searches and the C writes, nothing else`,
@@ -457,6 +467,7 @@ export const provider: Scenario = {
           loadAverage: loads,
           package: { wallMs: packaged.wallMs, loadAverage: loadPackage, zips },
           start: { medianMs: startMedian, runsMs: starts },
+          transportFloor: floor,
           refresh: {
             stateApplyMs: refresh.applyMs,
             synthMs: refresh.synthMs,
