@@ -7,7 +7,8 @@
  * `PlanResourceChange`), the read sending one request as the API client sends it. Each call carries
  * a payload of a state's size and is answered with its own bytes; calls go out ten at a time, as
  * Terraform's default parallelism does. Plus the CPU of starting the provider's bundle, which
- * Terraform does three times per plan ({@link PROVIDER_STARTS_PER_PLAN}). The child runs the compiled code (dist/bench/lib): build first.
+ * Terraform does three times per plan ({@link PROVIDER_STARTS_PER_PLAN}). The child runs the
+ * compiled code (dist/bench/lib): build first.
  */
 import { fork, spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -114,9 +115,9 @@ export async function transportFloor(resources: number): Promise<TransportFloor>
   } finally {
     client?.close();
     if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
+      const gone = new Promise((resolve) => child.once("exit", resolve));
       tell({ kind: "stop" });
-      await exited;
+      await gone;
     }
     await new Promise((resolve) => service.close(resolve));
   }

@@ -1,8 +1,8 @@
 /**
  * The provider executable loads only the protocol and the schemas before its handshake line
  * (src/provider/provider.ts): the engine (src/io/workflow and below) loads on the first call that
- * needs it, so a process Terraform starts for the schema alone never loads it. Runs the built code (npm run build) in a child process, whose
- * module cache is its own.
+ * needs it, so a process Terraform starts for the schema alone never loads it. Runs the built code
+ * (npm run build) in a child process, whose module cache is its own.
  */
 import { join } from "node:path";
 import { REPO, runCommand } from "../support/cli";
