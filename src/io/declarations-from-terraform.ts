@@ -6,18 +6,27 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { declarationsFromTerraformShow } from "../core/declaration/terraform-show";
+import { nativeChangesOf, type NativeChange } from "../core/native/terraform-changes";
 import { readDeclarations } from "./read-synth-output";
 import { ConfigError } from "../errors";
 
-/** Writes the declarations of FILE to outdir (emptied first) and returns how many lists it holds. */
-export function writeDeclarationsFromTerraformShow(file: string, outdir: string): number {
-  let json: unknown;
+/** The JSON of FILE (terraform show -json PLANFILE), or a ConfigError that says what to give. */
+function readShowJson(file: string): unknown {
   try {
-    json = JSON.parse(readFileSync(file, "utf8"));
+    return JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
     throw new ConfigError(`${file} could not be read as JSON (${err instanceof Error ? err.message : String(err)}): give the output of terraform show -json PLANFILE.`);
   }
-  const files = declarationsFromTerraformShow(json, file);
+}
+
+/** The alertrules_rule_user_list changes of FILE (terraform show -json PLANFILE): what its apply does to the live lists. */
+export function readTerraformPlanChanges(file: string): NativeChange[] {
+  return nativeChangesOf(readShowJson(file), file);
+}
+
+/** Writes the declarations of FILE to outdir (emptied first) and returns how many lists it holds. */
+export function writeDeclarationsFromTerraformShow(file: string, outdir: string): number {
+  const files = declarationsFromTerraformShow(readShowJson(file), file);
   rmSync(outdir, { recursive: true, force: true });
   for (const [name, content] of Object.entries(files)) {
     const target = join(outdir, name);
