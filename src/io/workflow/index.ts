@@ -24,7 +24,7 @@ export { caseAddFileEventsRun, caseCreateRun } from "./runs/triage-cases";
 export { fileEventsSearchRun } from "./runs/triage-file-events";
 export { doctorRun } from "./runs/doctor";
 export { synthesizeApp } from "./steps/synth-app";
-export { readTerraformPlanChanges, writeDeclarationsFromTerraformShow } from "../declarations-from-terraform";
+export { readEvaluation, readTerraformPlanChanges, writeDeclarationsFromTerraformShow } from "../declarations-from-terraform";
 export { initApp } from "./steps/init";
 export { installCanonicalProvider } from "../provider-install";
 export { packageRelease, lockProvider } from "../provider-package";

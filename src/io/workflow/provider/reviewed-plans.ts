@@ -1,8 +1,8 @@
 /**
  * The reviewed plans a merge's `terraform plan` is held against (src/core/native/reviewed-check.ts,
  * docs/provider-workflows.md "On merge"): ALERT_RULE_USERS_REVIEWED_PLANS names a plan file, or a
- * directory whose *.json files (at any depth) are plans, each the signed CLI plan that a pull
- * request's reviewer saw. Every one must be signed with the job's ALERT_RULE_USERS_PLAN_KEY: a
+ * directory whose files named plan.json (at any depth) are plans, each the signed CLI plan that a
+ * pull request's reviewer saw. Every one must be signed with the job's ALERT_RULE_USERS_PLAN_KEY: a
  * reviewed plan proves which job made it, so nothing else can stand in for a review.
  */
 import { readdirSync, statSync } from "node:fs";
@@ -16,7 +16,10 @@ import { readPlanKey } from "../steps/plan-key";
 
 export const REVIEWED_PLANS_VARIABLE = "ALERT_RULE_USERS_REVIEWED_PLANS";
 
-/** Every *.json file under `path` (itself when it is a file), in a stable order. */
+/** The name of a reviewed plan in a directory of them (the review workflow's artifact holds one). */
+const PLAN_FILE_NAME = "plan.json";
+
+/** Every plan.json under `path` (itself when it is a file), in a stable order. */
 function planFiles(path: string): string[] {
   let stat;
   try {
@@ -26,7 +29,7 @@ function planFiles(path: string): string[] {
   }
   if (stat.isFile()) return [path];
   return readdirSync(path, { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".json"))
+    .filter((name) => name === PLAN_FILE_NAME || name.endsWith(`/${PLAN_FILE_NAME}`))
     .sort()
     .map((name) => join(path, name))
     .filter((file) => statSync(file).isFile());
