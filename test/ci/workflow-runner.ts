@@ -183,7 +183,10 @@ function exec(
 
 /** GitHub's format('{0} {1}', a, b). */
 function format(template: string, ...args: unknown[]): string {
-  return template.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)] ?? ""));
+  return template.replace(/\{(\d+)\}/g, (_m, i: string) => {
+    const arg = args[Number(i)];
+    return typeof arg === "string" || typeof arg === "number" || typeof arg === "boolean" ? String(arg) : "";
+  });
 }
 
 /** Evaluates a `${{ }}` expression or an `if:` over the contexts given (paths, ==, !=, &&, ||, !, always(), format()). */

@@ -48,7 +48,7 @@ export async function startPostgres(): Promise<Postgres> {
   const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
   const run = (command: string, args: string[]) => {
     const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, command), ...args]] : [join(bin, command), args];
-    execFileSync(file as string, argv as string[], { stdio: "pipe", timeout: 120_000 });
+    execFileSync(file, argv, { stdio: "pipe", timeout: 120_000 });
   };
   if (asRoot) execFileSync("chown", ["postgres", dir]);
   const data = join(dir, "data");

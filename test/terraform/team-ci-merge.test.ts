@@ -6,8 +6,12 @@
  * backend). Pull request → comment → merge → `terraform apply` into the backend →
  * `terraform plan -detailed-exitcode` on main exits 0; with the HCL a team writes: `timeouts`, a CSV
  * `for_each`, a local module, a data source feeding a resource; then a change to only `users.csv`,
- * and a change to only the lock file. Needs terraform, PostgreSQL and the build (dist/).
+ * and a change to only the lock file. Then what happens beside a merge: a console change between
+ * review and merge (nothing applied, the difference named), two merges at once (serialized, both
+ * applied, the state consistent), a run killed mid-apply with SIGKILL to terraform (the next run
+ * converges, no user lost). Needs terraform, PostgreSQL and the build (dist/).
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -140,5 +144,112 @@ describe("a Terraform team's CI from the release alone, state in PostgreSQL", ()
     expect(bad.review.jobs["plan"]).toBe("failure");
     expect(bad.comment).toContain("could not be planned");
     expect(bad.comment).toMatch(/checksum|lock file/i);
+  }, 20 * MINUTES);
+});
+
+describe("beside a merge: other writers, other merges, a run cut short", () => {
+  /** `main`'s file `path` with `line` added after the first line that matches `after`. */
+  const withLine = (path: string, after: RegExp, line: string): string => {
+    const text = readFileSync(join(main.dir, path), "utf8").split("\n");
+    const at = text.findIndex((l) => after.test(l));
+    return [...text.slice(0, at + 1), line, ...text.slice(at + 1)].join("\n");
+  };
+
+  it("a user added in the console between review and merge: the merge applies nothing and names the difference", async () => {
+    // given a reviewed pull request that adds a user to the engineering list (authoritative)
+    const edit = { "alert-rules/main.tf": withLine("alert-rules/main.tf", /^  users = \{$/, '    "7400001" = { aliases = ["ivy.eng@example.com"] }') };
+    const head = ci.commit("pr-console", main, edit);
+    const pr = await ci.pullRequest(11, head, main);
+    expect(pr.comment).toContain("ivy.eng@example.com");
+    // when someone adds a user in the console, then the pull request is merged
+    const before = sim.rule(RULES.engineering)!.users;
+    sim.setUsers(RULES.engineering, [...before, { userIdFromAuthority: "7400099", userAliasList: ["console.person@example.com"] }]);
+    const merged = ci.commit("main-console", main, edit);
+    ci.merge(11, head.sha, merged);
+    const writes = sim.requestLog().length;
+    const applied = await ci.push(merged);
+    // then nothing was applied, and the run says what differs
+    expect(applied.jobs["apply"]).toBe("failure");
+    const planStep = applied.steps.find((s) => s.step.startsWith("Plan the merged configuration"))!;
+    expect(planStep.output).toContain("Not the reviewed plan");
+    expect(planStep.output).toMatch(/console\.person@example\.com/);
+    expect(applied.summaries["apply"]).toContain("nothing was applied");
+    expect(sim.requestLog().slice(writes).filter((e) => /add-users|remove/.test(e.operation))).toEqual([]);
+    expect(aliasesOf(RULES.engineering)).toContain("console.person@example.com");
+    expect(aliasesOf(RULES.engineering)).not.toContain("ivy.eng@example.com");
+    expectNoSecretIn(pr.plan, pr.review, applied);
+    // the team plans again (a new push to the pull request), reviews and merges: now it applies
+    const again = await ci.pullRequest(11, ci.commit("pr-console-2", main, edit), main);
+    expect(again.comment).toContain("console.person@example.com");
+    ci.merge(11, ci.commit("pr-console-2", main, edit).sha, ci.commit("main-console-2", main, edit));
+    const reapplied = await ci.push(ci.commit("main-console-2", main, edit));
+    expect(`${reapplied.jobs["apply"]}\n${explain(reapplied)}`).toMatch(/^success/);
+    expect(aliasesOf(RULES.engineering)).not.toContain("console.person@example.com");
+    main = ci.commit("main-console-2", main, edit);
+  }, 20 * MINUTES);
+
+  it("two merges at once: queued in the tenant's group, both applied, the state consistent and the next plan empty", async () => {
+    // given two pull requests reviewed against the same main, one on finance's CSV, one on the sales module
+    const csv = { "alert-rules/users.csv": `${readFileSync(join(main.dir, "alert-rules/users.csv"), "utf8")}7100004,felix.finance@example.com\n` };
+    const sales = { "alert-rules/sales.tf": readFileSync(join(main.dir, "alert-rules/sales.tf"), "utf8").replace('    "7200001"', '    "7200002" = { aliases = ["sue.sales@example.com"] }\n    "7200001"') };
+    const [a, b] = [ci.commit("pr-a", main, csv), ci.commit("pr-b", main, sales)];
+    await ci.pullRequest(12, a, main);
+    await ci.pullRequest(13, b, main);
+    // when both merge, one after the other, and their pushes start together
+    const mergedA = ci.commit("main-a", main, csv);
+    const mergedB = ci.commit("main-b", mergedA, sales);
+    ci.merge(12, a.sha, mergedA);
+    ci.merge(13, b.sha, mergedB);
+    const [first, second] = await Promise.all([ci.push(mergedA), ci.push(mergedB)]);
+    // then both applied
+    expect(`${first.jobs["apply"]}\n${explain(first)}`).toMatch(/^success/);
+    expect(`${second.jobs["apply"]}\n${explain(second)}`).toMatch(/^success/);
+    expect(aliasesOf(RULES.finance)).toContain("felix.finance@example.com");
+    expect(aliasesOf(RULES.sales)).toContain("sue.sales@example.com");
+    const after = await ci.terraformOn(mergedB, ["plan", "-detailed-exitcode"]);
+    expect(`${after.code}\n${after.stdout}${after.stderr}`).toMatch(/^0\n/);
+    main = mergedB;
+  }, 20 * MINUTES);
+
+  it("a merge run killed mid-apply (SIGKILL to terraform): the next run converges, no user lost", async () => {
+    // given a reviewed pull request that changes three lists
+    const csv = { "alert-rules/users.csv": `${readFileSync(join(main.dir, "alert-rules/users.csv"), "utf8")}7100005,flora.finance@example.com\n` };
+    const sales = { "alert-rules/sales.tf": readFileSync(join(main.dir, "alert-rules/sales.tf"), "utf8").replace('    "7200001"', '    "7200003" = { aliases = ["sid.sales@example.com"] }\n    "7200001"') };
+    const eng = { "alert-rules/main.tf": withLine("alert-rules/main.tf", /^  users = \{$/, '    "7400002" = { aliases = ["jack.eng@example.com"] }') };
+    const edit = { ...csv, ...sales, ...eng };
+    const head = ci.commit("pr-killed", main, edit);
+    const pr = await ci.pullRequest(14, head, main);
+    expect(`${pr.review.jobs["plan"]}\n${explain(pr.review)}`).toMatch(/^success/);
+    const livedBefore = [RULES.engineering, RULES.finance, RULES.sales].flatMap((r) => aliasesOf(r));
+    const merged = ci.commit("main-killed", main, edit);
+    ci.merge(14, head.sha, merged);
+    // when terraform is killed as soon as the first write reached the service
+    sim.setFaults({ latencyMs: 300 });
+    const start = sim.requestLog().length;
+    let killed = false;
+    const killer = (_job: string, step: string, pid: number) => {
+      if (!step.startsWith("Apply exactly that plan")) return;
+      const poll = setInterval(() => {
+        if (!sim.requestLog().slice(start).some((e) => e.operation === "add-users")) return;
+        clearInterval(poll);
+        const terraformPid = execFileSync("sh", ["-c", `pgrep -P ${pid} terraform || true`], { encoding: "utf8" }).trim().split("\n")[0];
+        if (terraformPid !== undefined && terraformPid !== "") {
+          process.kill(Number(terraformPid), "SIGKILL");
+          killed = true;
+        }
+      }, 20);
+    };
+    const cut = await ci.push(merged, { onSpawn: killer });
+    sim.setFaults({});
+    expect(killed).toBe(true);
+    expect(cut.jobs["apply"]).toBe("failure");
+    // then the next run of the same push converges what is left, and every user is still there
+    const rerun = await ci.push(merged);
+    expect(`${rerun.jobs["apply"]}\n${explain(rerun)}`).toMatch(/^success/);
+    const lived = [RULES.engineering, RULES.finance, RULES.sales].flatMap((r) => aliasesOf(r));
+    expect(lived).toEqual(expect.arrayContaining([...livedBefore, "flora.finance@example.com", "sid.sales@example.com", "jack.eng@example.com"]));
+    const after = await ci.terraformOn(merged, ["plan", "-detailed-exitcode"]);
+    expect(`${after.code}\n${after.stdout}${after.stderr}`).toMatch(/^0\n/);
+    main = merged;
   }, 20 * MINUTES);
 });
