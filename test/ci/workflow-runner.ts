@@ -12,8 +12,10 @@
  * - github-script runs its script with a `github` that records the bodies it posts (comments,
  *   issues) and answers what the test gives it (`rest`).
  *
- * Secrets as GitHub gives them: the environment's secrets only to a job that names an environment
- * (`environment:`), the repository's to every job. `npm` is a stand-in (tests reach no registry):
+ * Secrets as GitHub gives them: the repository's to every job; the environment's only to a job that
+ * names an environment (`environment:`), and only where the run's ref may deploy to it: the
+ * environment's deployment branches are the default branch, so a job of a pull request's run
+ * (refs/pull/N/merge) that names it fails before its first step, as GitHub refuses it. `npm` is a stand-in (tests reach no registry):
  * `install --prefix P alert-rule-users@V` and `ci` install this checkout's build, except that `ci`
  * installs a lock's `file:` dependency as that directory, as npm would. With `withoutNode`, `node`
  * and `npm` on the steps' PATH fail: what a runner without Node.js would do.
@@ -83,8 +85,10 @@ export interface RunEvent {
   /** More of github-script's `github.rest` (namespace → method → answer). */
   readonly rest?: Record<string, Record<string, (params: Record<string, unknown>) => Promise<{ data: unknown }>>>;
   readonly vars: Record<string, string>;
-  /** The environment's secrets: given only to a job that names an environment. */
+  /** The environment's secrets: given only to a job that names an environment, on the default branch's ref. */
   readonly secrets: Record<string, string>;
+  /** The run's ref. @default - refs/pull/N/merge for a pull request, refs/heads/main otherwise */
+  readonly ref?: string;
   /** The repository's secrets: given to every job. @default {} */
   readonly repositorySecrets?: Record<string, string>;
   /** Extra environment every step gets (PATH additions, the test's own HOME). */
@@ -220,6 +224,12 @@ const needsOf = (job: Job): string[] => (job.needs === undefined ? [] : Array.is
 /** Whether a job names an environment (and so gets the environment's secrets). */
 export const namesEnvironment = (job: Job): boolean => job.environment !== undefined;
 
+/** The run's ref: a pull request's merge ref, or the default branch. */
+const refOf = (event: RunEvent): string => event.ref ?? ((event.name ?? "pull_request") === "pull_request" ? `refs/pull/${event.number ?? 41}/merge` : "refs/heads/main");
+
+/** Whether the run's ref may deploy to the job's environment (its deployment branches: the default branch only). */
+const mayDeploy = (job: Job, event: RunEvent): boolean => !namesEnvironment(job) || refOf(event) === "refs/heads/main";
+
 interface JobRecord {
   result: "success" | "failure" | "skipped";
   outputs: Record<string, string>;
@@ -350,6 +360,12 @@ async function runJob(name: string, job: Job, workflow: Workflow, event: RunEven
   const lookup = lookupOf(event, context, outputs, env, temp, job, workspace);
   for (const [k, v] of Object.entries({ ...workflow.env, ...job.env })) env[k] = substitute(String(v), lookup);
   context.result.checkouts[name] = [];
+  if (!mayDeploy(job, event)) {
+    const environment = typeof job.environment === "string" ? job.environment : job.environment?.name;
+    context.result.steps.push({ job: name, step: "(environment)", code: 1, output: `Branch "${refOf(event)}" is not allowed to deploy to ${environment ?? "?"} due to environment protection rules.` });
+    context.result.summaries[name] = "";
+    return { result: "failure", outputs: {} };
+  }
   for (const [i, step] of job.steps.entries()) {
     const label = step.name ?? step.id ?? step.uses ?? `step ${i}`;
     const condition = step.if ?? "success()";
