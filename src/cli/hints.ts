@@ -32,7 +32,7 @@ const REFUSED_HINT =
  */
 const CI_HINTS: Partial<Record<ErrorCode, string>> = {
   STALE_PLAN:
-    "A list changed since the reviewed plan was made, or this merge was already applied: nothing was sent. Re-run the pull request's plan (push a commit, or re-run its plan workflow), review the new comment, then run this workflow again; or run the apply workflow by hand (workflow_dispatch).",
+    "A list changed since the reviewed plan was made: nothing was sent. Re-run the pull request's plan (push a commit, or re-run its plan workflow), review the new comment, then run this workflow again; or run the apply workflow by hand (workflow_dispatch).",
   MASS_REMOVAL: "If this is intended, run the apply workflow by hand with its allow-mass-removal input (workflow_dispatch), or set allowMassRemoval: true on the RuleUserList in a reviewed pull request.",
   PLAN_FILE: "The plan artifact is not the one the plan workflow wrote (or its key differs): re-run the pull request's plan workflow, then run this workflow again.",
 };

@@ -1,7 +1,8 @@
 /**
  * Two pipelines against one tenant (docs/ci.md, "When two pipelines race"):
  * (a) an apply that lands between another run's plan and its apply makes that saved plan stale:
- *     it is refused as a whole and nothing is sent;
+ *     it is refused as a whole and nothing is sent (unless it applied the very same change: then
+ *     the saved plan is already applied, and nothing is sent either);
  * (b) two applies of the same declaration at once both finish, the list ends exactly as declared
  *     and a new plan shows no changes. Writes are idempotent; the only interleaving that can show
  *     is a rebuild (remove-all-users, then add-users) of one run seen mid-way by the other run's
@@ -77,7 +78,7 @@ describe("two pipelines on one tenant", () => {
     expect(again.stdout).toContain("from.b@example.com");
   });
 
-  it("(a') the same change applied by another run in between still makes the saved plan stale; a new plan is empty", async () => {
+  it("(a') the same change applied by another run in between: the saved plan is already applied, nothing sent; a new plan is empty", async () => {
     const lists = [engineering({ userId: "908712345678901298", aliases: ["same@example.com"] })];
     const a = space(lists);
     const b = space(lists);
@@ -85,7 +86,8 @@ describe("two pipelines on one tenant", () => {
     expect((await cli(b, ["apply", "--auto-approve"])).code).toBe(0);
     sim.resetCounts();
     const applied = await cli(a, ["apply", "plan.json"]);
-    expect(applied.code).toBe(1);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain("Already applied");
     expect(writesOf(sim.requestCounts())).toEqual({});
     expect((await cli(a, ["plan", "--detailed-exitcode"])).code).toBe(0);
   });

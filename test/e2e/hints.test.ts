@@ -13,11 +13,15 @@ const sim = useSimulator({}, { perTest: true });
 let ws: Workspace;
 afterEach(() => ws?.cleanup());
 
-it("plan --out says how to apply the saved plan with npx --no", async () => {
+it("plan --out says how to apply the saved plan with npx --no; in a CI job, where the workflows apply it, only where it saved it", async () => {
   ws = workspace([{ name: "rules", lists: [{ id: "legal", props: { ruleId: RULES.legal, mode: "additive", users: [{ userId: "4242", aliases: ["counsel@example.com"] }] } }] }]);
-  const plan = await runCli(["plan", "--out", "plan.json"], { cwd: ws.dir, env: connectionEnv(sim) });
+  const plan = await runCli(["plan", "--out", "plan.json"], { cwd: ws.dir, env: { ...connectionEnv(sim), CI: "", GITHUB_ACTIONS: "" } });
   expect(plan.code).toBe(0);
   expect(plan.stderr).toContain("Saved the plan to plan.json. Apply exactly this plan with: npx --no alert-rule-users apply plan.json\n");
+  const inCi = await runCli(["plan", "--out", "plan.json"], { cwd: ws.dir, env: { ...connectionEnv(sim), CI: "", GITHUB_ACTIONS: "true" } });
+  expect(inCi.code).toBe(0);
+  expect(inCi.stderr).toContain("Saved the plan to plan.json.\n");
+  expect(inCi.stderr).not.toContain("npx");
 });
 
 it("the simulator with --token-ttl prints a token command that runs in an app", async () => {

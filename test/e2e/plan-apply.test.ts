@@ -99,6 +99,35 @@ describe("saved plans", () => {
     expect(aliasesOf(RULES.engineering)).toContain("908712345678901299:new.person@example.com");
   });
 
+  it("a saved plan applied again (a re-run of a merge's apply) says it is already applied: exit 0, nothing sent; a console change after it is still refused", async () => {
+    // given a saved plan, applied
+    ws.write([{ name: "rules", lists: [engineeringChange] }]);
+    expect((await cli(["plan", "--out", "plan.json"])).code).toBe(0);
+    expect((await cli(["apply", "plan.json"])).code).toBe(0);
+    const applied = aliasesOf(RULES.engineering);
+    sim.resetCounts();
+    // when it is applied again
+    const again = await cli(["apply", "plan.json", "--report-json", "report.json", "--report-markdown", "report.md"]);
+    // then it says so, sends nothing, and the report records it
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("Already applied: the list this plan changes is already as it leaves it");
+    expect(again.stdout).toContain("nothing to do, nothing was sent.");
+    expect(again.stderr).not.toMatch(/stale|Error/);
+    expect(writesOf(sim.requestCounts())).toEqual({});
+    expect(aliasesOf(RULES.engineering)).toEqual(applied);
+    const report = JSON.parse(readFileSync(join(ws.dir, "report.json"), "utf8")) as { status: string; exitCode: number; refusal: unknown; rules: { outcome: string; verified: boolean | null; calls: unknown[] }[] };
+    expect(report).toMatchObject({ status: "already-applied", exitCode: 0, refusal: null });
+    expect(report.rules.map((r) => [r.outcome, r.verified, r.calls.length])).toEqual([["unchanged", true, 0]]);
+    expect(readFileSync(join(ws.dir, "report.md"), "utf8")).toContain("**Already applied: the list this plan changes is already as it leaves it");
+    // and once someone changes the list in the console, the same plan is stale again: refused
+    sim.setUsers(RULES.engineering, [...sim.rule(RULES.engineering)!.users, { userIdFromAuthority: "77", userAliasList: ["console.add@example.com"] }]);
+    sim.resetCounts();
+    const stale = await cli(["apply", "plan.json"]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/stale/);
+    expect(writesOf(sim.requestCounts())).toEqual({});
+  });
+
   it("refuses a saved plan for another tenant, sending nothing", async () => {
     ws.write([{ name: "rules", lists: [engineeringChange] }]);
     expect((await cli(["plan", "--out", "plan.json"])).code).toBe(0);

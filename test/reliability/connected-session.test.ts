@@ -67,9 +67,10 @@ describe("a connected session", () => {
         );
 
         // when it is applied with that session
-        const result = await applySavedPlan({ path, name: "plan.json", maxAge: { ms: 3_600_000, text: "1h" } }, undefined, {}, { connect: () => session, warn: () => undefined });
+        const { kind, result } = await applySavedPlan({ path, name: "plan.json", maxAge: { ms: 3_600_000, text: "1h" } }, undefined, {}, { connect: () => session, warn: () => undefined });
 
         // then the rule is applied and verified, the session's progress told, and the list holds both users
+        expect(kind).toBe("applied");
         expect(result.rules.map((r) => [r.outcome, r.verified])).toEqual([["applied", true]]);
         expect(progress).toEqual(["apply 1/1"]);
         expect((await client.queryUsers(safetyRuleId(1))).users.map((u) => u.userIdFromAuthority).sort()).toEqual(["u-alice", "u-bob"]);

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { plural, renderApplyText, renderPlanText } from "../../core/render";
+import { alreadyAppliedSentence, plural, renderApplyText, renderPlanText } from "../../core/render";
 import { applyRun } from "../../io/workflow";
 import { DEFAULT_MAX_PLAN_AGE, parseDuration, shellQuote, UsageError } from "../../io/workflow/door";
 import type { ApplyResult } from "../../core/engine/apply-results";
@@ -98,6 +98,7 @@ Examples:
           confirm: () => confirm(io, interrupts.signal),
           cancelled: () => io.stderr.write("Apply cancelled: nothing was sent.\n"),
           showResult: (result) => io.stdout.write("\n" + renderApplyText(result, { color })),
+          alreadyApplied: (result) => io.stdout.write(`${alreadyAppliedSentence(result.rules)}\n`),
           interrupted(applied) {
             const message = interruptedMessage(interrupts.received() ?? "SIGINT", applied, positionals[0]);
             io.stderr.write(`\n${message}\n`);

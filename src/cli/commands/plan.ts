@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
 import { planRun } from "../../io/workflow";
 import { shellQuote } from "../../io/workflow/door";
-import { CLI_IN_APP } from "../hints";
+import { CLI_IN_APP, inCi } from "../hints";
 import { Interrupted, interruptible } from "../interrupt";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
@@ -106,7 +106,8 @@ Examples:
     }
     const { plan, changes } = made;
     if (values.out !== undefined) {
-      io.stderr.write(`Saved the plan to ${values.out}. Apply exactly this plan with: ${CLI_IN_APP} apply ${shellQuote(values.out)}\n`);
+      // in CI the workflows apply it (a merge's apply job): a command to type would be a terminal's advice
+      io.stderr.write(inCi(io.env) ? `Saved the plan to ${values.out}.\n` : `Saved the plan to ${values.out}. Apply exactly this plan with: ${CLI_IN_APP} apply ${shellQuote(values.out)}\n`);
     }
     if (plan.summary.errors > 0) return 1;
     return values["detailed-exitcode"] === true && changes ? 2 : 0;

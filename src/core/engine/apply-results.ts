@@ -49,6 +49,17 @@ export function notApplied(rule: RulePlan): RuleResult {
   return { ...base, outcome: "unchanged", message: null };
 }
 
+/** The message of a rule a saved plan changes, found already as it leaves it (a re-run of its apply). */
+export const ALREADY_AS_PLANNED = "already as this plan leaves it: nothing sent";
+
+/**
+ * The result of a saved plan whose every list is already as it leaves them (src/core/engine/still-planned.ts,
+ * `already-applied`): nothing was sent; each rule it changes was read now and matched (verified).
+ */
+export function alreadyAppliedResult(plan: { readonly rules: readonly RulePlan[] }): ApplyResult {
+  return applyResult(plan.rules.map((rule): RuleResult => (rule.action === "update" ? { ...notApplied(rule), verified: true, message: ALREADY_AS_PLANNED } : notApplied(rule))));
+}
+
 /** How many rules ended in each outcome. */
 export function countOutcomes(rules: readonly RuleResult[]): ApplySummary {
   const count = (o: RuleOutcome) => rules.filter((r) => r.outcome === o).length;

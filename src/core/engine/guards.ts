@@ -60,13 +60,14 @@ export type FreshRead = { readonly ok: true; readonly fingerprint: string } | { 
 /**
  * The staleness comparison of a saved plan (or of a plan that waited for confirmation, `when:
  * "confirmed"`): each rule it changes against a fresh read of that rule. Throws a StalePlanError
- * naming every rule whose list differs (or could not be read).
+ * naming every rule whose list differs (or could not be read), with `notes[i]` beside the i-th rule.
  */
-export function checkFresh(rules: readonly RulePlan[], reads: readonly FreshRead[], when: "saved" | "confirmed" = "saved"): void {
+export function checkFresh(rules: readonly RulePlan[], reads: readonly FreshRead[], when: "saved" | "confirmed" = "saved", notes: readonly (string | null)[] = []): void {
   const changed = rules.flatMap((rule, i) => {
     const read = reads[i];
     if (read === undefined || !read.ok) return [`${rule.constructPath}: could not be read again (${read?.message ?? "not read"})`];
-    return read.fingerprint === rule.fingerprint ? [] : [`${rule.constructPath} (rule ${rule.ruleId ?? "?"})`];
+    const note = notes[i] ?? null;
+    return read.fingerprint === rule.fingerprint ? [] : [`${rule.constructPath} (rule ${rule.ruleId ?? "?"})${note === null ? "" : `: ${note}`}`];
   });
   if (changed.length > 0) {
     throw new StalePlanError(

@@ -4,12 +4,13 @@
  * Never shows the tenant ID or the base URL. Pure: returns a string.
  */
 import type { ApplyReport } from "../report/apply-report";
-import { APPLY_SUMMARY_MARKER, renderApplyMarkdown } from "./apply-text";
+import { alreadyAppliedSentence, APPLY_SUMMARY_MARKER, renderApplyMarkdown } from "./apply-text";
 import { mdCode, mdText } from "./common";
 
 const HEADLINE: Readonly<Record<ApplyReport["status"], string>> = {
   applied: "",
   "no-changes": "",
+  "already-applied": "",
   failed: "",
   refused: "Apply refused: nothing was sent.",
   cancelled: "Apply cancelled: nothing was sent.",
@@ -21,7 +22,9 @@ const NO_SUMMARY = { applied: 0, unchanged: 0, skipped: 0, failed: 0, interrupte
 
 export function renderApplyReportMarkdown(report: ApplyReport): string {
   const parts: string[] = [];
-  if (report.refusal === null || report.status === "interrupted") {
+  if (report.status === "already-applied") {
+    parts.push(`${APPLY_SUMMARY_MARKER}\n## alert-rule-users apply`, `**${mdText(alreadyAppliedSentence(report.rules))}**`);
+  } else if (report.refusal === null || report.status === "interrupted") {
     // an interrupted run shows what it did, rule by rule, and then why it stopped
     parts.push(renderApplyMarkdown({ ok: report.exitCode === 0, rules: report.rules, summary: report.summary ?? NO_SUMMARY }).trimEnd());
     if (report.refusal !== null) parts.push(report.refusal.message.split("\n").map((line) => `> ${mdText(line)}`).join("\n"));

@@ -15,6 +15,13 @@ export interface ApplyTextRenderOptions {
 /** The hidden marker at the top of every apply summary. */
 export const APPLY_SUMMARY_MARKER = "<!-- alert-rule-users-apply -->";
 
+/** A saved plan whose every list is already as it leaves them (a re-run of its apply): what is said, in a terminal, a log and a job summary. */
+export function alreadyAppliedSentence(rules: readonly RuleResult[]): string {
+  const lists = rules.filter((r) => r.action === "update").length;
+  const which = lists === 1 ? "the list this plan changes is already as it leaves it" : `the ${lists} lists this plan changes are already as it leaves them`;
+  return `Already applied: ${which} (an earlier run applied this plan, or the same change was made elsewhere): nothing to do, nothing was sent.`;
+}
+
 export function renderApplyText(result: ApplyResult, options: ApplyTextRenderOptions): string {
   const paint = painter(options.color);
   const out: string[] = [];

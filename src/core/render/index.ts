@@ -1,6 +1,6 @@
 /** Renderers of plans and apply results: pure functions returning strings (no console, no I/O). */
 export type { ApplyTextRenderOptions } from "./apply-text";
-export { APPLY_SUMMARY_MARKER, renderApplyMarkdown, renderApplyText } from "./apply-text";
+export { alreadyAppliedSentence, APPLY_SUMMARY_MARKER, renderApplyMarkdown, renderApplyText } from "./apply-text";
 export type { MarkdownRenderOptions } from "./markdown";
 export { DEFAULT_MARKDOWN_MAX_LENGTH, PLAN_COMMENT_MARKER, renderPlanMarkdown } from "./markdown";
 export type { TextRenderOptions } from "./text";

@@ -15,13 +15,15 @@ export const APPLY_REPORT_VERSION = 1 as const;
 
 /**
  * `applied`: every changed rule applied and verified; `no-changes`: nothing to send;
+ * `already-applied`: a saved plan whose every list is already as it leaves them (a re-run of its
+ * apply): nothing sent, each rule read and matched;
  * `failed`: some rule did not converge (or the plan has rules in error); `refused`: a safety
  * rule refused the run before anything was sent (stale plan, other connection, mass removal,
  * unresolved rules, a plan file that is not valid); `cancelled`: not confirmed; `error`: the
  * run stopped on another error (usage, configuration, synth, the service); `interrupted`: SIGINT or
  * SIGTERM stopped the run (no call started after it; rules not done have outcome `interrupted`).
  */
-export type ApplyReportStatus = "applied" | "no-changes" | "failed" | "refused" | "cancelled" | "error" | "interrupted";
+export type ApplyReportStatus = "applied" | "no-changes" | "already-applied" | "failed" | "refused" | "cancelled" | "error" | "interrupted";
 
 export type ApplyReportSource =
   | { readonly kind: "plan-file"; readonly path: string }
@@ -32,7 +34,7 @@ export interface ApplyReport {
   readonly reportVersion: typeof APPLY_REPORT_VERSION;
   readonly tool: { readonly name: "alert-rule-users"; readonly version: string };
   readonly status: ApplyReportStatus;
-  /** The exit code of the run: 0 only when status is applied or no-changes. */
+  /** The exit code of the run: 0 only when status is applied, no-changes or already-applied. */
   readonly exitCode: number;
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -76,6 +78,7 @@ export class ApplyReportRecorder {
   private planned: Plan | null = null;
   private result: ApplyResult | null = null;
   private cancelledRun = false;
+  private alreadyAppliedRun = false;
   private interruption: string | null = null;
 
   constructor(
@@ -94,6 +97,12 @@ export class ApplyReportRecorder {
 
   applied(result: ApplyResult): void {
     this.result = result;
+  }
+
+  /** A saved plan found already applied: nothing was sent (`result`: each rule read and matched). */
+  alreadyApplied(result: ApplyResult): void {
+    this.result = result;
+    this.alreadyAppliedRun = true;
   }
 
   cancelled(): void {
@@ -116,7 +125,7 @@ export class ApplyReportRecorder {
       return this.build(finishedAt, exitCode, "cancelled", { code: "CANCELLED", message: "Apply cancelled at the confirmation prompt: nothing was sent.", staleRules: [] });
     }
     const rules = this.result?.rules ?? (this.planned === null ? [] : resultsWithoutApply(this.planned));
-    const status: ApplyReportStatus = exitCode !== 0 ? "failed" : rules.some((r) => r.outcome === "applied") ? "applied" : "no-changes";
+    const status: ApplyReportStatus = exitCode !== 0 ? "failed" : this.alreadyAppliedRun ? "already-applied" : rules.some((r) => r.outcome === "applied") ? "applied" : "no-changes";
     return this.build(finishedAt, exitCode, status, null);
   }
 

@@ -58,6 +58,8 @@ export interface ApplyDoor extends RunReporter {
   confirm(plan: Plan): Promise<boolean>;
   /** What was applied and verified (or failed), once the run has sent its calls. */
   showResult(result: ApplyResult): void;
+  /** A saved plan whose every list is already as it leaves them (a re-run of its apply): nothing was sent. */
+  alreadyApplied(result: ApplyResult): void;
   /** The answer was no: nothing was sent. */
   cancelled(): void;
   /** The run was interrupted (`signal`): what it did and how to finish, said to the user and recorded; the exit code. */
@@ -116,7 +118,7 @@ async function applySaved(env: NodeJS.ProcessEnv, settings: ApplySettings, file:
   if (planKey !== undefined) secrets.add(planKey);
   let session: ReportedSession | undefined;
   let saved: Plan | undefined;
-  const result = await applySavedPlan(file, planKey, options, {
+  const outcome = await applySavedPlan(file, planKey, options, {
     planReady: (plan) => {
       saved = plan;
       recorder.planReady(plan);
@@ -131,7 +133,12 @@ async function applySaved(env: NodeJS.ProcessEnv, settings: ApplySettings, file:
       return session;
     },
   }).finally(() => session?.close());
-  return applied(result, recorder, door);
+  if (outcome.kind === "already-applied") {
+    recorder.alreadyApplied(outcome.result);
+    door.alreadyApplied(outcome.result);
+    return { exitCode: 0, result: outcome.result };
+  }
+  return applied(outcome.result, recorder, door);
 }
 
 /** A fresh plan of the declaration (the app, or the environment's one list): shown, confirmed, applied. */

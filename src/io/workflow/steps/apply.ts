@@ -2,21 +2,22 @@
  * Applying: one admission for every plan before its first write, then execute and verify.
  *
  * A saved plan:  tip → parse → signature → age → no expired adds → connect → same connection
- *                → applicable → read again → still as planned → (tip, right before the first write) send
+ *                → applicable → read again → still as planned → (tip, right before the first write) send,
+ *                or already applied (every list as it leaves them) → nothing to send
  * A fresh plan:   tip → plan → applicable → confirm → (read again → still as planned, when a person
  *                answered) → (tip, right before the first write) send
  *
  * Each check runs once, here, and is pure (src/core); what reads, sends or redacts is the
  * session's (src/io/workflow/session/session.ts): `send` (src/io/execute.ts) only sends and verifies.
  */
-import type { ApplyResult } from "../../../core/engine/apply-results";
+import { alreadyAppliedResult, type ApplyResult } from "../../../core/engine/apply-results";
 import { hasChanges } from "../../../core/engine/build-plan";
 import type { DesiredList } from "../../../core/engine/desired";
 import { admitSavedPlanFile, admitted, checkNoExpiredDeclaredAdds } from "../../../core/engine/admission";
 import { checkPlanIsApplicable, checkSameConnection } from "../../../core/engine/guards";
 import type { ListRead } from "../../../core/engine/observation";
 import type { Plan } from "../../../core/engine/plan-schema";
-import { checkStillPlanned, rulesToReadAgain } from "../../../core/engine/still-planned";
+import { admitSavedPlanReads, checkStillPlanned, rulesToReadAgain } from "../../../core/engine/still-planned";
 import { checkTip } from "../../git/tip";
 import { readPlanFile } from "../../plan-file";
 import { getPlan, type PlanClock } from "./plan";
@@ -39,49 +40,48 @@ export interface SavedPlanHooks {
   readonly warn: (message: string) => void;
 }
 
+/** What applying a saved plan came to: its calls sent, or nothing left to send. */
+export type SavedPlanApply =
+  | { readonly kind: "applied"; readonly result: ApplyResult }
+  /** Every list it changes is already as it leaves them (a re-run of its apply): nothing was sent. */
+  | { readonly kind: "already-applied"; readonly result: ApplyResult };
+
 /**
  * Applies a saved plan after its admission: the file's format and checksum, its signature (with
  * `planKey`: only a plan signed with that key), the same service and tenant, the declaration
  * errors and the mass-removal guard, and a fresh read of every rule it changes (refused, nothing
- * sent, when any list differs or the plan's calls do not follow from it). Then executes and verifies.
+ * sent, when any list differs or the plan's calls do not follow from it; nothing sent and nothing
+ * refused when every list is already as it leaves them). Then executes and verifies.
  */
-export async function applySavedPlan(file: SavedPlanFile, planKey: string | undefined, options: RunOptions, hooks: SavedPlanHooks): Promise<ApplyResult> {
+export async function applySavedPlan(file: SavedPlanFile, planKey: string | undefined, options: RunOptions, hooks: SavedPlanHooks): Promise<SavedPlanApply> {
   checkRequiredTip(options);
   const plan = readPlanFile(file.path);
   hooks.planReady?.(plan);
-  return applyPlanned(plan, { file, planKey, connect: hooks.connect, warn: hooks.warn }, options);
+  admitSavedPlanFile(plan, { name: file.name, key: planKey, now: new Date(), maxAge: file.maxAge }, hooks.warn);
+  const session = await hooks.connect();
+  checkBeforeReading(plan, session, options);
+  if (admitSavedPlanReads(plan, await session.readAgain(rulesToReadAgain(plan))) === "already-applied") return { kind: "already-applied", result: alreadyAppliedResult(plan) };
+  return { kind: "applied", result: await session.send(admitted(plan), sendOptions(options)) };
 }
 
 /**
- * Where a plan to apply comes from: a saved plan's file, whose checks run before it connects (so a
- * refused file makes no connection); or the session that made it (the native provider's, from
- * Terraform's planned private data), with its rules as the caller just read them, right before
- * this call (else they are read here).
+ * The admission of a plan the native provider made (Terraform kept it in the planned private
+ * data), then its calls: against the session's service, the same service and tenant, the
+ * declaration errors and the mass-removal guard, and the rules as the caller just read them, right
+ * before this call (else they are read here): StalePlanError, nothing sent, when a list differs
+ * from what the plan read or its calls do not follow from it. Then sends and verifies.
  */
-export type PlanSource =
-  | { readonly file: SavedPlanFile; readonly planKey: string | undefined; readonly connect: SavedPlanHooks["connect"]; readonly warn: SavedPlanHooks["warn"] }
-  | { readonly session: Session; readonly readNow?: readonly ListRead[] };
-
-/**
- * The admission of a plan made earlier, then its calls: a saved plan's file checks (signature,
- * age, no expired adds) and its connection; then, against the session's service, the same service
- * and tenant, the declaration errors and the mass-removal guard, and a fresh read of every rule it
- * changes (StalePlanError, nothing sent, when a list differs from what the plan read or its calls
- * do not follow from it). Then sends and verifies.
- */
-export async function applyPlanned(plan: Plan, source: PlanSource, options: RunOptions): Promise<ApplyResult> {
-  let session: Session;
-  let readNow: readonly ListRead[] | undefined;
-  if ("file" in source) {
-    admitSavedPlanFile(plan, { name: source.file.name, key: source.planKey, now: new Date(), maxAge: source.file.maxAge }, source.warn);
-    session = await source.connect();
-  } else {
-    ({ session, readNow } = source);
-  }
-  checkSameConnection(plan, session.connection);
-  checkPlanIsApplicable(plan, options);
+export async function applyPlanned(plan: Plan, source: { readonly session: Session; readonly readNow?: readonly ListRead[] }, options: RunOptions): Promise<ApplyResult> {
+  const { session, readNow } = source;
+  checkBeforeReading(plan, session, options);
   checkStillPlanned(plan, readNow ?? (await session.readAgain(rulesToReadAgain(plan))), "saved");
   return session.send(admitted(plan), sendOptions(options));
+}
+
+/** The checks of a plan made earlier that need no read: the same service and tenant, the declaration errors, the mass-removal guard. */
+function checkBeforeReading(plan: Plan, session: Session, options: RunOptions): void {
+  checkSameConnection(plan, session.connection);
+  checkPlanIsApplicable(plan, options);
 }
 
 export type FreshApply =
