@@ -64,7 +64,7 @@ export function initVersions(): { toolVersion: string; versions: InitVersions } 
 /** The example workflows (examples/github-actions, shipped in the package), named as they go under .github/workflows. */
 export function shippedWorkflows(): InitFile[] {
   const dir = path.join(packageRoot(), "examples", "github-actions");
-  return ["plan", "apply", "drift"].map((name) => ({
+  return ["plan", "review", "apply", "drift"].map((name) => ({
     path: `alert-rule-users-${name}.yml`,
     content: fs.readFileSync(path.join(dir, `${name}.yml`), "utf8"),
   }));

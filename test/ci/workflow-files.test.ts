@@ -29,8 +29,8 @@ describe("the workflow and action files", () => {
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it("are the three example workflows and action.yml", () => {
-    expect(actionFiles()).toEqual(["examples/github-actions/apply.yml", "examples/github-actions/drift.yml", "examples/github-actions/plan.yml", "action.yml"]);
+  it("are the four example workflows and action.yml", () => {
+    expect(actionFiles()).toEqual(["examples/github-actions/apply.yml", "examples/github-actions/drift.yml", "examples/github-actions/plan.yml", "examples/github-actions/review.yml", "action.yml"]);
   });
 
   it.each(actionFiles())("%s passes action-validator (GitHub's workflow / action schema)", (file) => {

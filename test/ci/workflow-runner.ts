@@ -17,10 +17,13 @@
  * environment's deployment branches are the default branch, so a job of a pull request's run
  * (refs/pull/N/merge) that names it fails before its first step, as GitHub refuses it. `npm` is a stand-in (tests reach no registry):
  * `install --prefix P alert-rule-users@V` and `ci` install this checkout's build, except that `ci`
- * installs a lock's `file:` dependency as that directory, as npm would. With `withoutNode`, `node`
- * and `npm` on the steps' PATH fail: what a runner without Node.js would do.
+ * installs a lock's `file:` dependency as that directory, as npm would, and a `file:` tarball
+ * unpacked once its sha512 is the lock's `integrity` (else EINTEGRITY: npm with a cold cache). With
+ * `withoutNode`, `node` and `npm` on the steps' PATH fail: what a runner without Node.js would do.
+ * Expressions know `hashFiles(path, ...)` (of files named exactly, in the job's workspace).
  */
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,6 +81,8 @@ export interface RunEvent {
   readonly number?: number;
   /** The run that completed (workflow_run events). */
   readonly workflowRun?: { readonly id: number; readonly event: string; readonly headSha: string; readonly conclusion: string };
+  /** The default branch's tip before a push (`github.event.before`). */
+  readonly before?: string;
   /** `inputs.*` of a hand-run. */
   readonly inputs?: Record<string, string | boolean>;
   /** Artifacts of earlier runs (name → directory), for a download with `run-id`. */
@@ -149,6 +154,20 @@ case "$1" in
   ci)
     resolved=$(node -p 'const e=(require("./package-lock.json").packages||{})["node_modules/alert-rule-users"]||{}; e.resolved||""')
     case "$resolved" in
+      file:*.tgz)
+        tarball="$PWD/\${resolved#file:}"
+        integrity=$(node -p 'const e=(require("./package-lock.json").packages||{})["node_modules/alert-rule-users"]||{}; e.integrity||""')
+        actual="sha512-$(node -e 'process.stdout.write(require("crypto").createHash("sha512").update(require("fs").readFileSync(process.argv[1])).digest("base64"))' "$tarball")"
+        if [ "$actual" != "$integrity" ]; then
+          echo "npm error code EINTEGRITY" >&2
+          echo "npm error $integrity integrity checksum failed when using sha512: wanted $integrity but got $actual." >&2
+          exit 1
+        fi
+        unpacked="$PWD/node_modules/.alert-rule-users-tarball"
+        rm -rf "$unpacked" && mkdir -p "$unpacked"
+        tar -xzf "$tarball" -C "$unpacked" --strip-components 1
+        link_tool "$PWD/node_modules" "$unpacked"
+        ;;
       file:*) link_tool "$PWD/node_modules" "$PWD/\${resolved#file:}" ;;
       *) link_tool "$PWD/node_modules" "$TOOL_DIR" ;;
     esac
@@ -193,14 +212,27 @@ function format(template: string, ...args: unknown[]): string {
   });
 }
 
-/** Evaluates a `${{ }}` expression or an `if:` over the contexts given (paths, ==, !=, &&, ||, !, always(), format()). */
+/** GitHub's hashFiles(path, ...) in `workspace`: '' when no file is there, else a sha256 over the files' sha256s. */
+function hashFiles(workspace: string, ...paths: unknown[]): string {
+  const files = paths.map(String).map((path) => {
+    if (/[*?[]/.test(path)) throw new Error(`hashFiles(${path}): patterns are not played by this runner, only paths`);
+    return join(workspace, path);
+  });
+  const found = workspace === "" ? [] : files.filter((file) => existsSync(file) && statSync(file).isFile());
+  if (found.length === 0) return "";
+  const outer = createHash("sha256");
+  for (const file of found) outer.update(createHash("sha256").update(readFileSync(file)).digest());
+  return outer.digest("hex");
+}
+
+/** Evaluates a `${{ }}` expression or an `if:` over the contexts given (paths, ==, !=, &&, ||, !, always(), format(), hashFiles()). */
 function evaluate(expression: string, lookup: (path: string) => string): unknown {
   const js = expression
     .replace(/\balways\(\)/g, "true")
     .replace(/\b(?:steps|vars|secrets|github|runner|env|inputs|needs)(?:\.[A-Za-z0-9_-]+)+/g, (path) => `lookup(${JSON.stringify(path)})`);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the workflow's own expression, as the runner evaluates it
-  const compiled = new Function("lookup", "format", `return (${js});`) as (l: typeof lookup, f: typeof format) => unknown;
-  return compiled(lookup, format);
+  const compiled = new Function("lookup", "format", "hashFiles", `return (${js});`) as (l: typeof lookup, f: typeof format, h: (...paths: unknown[]) => string) => unknown;
+  return compiled(lookup, format, (...paths: unknown[]) => hashFiles(lookup("github.workspace"), ...paths));
 }
 
 function substitute(text: string, lookup: (path: string) => string): string {
@@ -323,6 +355,7 @@ function githubContext(path: string, event: RunEvent, eventName: EventName, work
     "github.event.pull_request.base.sha": eventName === "pull_request" ? (event.baseSha ?? BASE_SHA) : "",
     "github.event.pull_request.head.sha": eventName === "pull_request" ? (event.headSha ?? HEAD_SHA) : "",
     "github.event.pull_request.number": eventName === "pull_request" ? String(event.number ?? 41) : "",
+    "github.event.before": eventName === "push" ? (event.before ?? "") : "",
     "github.event.workflow_run.id": run === undefined ? "" : String(run.id),
     "github.event.workflow_run.event": run?.event ?? "",
     "github.event.workflow_run.head_sha": run?.headSha ?? "",

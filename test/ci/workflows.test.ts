@@ -1,11 +1,15 @@
 /**
- * The example GitHub Actions workflows (examples/github-actions/, docs/ci.md): their triggers,
- * concurrency and secrets, and every `alert-rule-users <command> --flags` they run, checked
- * against the built CLI's own parser: `<command> <flags> --help` exits 0 only when the command
- * exists and takes every flag (and positional) given.
+ * The example GitHub Actions workflows (examples/github-actions/, docs/ci.md; design §13.1): their
+ * triggers, concurrency, environments and secrets, the wall between the pull request's run (no
+ * secret) and the trusted review (the default branch's code, the pull request's upload as data),
+ * the tarball check before every npm ci, and every `alert-rule-users <command> --flags` they run,
+ * checked against the built CLI's own parser: `<command> <flags> --help` exits 0 only when the
+ * command exists and takes every flag (and positional) given. Run step by step:
+ * test/ci/plan-workflow-run.test.ts.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -28,6 +32,10 @@ interface Step {
 }
 interface Job {
   env?: Record<string, string>;
+  environment?: string;
+  permissions?: Record<string, string>;
+  needs?: string | string[];
+  if?: string;
   steps: Step[];
 }
 interface Workflow {
@@ -39,7 +47,7 @@ interface Workflow {
   jobs: Record<string, Job>;
 }
 
-const FILES = ["plan.yml", "apply.yml", "drift.yml"] as const;
+const FILES = ["plan.yml", "review.yml", "apply.yml", "drift.yml"] as const;
 
 const user = (userId: string) => ({ userId, aliases: [`${userId}@example.com`] });
 const expiring = (userId: string, expiresAt: string) => ({ ...user(userId), expiresAt });
@@ -113,10 +121,13 @@ async function accepted(args: readonly string[]): Promise<{ ok: boolean; output:
 }
 
 describe("the example workflows", () => {
-  it("plan.yml runs on pull requests; apply.yml on pushes to main; drift.yml on a schedule and by hand", () => {
+  it("plan.yml runs on pull requests; review.yml when a plan run completes; apply.yml on pushes to main and by hand; drift.yml on a schedule and by hand", () => {
     expect(Object.keys(load("plan.yml").on)).toEqual(["pull_request"]);
-    const apply = load("apply.yml").on as { push: { branches: string[] }; workflow_dispatch: unknown };
-    expect(apply.push.branches).toEqual(["main"]);
+    // every pull request and every push: an app may read any file, so no path filter
+    expect(load("plan.yml").on["pull_request"]).toBeNull();
+    expect(load("review.yml").on).toEqual({ workflow_run: { workflows: [load("plan.yml").name], types: ["completed"] } });
+    const apply = load("apply.yml").on as { push: { branches: string[]; paths?: unknown }; workflow_dispatch: unknown };
+    expect(apply.push).toEqual({ branches: ["main"] });
     expect(Object.keys(apply)).toEqual(["push", "workflow_dispatch"]);
     const drift = load("drift.yml").on as { schedule: { cron: string }[]; workflow_dispatch: unknown };
     expect(drift.schedule.length).toBeGreaterThan(0);
@@ -128,20 +139,25 @@ describe("the example workflows", () => {
     const apply = load("apply.yml");
     expect(apply.concurrency).toEqual({ group: "alert-rule-users-apply-${{ vars.ALERTS_TENANT_ID }}", "cancel-in-progress": false });
     // the read-only workflows do not share it (a queued one would replace a queued apply)
-    for (const file of ["plan.yml", "drift.yml"]) expect(load(file).concurrency?.group).not.toBe(apply.concurrency?.group);
+    for (const file of ["plan.yml", "review.yml", "drift.yml"]) expect(load(file).concurrency?.group).not.toBe(apply.concurrency?.group);
   });
 
-  /** The jobs of a workflow that read the service (every job but plan.yml's synth job). */
-  const serviceJobs = (file: string): Array<[string, Job]> => Object.entries(load(file).jobs).filter(([name]) => !(file === "plan.yml" && name === "synth"));
-  /** The plan and apply workflows also carry the plan key, which signs (plan) and checks (apply) the saved plan. */
-  const secretsOf = (file: string): string[] => (file === "drift.yml" ? ["ALERTS_API_TOKEN", "ALERTS_CLIENT_SECRET"] : ["ALERTS_API_TOKEN", "ALERTS_CLIENT_SECRET", "ALERT_RULE_USERS_PLAN_KEY"]);
+  /** The jobs of a workflow that read the service. */
+  const serviceJobs = (file: string): Array<[string, Job]> => Object.entries(load(file).jobs).filter(([name]) => !["synth", "check"].includes(name));
+  /** The review and apply workflows also carry the plan key, which signs (review) and checks (apply) the saved plan. */
+  const secretsOf = (file: string): string[] =>
+    file === "plan.yml" ? [] : file === "drift.yml" ? ["ALERTS_API_TOKEN", "ALERTS_CLIENT_SECRET"] : ["ALERTS_API_TOKEN", "ALERTS_CLIENT_SECRET", "ALERT_RULE_USERS_PLAN_KEY"];
 
-  it.each(FILES)("%s takes the token (or the token command's client secret) from secrets, into the environment only", (file) => {
+  it.each(FILES)("%s takes the token (or the token command's client secret) from the environment alert-rules's secrets, into the job's environment only", (file) => {
     const uses = [...text(file).matchAll(/\$\{\{\s*secrets\.([A-Za-z_]+)\s*\}\}/g)].map((m) => m[1]);
-    // the secrets, once per job that reads the service each (drift.yml has three jobs)
+    // the secrets, once per job that reads the service each (drift.yml has three jobs); none in plan.yml
     expect([...new Set(uses)]).toEqual(secretsOf(file));
-    expect(uses).toHaveLength(secretsOf(file).length * serviceJobs(file).length);
-    for (const [, job] of serviceJobs(file)) {
+    expect(uses).toHaveLength(secretsOf(file).length * (file === "plan.yml" ? 0 : serviceJobs(file).length));
+    for (const [name, job] of Object.entries(load(file).jobs)) {
+      const holds = JSON.stringify(job).includes("secrets.");
+      // every job that names a secret names the environment whose deployment branches are the default branch
+      expect(`${name}: ${holds ? job.environment : "no secret"}`).toBe(`${name}: ${serviceJobs(file).some(([n]) => n === name) ? "alert-rules" : "no secret"}`);
+      if (!holds) continue;
       expect(job.env?.ALERTS_API_TOKEN).toBe("${{ secrets.ALERTS_API_TOKEN }}");
       expect(job.env?.ALERTS_CLIENT_SECRET).toBe("${{ secrets.ALERTS_CLIENT_SECRET }}");
       expect(job.env?.ALERTS_API_TOKEN_COMMAND).toBe("${{ vars.ALERTS_API_TOKEN_COMMAND }}");
@@ -154,35 +170,84 @@ describe("the example workflows", () => {
     }
   });
 
-  it("plan.yml: the job that runs the pull request's code holds no secret; the job that reads the service runs none of it", () => {
+  /** What each job may do with the run's token. */
+  const GRANTS: Record<string, string[]> = {
+    "plan.yml:synth": ["contents"],
+    "review.yml:check": ["actions", "pull-requests"],
+    "review.yml:plan": ["actions", "contents", "pull-requests"],
+    "apply.yml:apply": ["actions", "contents", "pull-requests"],
+    "drift.yml:expire-check": ["contents"],
+    "drift.yml:expire": ["contents"],
+    "drift.yml:drift": ["contents", "issues"],
+  };
+
+  it.each(FILES)("%s: every job grants only what it uses; every checkout leaves no token in .git/config", (file) => {
+    const workflow = load(file);
+    expect(workflow.permissions).toEqual(file === "plan.yml" ? { contents: "read" } : {});
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      expect(`${name}: ${JSON.stringify(Object.keys(job.permissions ?? {}).sort())}`).toBe(`${name}: ${JSON.stringify(GRANTS[`${file}:${name}`])}`);
+      for (const step of job.steps.filter((s) => s.uses?.startsWith("actions/checkout@"))) expect(step.with?.["persist-credentials"]).toBe(false);
+    }
+    // the only write besides the plan comment is drift's issues
+    expect(JSON.stringify(workflow.jobs)).not.toMatch(/"contents":"write"|"actions":"write"/);
+  });
+
+  it("plan.yml, the pull request's own run: no secret, no variable of the service; synthesizes the app and always uploads the outcome, what npm ci and synth said, the pull request and head, and the declarations", () => {
     const plan = load("plan.yml");
-    expect(Object.keys(plan.jobs)).toEqual(["synth", "plan"]);
-    const synth = plan.jobs["synth"] as Job & { permissions?: Record<string, string> };
-    const reader = plan.jobs["plan"] as Job & { permissions?: Record<string, string>; needs?: unknown };
-    // synth: the pull request's checkout, npm ci and the app; no secret, no variable of the service, read-only token, none left in .git
-    expect(JSON.stringify(synth)).not.toMatch(/secrets\.|vars\.|ALERTS_/);
-    expect(synth.permissions).toEqual({ contents: "read" });
-    expect(synth.steps.find((s) => s.uses?.startsWith("actions/checkout@"))?.with).toEqual({ "persist-credentials": false });
-    expect(invocations("plan.yml").filter((c) => c.args[0] === "synth").map((c) => c.args)).toEqual([["synth", "--output", "cdktf.out"]]);
+    expect(Object.keys(plan.jobs)).toEqual(["synth"]);
+    const synth = plan.jobs["synth"]!;
+    expect(text("plan.yml").replace(/#[^\n]*/g, "")).not.toMatch(/secrets\.|vars\.|ALERTS_|environment:/);
+    expect(invocations("plan.yml").map((c) => c.args)).toEqual([["synth", "--output", "$out/cdktf.out"]]);
+    const script = synth.steps.map((s) => s.run ?? "").join("\n");
+    expect(script).toContain('> "$out/pr.json"');
+    expect(script).toContain('echo "$outcome" > "$out/outcome"');
+    expect(script).toMatch(/\} > "\$out\/evaluation\.log" 2>&1 \|\| true/);
     const upload = synth.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
-    expect(upload?.with?.["name"]).toBe("alert-rule-users-synth");
-    // plan: after synth; checks out the base commit named by the event (never an output of the synth job)
-    expect(reader.needs).toBe("synth");
-    const checkout = reader.steps.find((s) => s.uses?.startsWith("actions/checkout@"));
-    expect(checkout?.with).toEqual({ ref: "${{ github.event.pull_request.base.sha }}", "persist-credentials": false });
-    expect(JSON.stringify(reader)).not.toContain("needs.synth.outputs");
-    const download = reader.steps.find((s) => s.uses?.startsWith("actions/download-artifact@"));
-    expect(download?.with).toEqual({ name: "alert-rule-users-synth", path: "pr-synth" });
-    // the service is read on the synth job's output, never by synthesizing the pull request here
-    const plans = invocations("plan.yml").filter((c) => c.args[0] === "plan").map((c) => c.args);
-    expect(plans).toEqual([["plan", "--skip-synth", "--output", "pr-synth", "--changed-since", "$BASE_SHA", "--format", "markdown", "--out", "plan.json", "--detailed-exitcode"]]);
-    expect(reader.steps.find((s) => s.id === "plan")?.env?.["BASE_SHA"]).toBe("${{ github.event.pull_request.base.sha }}");
-    // no step of the reading job runs anything from the pull request's tree (its files are not there)
-    const runs = reader.steps.map((s) => s.run ?? "").join("\n");
-    expect(runs).not.toMatch(/pr-synth\/.*\.(js|sh|ts)|node pr-synth|bash pr-synth/);
-    // the workflow grants no write beyond the comment
-    expect(plan.permissions).toEqual({ contents: "read" });
-    expect(reader.permissions).toEqual({ contents: "read", "pull-requests": "write" });
+    expect(upload?.if).toBe("always()");
+    expect(upload?.with).toMatchObject({ name: "alert-rule-users-synth", path: "alert-rule-users-synth" });
+  });
+
+  it("review.yml, the trusted half: the check (no secret) verifies the upload's pull request and head with GitHub's API; the plan job runs only the default branch's code and reads the upload as data", () => {
+    const review = load("review.yml");
+    expect(Object.keys(review.jobs)).toEqual(["check", "plan"]);
+    const check = review.jobs["check"]!;
+    expect(check.if).toBe("github.event.workflow_run.event == 'pull_request'");
+    expect(JSON.stringify(check)).not.toMatch(/secrets\.|environment/);
+    const checkScript = String(check.steps.find((s) => s.uses?.startsWith("actions/github-script@"))?.with?.["script"]);
+    expect(checkScript).toContain("claimed?.headSha !== run.head_sha");
+    expect(checkScript).toContain("github.rest.pulls.get");
+    expect(checkScript).toContain("pull.head.sha !== run.head_sha");
+    const plan = review.jobs["plan"]!;
+    expect(plan.needs).toBe("check");
+    expect(plan.environment).toBe("alert-rules");
+    // the default branch's checkout (no ref), the pull request's upload downloaded from its run, as data
+    expect(plan.steps.find((s) => s.uses?.startsWith("actions/checkout@"))?.with).toEqual({ "persist-credentials": false });
+    expect(plan.steps.find((s) => s.uses?.startsWith("actions/download-artifact@"))?.with).toEqual({
+      name: "alert-rule-users-synth",
+      path: "pull-request",
+      "run-id": "${{ github.event.workflow_run.id }}",
+      "github-token": "${{ github.token }}",
+    });
+    const script = plan.steps.map((s) => s.run ?? "").join("\n");
+    expect(script).not.toMatch(/(bash|node|sh|source|\.) +\S*pull-request\/|pull-request\/\S*\.(js|sh|ts)\b|cd pull-request/);
+    const args = invocations("review.yml").map((c) => c.args);
+    expect(args).toEqual([
+      ["plan", "--skip-synth", "--output", "pull-request/cdktf.out", "--changed-since", "HEAD", "--format", "markdown", "--out", "reviewed/plan.json", "--detailed-exitcode"],
+      ["show", "--evaluation", "pull-request", "--format", "markdown"],
+    ]);
+    // no plan without the key; the tarballs checked before npm ci; the default branch without an app, and forks, commented
+    expect(script.indexOf("ALERT_RULE_USERS_PLAN_KEY")).toBeLessThan(script.indexOf("npm ci"));
+    expect(script.indexOf('node -e "$CHECK_TARBALLS"')).toBeLessThan(script.indexOf("npm ci"));
+    expect(script.indexOf("[ ! -f package-lock.json ]")).toBeLessThan(script.indexOf('node -e "$CHECK_TARBALLS"'));
+    expect(script).toContain("Not planned: the default branch has no app yet");
+    expect(script).toContain("Not planned: this pull request comes from a fork.");
+    const comment = String(plan.steps.find((s) => s.uses?.startsWith("actions/github-script@"))?.with?.["script"]);
+    expect(comment).toContain(`const marker = "${PLAN_COMMENT_MARKER}"`);
+    expect(comment).toMatch(/updateComment[\s\S]*createComment/);
+    expect(comment).toContain("lists read");
+    const upload = plan.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    expect(upload?.with).toMatchObject({ name: "alert-rule-users-reviewed-plan-${{ needs.check.outputs.number }}-${{ needs.check.outputs.head-sha }}", path: "reviewed" });
+    expect(upload?.if).toBe("steps.plan.outputs.exitcode == '0' || steps.plan.outputs.exitcode == '2'");
   });
 
   it.each(FILES)("every alert-rule-users invocation in %s names a command and flags the CLI accepts", async (file) => {
@@ -205,52 +270,109 @@ describe("the example workflows", () => {
     expect(expand("$BASE_SHA", { BASE_SHA: "${{ github.event.pull_request.base.sha }}" })).toEqual(["$BASE_SHA"]);
   });
 
-  it("plan.yml: markdown plan, saved plan, detailed exit code; one comment found by the renderer's marker; the plan uploaded", () => {
-    const steps = load("plan.yml").jobs["plan"]!.steps;
-    const comment = steps.find((s) => s.uses?.startsWith("actions/github-script@"));
-    expect(String(comment?.with?.["script"])).toContain(`const marker = "${PLAN_COMMENT_MARKER}"`);
-    expect(String(comment?.with?.["script"])).toMatch(/updateComment[\s\S]*createComment/);
-    const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
-    expect(upload?.with?.["name"]).toBe("alert-rule-users-plan");
-    expect(String(upload?.with?.["path"])).toContain("plan.json");
+  it.each(FILES)("%s: every npm ci comes after the check of the tarballs its lock installs, the same check in every file", (file) => {
+    const workflow = load(file);
+    expect(workflow.env?.["CHECK_TARBALLS"]).toBe(load("plan.yml").env?.["CHECK_TARBALLS"]);
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const script = job.steps.map((s) => s.run ?? "").join("\n");
+      const install = script.indexOf("npm ci");
+      if (install < 0) continue;
+      expect(`${name}: ${script.indexOf('node -e "$CHECK_TARBALLS"') >= 0 && script.indexOf('node -e "$CHECK_TARBALLS"') < install}`).toBe(`${name}: true`);
+    }
   });
 
-  it("apply.yml: applies only the reviewed plan, and only the declarations it covered; never re-plans from main on a push", () => {
+  it.each(FILES)("%s cites only docs that exist, and no design.md", (file) => {
+    expect(text(file)).not.toMatch(/design\.md/);
+    const cited = [...text(file).matchAll(/\bdocs\/[\w/.-]+\.md\b/g)].map((m) => m[0]);
+    expect(cited.length).toBeGreaterThan(0);
+    for (const doc of cited) expect(`${doc}: ${existsSync(join(REPO, doc))}`).toBe(`${doc}: true`);
+  });
+});
+
+describe("the tarball check before npm ci (CHECK_TARBALLS), run with node", () => {
+  const script = String(load("plan.yml").env?.["CHECK_TARBALLS"]);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "aru-tarball-check-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const lock = (entries: Record<string, { resolved: string; integrity?: string }>) =>
+    writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, packages: { "": {}, ...Object.fromEntries(Object.entries(entries).map(([k, v]) => [`node_modules/${k}`, { version: "1.0.0", ...v }])) } }));
+  const sha512 = (bytes: Buffer) => `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
+  const check = () => spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" });
+
+  it("passes the tarballs the lock records (and ignores registry packages and directories)", () => {
+    writeFileSync(join(dir, "alert-rule-users-0.1.0.tgz"), "release 0.1.0");
+    lock({ "alert-rule-users": { resolved: "file:alert-rule-users-0.1.0.tgz", integrity: sha512(Buffer.from("release 0.1.0")) }, other: { resolved: "https://registry.npmjs.org/other/-/other-1.0.0.tgz" }, local: { resolved: "file:local" } });
+    const run = check();
+    expect(run.stdout).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it.each<[string, () => void, RegExp]>([
+    ["a tarball replaced under the same name", () => {
+      writeFileSync(join(dir, "alert-rule-users-0.1.0.tgz"), "release 0.2.0");
+      lock({ "alert-rule-users": { resolved: "file:alert-rule-users-0.1.0.tgz", integrity: sha512(Buffer.from("release 0.1.0")) } });
+    }, /::error::alert-rule-users-0\.1\.0\.tgz \(node_modules\/alert-rule-users\) is not the file package-lock\.json records/],
+    ["a tarball the lock records no sha512 for", () => {
+      writeFileSync(join(dir, "a.tgz"), "x");
+      lock({ a: { resolved: "file:a.tgz" } });
+    }, /::error::a\.tgz \(node_modules\/a\): package-lock\.json records no sha512 integrity for it/],
+    ["a tarball that is not there", () => lock({ a: { resolved: "file:gone.tgz", integrity: "sha512-x" } }), /::error::gone\.tgz \(node_modules\/a\) cannot be read: ENOENT/],
+    ["no package-lock.json at all", () => undefined, /::error::There is no package-lock\.json/],
+  ])("refuses %s, saying how to fix it", (_case, given, says) => {
+    given();
+    const run = check();
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(says);
+    if (!/no package-lock/.test(run.stdout)) expect(run.stdout).toContain("give each release its own file name (npm pack writes alert-rule-users-VERSION.tgz) and run `npm install ./alert-rule-users-VERSION.tgz`");
+  });
+});
+
+describe("apply.yml and drift.yml", () => {
+  it("apply.yml: applies only the reviewed plan the review workflow made, and only the declarations it covered; never re-plans from main on a push", () => {
     const apply = load("apply.yml");
     const steps = apply.jobs["apply"]!.steps;
-    const download = steps.find((s) => s.uses?.startsWith("actions/download-artifact@"));
-    expect(download?.with?.["name"]).toBe("alert-rule-users-plan");
-    expect(text("apply.yml")).toContain(`workflow_id: "alert-rule-users-plan.yml"`);
+    const find = String(steps.find((s) => s.uses?.startsWith("actions/github-script@"))?.with?.["script"]);
+    // the reviewed plan by the name review.yml gives it, from a successful run of review.yml only
+    expect(find).toContain("const name = `alert-rule-users-reviewed-plan-${pr.number}-${pr.head.sha}`;");
+    expect(find).toContain('const REVIEW = ".github/workflows/alert-rule-users-review.yml";');
+    expect(find).toContain('run.path === REVIEW && run.event === "workflow_run" && run.conclusion === "success"');
+    expect(find).toMatch(/listArtifactsForRepo[\s\S]*getWorkflowRun[\s\S]*downloadArtifact[\s\S]*unzip/);
+    expect(steps.some((s) => s.uses?.startsWith("actions/download-artifact@"))).toBe(false);
     const args = invocations("apply.yml").map((c) => c.args);
     // the reviewed plan, with the declarations of the pushed commit compared with those it covered
     expect(args).toContainEqual(expect.arrayContaining(["apply", "reviewed/plan.json", "--require-declarations", "--report-json", "--report-markdown"]));
-    // no plan of main, and no apply of a fresh plan, outside the run by hand
-    expect(args.filter((a) => a[0] === "plan")).toEqual([]);
+    // no apply of a fresh plan outside the run by hand; the only plan (no reviewed plan) writes nothing
+    expect(args.filter((a) => a[0] === "plan")).toEqual([["plan", "--changed-since", "$BEFORE", "--detailed-exitcode", "--format", "markdown"]]);
     const script = steps.find((s) => s.id === "apply")?.run ?? "";
     const fresh = script.indexOf("apply --auto-approve");
     expect(fresh).toBeGreaterThan(-1);
     expect(script.slice(0, fresh)).toMatch(/if \[ "\$EVENT" = workflow_dispatch \]; then\s*(#.*\s*)*npx --no -- alert-rule-users $/);
     expect(script.match(/apply --auto-approve/g)).toHaveLength(1);
     expect(apply.jobs["apply"]!.env?.["EVENT"]).toBe("${{ github.event_name }}");
-    // no reviewed plan: refused, exit 1
-    expect(script).toMatch(/\[ ! -f reviewed\/plan\.json \]; then\s*echo "::error::No reviewed plan[^"]*nothing was applied[^"]*"\s*code=1/);
     expect(script).toContain("UNREVIEWED_DECLARATIONS");
     // every apply writes only while the run's commit is main's tip, fetched right before
     expect(args.filter((a) => a[0] === "apply").every((a) => a.join(" ").includes("--require-tip origin/main"))).toBe(true);
-    expect(steps.findIndex((s) => (s.run ?? "").startsWith("git fetch"))).toBeLessThan(steps.findIndex((s) => s.id === "apply"));
+    expect(steps.findIndex((s) => (s.run ?? "").includes("git fetch --no-tags --depth=1 origin \"+refs/heads/main:refs/remotes/origin/main\""))).toBe(steps.findIndex((s) => s.id === "apply") - 1);
     expect(steps.some((s) => (s.run ?? "").includes("$GITHUB_STEP_SUMMARY") && s.if === "always()")).toBe(true);
     expect(steps.at(-1)?.if).toBe("steps.apply.outputs.exitcode != '0'");
   });
 
-  it("apply.yml's Apply step, run with bash: a push without a reviewed plan sends nothing and fails; a refused plan is not followed by any other apply", () => {
+  it("apply.yml's Apply step, run with bash: a push without a reviewed plan sends nothing and fails; a refused plan is not followed by any other apply; an already applied plan passes", () => {
     const script = load("apply.yml").jobs["apply"]!.steps.find((s) => s.id === "apply")?.run ?? "";
     const dir = mkdtempSync(join(tmpdir(), "aru-apply-step-"));
     try {
-      // a stand-in npx that records its arguments and refuses as --require-declarations would
+      // a stand-in npx that records its arguments and answers as the CLI would
       const bin = join(dir, "bin");
       mkdirSync(bin);
-      writeFileSync(join(bin, "npx"), '#!/bin/sh\necho "$*" >> "$CALLS"\necho \'{"refusal":{"code":"UNREVIEWED_DECLARATIONS"}}\' > apply-report.json\nexit 1\n', { mode: 0o755 });
-      const run = (withPlan: boolean) => {
+      writeFileSync(
+        join(bin, "npx"),
+        '#!/bin/sh\necho "$*" >> "$CALLS"\nif [ "$ANSWER" = refused ]; then echo \'{"refusal":{"code":"UNREVIEWED_DECLARATIONS"}}\' > apply-report.json; exit 1; fi\necho "Already applied: nothing to do, nothing was sent."\n',
+        { mode: 0o755 },
+      );
+      const run = (withPlan: boolean, answer: string) => {
         rmSync(join(dir, "reviewed"), { recursive: true, force: true });
         if (withPlan) {
           mkdirSync(join(dir, "reviewed"));
@@ -261,19 +383,23 @@ describe("the example workflows", () => {
         const result = spawnSync("bash", ["-e", "-c", script], {
           cwd: dir,
           encoding: "utf8",
-          env: { PATH: `${bin}:${process.env["PATH"] ?? ""}`, EVENT: "push", MASS_REMOVAL_FLAG: "", CALLS: join(dir, "calls"), GITHUB_OUTPUT: join(dir, "out") },
+          env: { PATH: `${bin}:${process.env["PATH"] ?? ""}`, EVENT: "push", BEFORE: "", MASS_REMOVAL_FLAG: "", ANSWER: answer, CALLS: join(dir, "calls"), GITHUB_OUTPUT: join(dir, "out"), GITHUB_STEP_SUMMARY: join(dir, "summary") },
         });
         return { stdout: result.stdout, calls: readFileSync(join(dir, "calls"), "utf8").trim().split("\n").filter((l) => l !== ""), out: readFileSync(join(dir, "out"), "utf8") };
       };
-      const none = run(false);
+      const none = run(false, "refused");
       expect(none.calls).toEqual([]);
       expect(none.out).toBe("exitcode=1\n");
       expect(none.stdout).toContain("::error::No reviewed plan");
-      const refused = run(true);
+      const refused = run(true, "refused");
       expect(refused.calls).toHaveLength(1);
       expect(refused.calls[0]).toContain("apply reviewed/plan.json --require-declarations");
       expect(refused.out).toBe("exitcode=1\n");
       expect(refused.stdout).toContain("::error::The reviewed plan was refused");
+      const again = run(true, "already-applied");
+      expect(again.calls).toHaveLength(1);
+      expect(again.out).toBe("exitcode=0\n");
+      expect(again.stdout).toContain("Already applied");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

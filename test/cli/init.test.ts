@@ -150,11 +150,12 @@ describe("alert-rule-users init", () => {
     expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).toMatchObject({ name: packageNameFor(root.split("/").pop() ?? "") });
   });
 
-  it("--workflows adds the three example workflows under .github/workflows, named as apply.yml expects", async () => {
-    await init(root, "rules", "--workflows");
+  it("--workflows adds the four example workflows under .github/workflows, named as review.yml and apply.yml expect, and says where the secrets go", async () => {
+    const run = await init(root, "rules", "--workflows");
+    expect(run.stdout).toContain('GitHub environment alert-rules, whose deployment branches are the default branch only: docs/ci.md, "Settings"');
     const dir = join(root, "rules", ".github", "workflows");
-    expect(readdirSync(dir).sort()).toEqual(["alert-rule-users-apply.yml", "alert-rule-users-drift.yml", "alert-rule-users-plan.yml"]);
-    for (const name of ["plan", "apply", "drift"]) {
+    expect(readdirSync(dir).sort()).toEqual(["alert-rule-users-apply.yml", "alert-rule-users-drift.yml", "alert-rule-users-plan.yml", "alert-rule-users-review.yml"]);
+    for (const name of ["plan", "review", "apply", "drift"]) {
       const written = readFileSync(join(dir, `alert-rule-users-${name}.yml`), "utf8");
       expect(written).toBe(readFileSync(join(REPO, "examples", "github-actions", `${name}.yml`), "utf8"));
       expect(parseYaml(written)).toHaveProperty("jobs");

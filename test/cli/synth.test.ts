@@ -31,6 +31,14 @@ describe("synth", () => {
     expect(result.stdout).toContain("cd cdktf.out/stacks/alert-rules && terraform init && terraform apply");
   });
 
+  it("in a CI job, says where the stacks are but not what a person would type next (the workflow's next step is its own)", async () => {
+    app = workspace([{ name: "alert-rules", lists: [legal] }]);
+    const result = await runMain(["synth"], app.dir, { PATH: process.env["PATH"], GITHUB_ACTIONS: "true" });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("  alert-rules: cdktf.out/stacks/alert-rules (1 list)");
+    expect(result.stdout).not.toContain("terraform init");
+  });
+
   it("refuses an invalid declaration (the same rule twice) as plan does, exit 1", async () => {
     app = workspace([{ name: "alert-rules", lists: [legal, { ...legal, id: "legal-again" }] }]);
     const result = await synth(app.dir);

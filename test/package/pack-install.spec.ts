@@ -190,7 +190,7 @@ app.synth();
       const target = join(root, "with-workflows");
       await succeed("init --workflows", installedCli(["init", target, "--workflows"]));
       const workflows = readdirSync(join(target, ".github", "workflows")).sort();
-      expect(workflows).toEqual(["alert-rule-users-apply.yml", "alert-rule-users-drift.yml", "alert-rule-users-plan.yml"]);
+      expect(workflows).toEqual(["alert-rule-users-apply.yml", "alert-rule-users-drift.yml", "alert-rule-users-plan.yml", "alert-rule-users-review.yml"]);
       expect(readFileSync(join(target, ".github", "workflows", "alert-rule-users-plan.yml"), "utf8")).toBe(
         readFileSync(join(REPO, "examples", "github-actions", "plan.yml"), "utf8"),
       );

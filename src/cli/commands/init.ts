@@ -54,8 +54,9 @@ Flags:
   --hcl                  a Terraform (HCL) configuration instead of a cdktf app
   --cdktn                a CDK Terrain (cdktn) app instead: main.ts imports alert-rule-users/cdktn,
                          package.json depends on cdktn and constructs (no cdktf, no null provider)
-  --workflows            also write the GitHub workflows (plan on pull requests, apply on merge,
-                         drift on a schedule) as .github/workflows/alert-rule-users-{plan,apply,drift}.yml
+  --workflows            also write the GitHub workflows (plan on pull requests and its review,
+                         apply on merge, drift on a schedule) as
+                         .github/workflows/alert-rule-users-{plan,review,apply,drift}.yml
                          (with --hcl: alert-rule-users-terraform-{plan,apply,drift}.yml, at the
                          repository's root: the nearest directory at or above DIR with package.json)
   --package-spec SPEC    what package.json depends on for alert-rule-users (default: ^<this version>,
@@ -146,7 +147,10 @@ export const initCommand: Command = {
         `Next:\n${cd}  npm install\n  ${CLI_IN_APP} plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
         `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +
         simulatorExports(io.env, "  ") +
-        unpublished,
+        unpublished +
+        (values.workflows === true
+          ? `\nThe workflows read the secrets from the GitHub environment alert-rules, whose deployment branches are the default branch only: docs/ci.md, "Settings", shows what to set.\n`
+          : ""),
     );
     return 0;
   },

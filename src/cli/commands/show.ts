@@ -25,9 +25,9 @@ Flags:
   --terraform-plan FILE   terraform show -json of a saved plan
   --format F              text (default), markdown (a job summary, an issue) or json
   --heading TEXT          the markdown's first line (default: "### alert-rule-users: Terraform plan")
-  --evaluation DIR        instead: the pull-request comment for a configuration that could not be
-                          planned, from what the evaluation job wrote (DIR/outcome, DIR/evaluation.log;
-                          docs/provider-workflows.md); markdown only
+  --evaluation DIR        instead: the pull-request comment for a configuration or an app that
+                          could not be planned, from what the job without secrets wrote (DIR/outcome,
+                          DIR/evaluation.log; docs/provider-workflows.md, docs/ci.md); markdown only
   --fork true|false       with --evaluation: the pull request comes from a fork (its data source
                           reads are not answered)
   -h, --help

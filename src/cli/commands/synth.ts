@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import { synthesizeApp, writeDeclarationsFromTerraformShow } from "../../io/workflow";
 import { shellQuote, UsageError } from "../../io/workflow/door";
 import { parse } from "../args";
+import { inCi } from "../hints";
 import type { Command, Io } from "../io";
 import { synthSettings } from "../run-flags";
 
@@ -77,7 +78,8 @@ Examples:
     };
     for (const stack of stacks) io.stdout.write(`  ${stack.name}: ${shown(stack.dir)} (${stack.lists} list${stack.lists === 1 ? "" : "s"})\n`);
     const first = stacks.find((s) => s.lists > 0) ?? stacks[0];
-    if (first !== undefined) {
+    // what a person at a terminal does next; a CI job's next step is its workflow's
+    if (first !== undefined && !inCi(io.env)) {
       io.stdout.write(
         `\nNext, on the Terraform path, with the connection variables set as for plan (ALERTS_API_URL, ALERTS_TENANT_ID, the token):\n` +
           `  cd ${shellQuote(shown(first.dir))} && terraform init && terraform apply\n`,

@@ -1,19 +1,20 @@
 /**
- * The pull-request comment for a configuration that could not be planned (docs/provider-workflows.md):
- * the evaluation ran in a job that holds no secret, and what Terraform said there is shown to the
+ * The pull-request comment for a configuration or an app that could not be planned
+ * (docs/provider-workflows.md, docs/ci.md): the evaluation (Terraform's offline plan, or a cdktf
+ * app's npm ci and synth) ran in a job that holds no secret, and what it said there is shown to the
  * reviewer as it said it, escaped line by line in a code block that nothing in it can close, and
  * cut to its last lines. Pure: the evaluation comes in as data.
  */
 import { printable } from "./common";
 import { PLAN_COMMENT_MARKER } from "./markdown";
 
-/** What the job without secrets found: its outcome word and what Terraform said. */
+/** What the job without secrets found: its outcome word and what it said (Terraform, or npm ci and synth). */
 export interface Evaluation {
   readonly outcome: "planned" | "needs-data" | "failed";
   readonly log: string;
 }
 
-/** At most this much of what Terraform said is shown: the end, where the errors are. */
+/** At most this much of what the job said is shown: the end, where the errors are. */
 export const EVALUATION_LOG_SHOWN = 8_000;
 
 /** A fenced code block of `text` (each line escaped), whose fence no run of backticks inside can close. */
@@ -46,7 +47,10 @@ export function renderEvaluationMarkdown(evaluation: Evaluation, options: { read
         : ":x: **Not planned: the configuration's data source reads were not answered.** See the workflow run.",
     );
   } else {
-    out.push(":x: **The pull request's configuration could not be planned.** It was evaluated offline, in a job that holds no secret (`terraform init`, `validate`, `plan`); this is what Terraform said:");
+    out.push(
+      ":x: **The pull request could not be planned.** It was evaluated in a job that holds no secret and reaches no service " +
+        "(a Terraform configuration: `terraform init`, `validate` and `plan`, offline; a cdktf app: `npm ci` and `alert-rule-users synth`); this is what that job said:",
+    );
     const { text, cut } = tail(evaluation.log);
     out.push("", cut ? `(the last ${EVALUATION_LOG_SHOWN.toLocaleString("en-US")} characters)` : "", codeBlock(text === "" ? "(nothing: see the workflow run)" : text));
   }
