@@ -7,24 +7,13 @@
  * runs' artifacts and conclusions, the merged pull requests. Runs with test/ci/workflow-runner.ts.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parse } from "yaml";
-import { writeZip } from "../../src/io/provider-package/zip";
-import { runWorkflow, type RunEvent, type RunResult, type Workflow } from "./workflow-runner";
+import { artifactZip, runWorkflow, type Commit, type Reviewed, type RunEvent, type RunResult, type Workflow } from "./workflow-runner";
 
-/** A commit: its SHA and a checkout of it (a full clone whose `origin` is the repository's). */
-export interface Commit {
-  readonly sha: string;
-  readonly dir: string;
-}
+export type { Commit, Reviewed };
 
-/** What a pull request's plan came to: its run (plan.yml), the review's (review.yml), and the comment posted. */
-export interface Reviewed {
-  readonly plan: RunResult;
-  readonly review: RunResult;
-  readonly comment: string | undefined;
-}
 
 export interface CliRepositoryOptions {
   readonly root: string;
@@ -148,9 +137,7 @@ export class CliRepository {
         },
         downloadArtifact: (p) => {
           const artifact = this.artifacts.find((a) => a.id === p["artifact_id"]);
-          if (artifact === undefined) return Promise.reject(new Error("Not Found"));
-          const zip = writeZip(filesOf(artifact.dir).map((file) => ({ name: relative(artifact.dir, file), mode: 0o644 as const, data: readFileSync(file) })));
-          return reply(zip.buffer.slice(zip.byteOffset, zip.byteOffset + zip.byteLength));
+          return artifact === undefined ? Promise.reject(new Error("Not Found")) : reply(artifactZip(artifact.dir));
         },
       },
       repos: {
@@ -165,11 +152,3 @@ export class CliRepository {
 
 /** A run's conclusion as GitHub reports it: failure when any job failed. */
 const concluded = (run: RunResult): string => (Object.values(run.jobs).includes("failure") ? "failure" : "success");
-
-/** Every file under `dir`. */
-function filesOf(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesOf(path) : [path];
-  });
-}

@@ -26,8 +26,9 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { parse } from "yaml";
+import { writeZip } from "../../src/io/provider-package/zip";
 import { REPO } from "../support/cli";
 import { providerCacheDir } from "../../src/io/provider-package/sea-node";
 
@@ -126,6 +127,19 @@ export interface RunResult {
   readonly summaries: Record<string, string>;
   /** Each job's outputs (`outputs:`), as the jobs that need it read them. */
   readonly outputs: Record<string, Record<string, string>>;
+}
+
+/** A commit of a played repository: its SHA and a tree of it (a directory). */
+export interface Commit {
+  readonly sha: string;
+  readonly dir: string;
+}
+
+/** What a pull request's plan came to: its own run, the trusted review's run (workflow_run), and the comment the review posted last. */
+export interface Reviewed {
+  readonly plan: RunResult;
+  readonly review: RunResult;
+  readonly comment: string | undefined;
 }
 
 const BASE_SHA = "b".repeat(40);
@@ -602,6 +616,12 @@ export function filesUnder(dir: string): { path: string; content: Buffer }[] {
       const path = join(d.parentPath, d.name);
       return { path, content: readFileSync(path) };
     });
+}
+
+/** An artifact's directory as GitHub's downloadArtifact answers it: a zip of its files, as an ArrayBuffer. */
+export function artifactZip(dir: string): ArrayBuffer {
+  const zip = writeZip(filesUnder(dir).map((file) => ({ name: relative(dir, file.path), mode: 0o644 as const, data: file.content })));
+  return zip.buffer.slice(zip.byteOffset, zip.byteOffset + zip.byteLength) as ArrayBuffer;
 }
 
 /** A workflow file of this repository, with ALERT_RULES_DIR set to `configDir`. */
