@@ -91,7 +91,7 @@ export class CliRepository {
   }
 
   /** A pull request from `head` into the default branch at `main`: plan.yml (the head's copy) runs, then review.yml (the default branch's) on its completion. */
-  async pullRequest(number: number, head: Commit, main: Commit): Promise<Reviewed> {
+  async pullRequest(number: number, head: Commit, main: Commit, options: { readonly fromFork?: boolean } = {}): Promise<Reviewed> {
     const plan = await runWorkflow(this.workflow(head, "plan"), this.event({ name: "pull_request", head: head.dir, base: main.dir, headSha: head.sha, baseSha: main.sha, number }));
     const planRunId = this.nextId++;
     this.runs.set(planRunId, { path: ".github/workflows/alert-rule-users-plan.yml", event: "pull_request", conclusion: concluded(plan) });
@@ -104,6 +104,7 @@ export class CliRepository {
         trees: { [head.sha]: head.dir },
         workflowRun: { id: planRunId, event: "pull_request", headSha: head.sha, conclusion: concluded(plan) },
         earlierArtifacts: plan.artifacts,
+        rest: { pulls: { get: () => Promise.resolve({ data: pullOf(number, head.sha, options.fromFork === true) }) } },
       }),
     );
     const reviewRunId = this.nextId++;
@@ -149,6 +150,14 @@ export class CliRepository {
     };
   }
 }
+
+/** What GitHub's pulls.get answers of an open pull request into o/r at `headSha`, from a branch of o/r or from a fork. */
+const pullOf = (number: number, headSha: string, fromFork: boolean) => ({
+  state: "open",
+  number,
+  head: { sha: headSha, repo: { full_name: fromFork ? "someone/r" : "o/r" } },
+  base: { repo: { full_name: "o/r" } },
+});
 
 /** A run's conclusion as GitHub reports it: failure when any job failed. */
 const concluded = (run: RunResult): string => (Object.values(run.jobs).includes("failure") ? "failure" : "success");

@@ -14,8 +14,9 @@
  *   secrets base64-encoded (GitHub refuses the environment to a pull request's ref); one's app reads
  *   /proc/self/environ into its stack and depends on a CLI of its own that posts its environment
  *   away, with a committed provider and a provider block's token_command besides.
- * - An app that fails synth, and a pull request that adds the app to a default branch without one,
- *   get a comment saying why; a tarball replaced under its old name is refused with how to upgrade.
+ * - A pull request from a fork, an app that fails synth, and a pull request that adds the app to a
+ *   default branch without one get a comment saying why; a tarball replaced under its old name is
+ *   refused with how to upgrade.
  */
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -280,6 +281,22 @@ describe("the CLI's workflows: hostile pull requests", () => {
 });
 
 describe("the CLI's workflows: pull requests that cannot be planned get a comment saying why", () => {
+  it("a pull request from a fork: not planned (its comment would show the tenant's lists to anyone), and the comment says how to have it planned; nothing is read", async () => {
+    const repo = repository("fork");
+    const main = repo.commit("main", null, project(engineering()), { main: true });
+    const head = repo.commit("pr-50", main, { "app.js": app(engineering(person("9406", "from.a.fork@example.com"))) }, { main: false });
+    sim.resetCounts();
+    const { plan, review, comment } = await repo.pullRequest(50, head, main, { fromFork: true });
+    expect(`${JSON.stringify(review.jobs)}\n${explain(review)}`).toMatch(/^\{"check":"success","plan":"success"\}/);
+    expect(review.outputs["check"]).toMatchObject({ "same-repository": "false", number: "50" });
+    expect(comment).toContain("Not planned: this pull request comes from a fork.");
+    expect(comment).toContain("A maintainer can push its branch to this repository to have it planned.");
+    expect(comment).not.toContain("from.a.fork@example.com");
+    expect(Object.keys(review.artifacts)).toEqual([]);
+    expect(sim.requestLog()).toEqual([]);
+    expectNothingLeaked(plan, review);
+  });
+
   it("an app that fails synth: the comment shows what synth said; no plan is kept", async () => {
     const repo = repository("broken-app");
     const main = repo.commit("main", null, project(engineering()), { main: true });

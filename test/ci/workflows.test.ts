@@ -211,7 +211,7 @@ describe("the example workflows", () => {
     const review = load("review.yml");
     expect(Object.keys(review.jobs)).toEqual(["check", "plan"]);
     const check = review.jobs["check"]!;
-    expect(check.if).toBe("github.event.workflow_run.event == 'pull_request'");
+    expect(check.if).toBe("github.event.workflow_run.event == 'pull_request' && github.event.workflow_run.conclusion != 'cancelled'");
     expect(JSON.stringify(check)).not.toMatch(/secrets\.|environment/);
     const checkScript = String(check.steps.find((s) => s.uses?.startsWith("actions/github-script@"))?.with?.["script"]);
     expect(checkScript).toContain("claimed?.headSha !== run.head_sha");
