@@ -288,7 +288,7 @@ describe("apply PLANFILE --require-declarations applies only what the plan cover
 });
 
 
-describe("the plan workflow's two jobs (examples/github-actions/plan.yml), then apply.yml's apply", () => {
+describe("the pull request's synth (examples/github-actions/plan.yml), the review's plan of its output (review.yml), then apply.yml's apply", () => {
   it("synth of the pull request without any secret, plan --skip-synth of its output on the base checkout, apply of that plan on the merged commit", async () => {
     // given the base (REF) and a clone of it where the pull request adds ceo
     repo = repository();
@@ -303,7 +303,7 @@ describe("the plan workflow's two jobs (examples/github-actions/plan.yml), then 
 
       // when the synth job runs in the pull request's checkout with no connection and no secret
       const synth = await runCli(["synth", "--output", "cdktf.out"], { cwd: pr, env: {} });
-      // and the plan job plans its output on the base checkout, against the base commit
+      // and the review's plan job plans its output on the default branch's checkout, against that commit
       const planned = await runCli(
         ["plan", "--format", "json", "--now", "2026-11-24T12:00:00Z", "--skip-synth", "--output", join(pr, "cdktf.out"), "--changed-since", base, "--out", join(pr, "plan.json")],
         { cwd: repo.top, env: connectionEnv(sim) },
