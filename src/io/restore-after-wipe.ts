@@ -9,7 +9,7 @@ import type { RuleListClient } from "../api";
 import { AlertRuleUsersError } from "../errors";
 import type { CallRecord, RuleResult } from "../core/engine/apply-results";
 import type { ObservedList, RuleFacts } from "../core/engine/observation";
-import { callSize, wireWrite } from "../core/engine/operations";
+import { callSize, callsAdding, wireWrite } from "../core/engine/operations";
 import type { PlannedCall, RulePlan } from "../core/engine/plan-schema";
 import { describeUsers, missingFrom, usersToRestore } from "../core/engine/restore-after-wipe";
 import { readBackProblem } from "../core/engine/verify";
@@ -69,9 +69,7 @@ export async function restoreAfterFailedRebuild(request: RestoreRequest): Promis
   }
   // 2. what the list held before the wipe, less what the plan removes
   const wanted = usersToRestore(request.before.entries, rule.changes);
-  const restore: PlannedCall[] = [];
-  for (let i = 0; i < wanted.length; i += RESTORE_BATCH) restore.push({ operation: "add-users", userList: wanted.slice(i, i + RESTORE_BATCH) });
-  const restoreFailed = await sendAll(request, restore);
+  const restoreFailed = await sendAll(request, callsAdding(wanted, RESTORE_BATCH));
   // 3. what is there now
   const read = await readList(request.client, facts);
   const missing = read.ok ? missingFrom(wanted, read.list.entries) : wanted;
