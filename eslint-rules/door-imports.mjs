@@ -18,15 +18,15 @@ function target(fromFile, specifier, root) {
 /**
  * The front doors (docs/architecture.md): the CLI and the provider turn their input into a request
  * of src/io/workflow and print or answer what it returns. A value import of a door may name the
- * workflow's calls (its index) and the words a door may use beside them (src/io/workflow/door.ts:
+ * workflow's calls (its index) and the words a door may use beside them (src/io/door-words.ts:
  * the tool's errors, text helpers, the client's names, pure checks), the pure renderers
  * (src/core/render) and the door's own files; the CLI also the simulator it serves
  * (`alert-rule-users simulator`). Type-only imports may name anything: they compose nothing.
  */
 const DOORS = {
-  "src/cli/": { exact: ["src/io/workflow", "src/io/workflow/door", "src/core/render", "src/simulator"], prefixes: ["src/cli/"] },
+  "src/cli/": { exact: ["src/io/workflow", "src/io/door-words", "src/core/render", "src/simulator"], prefixes: ["src/cli/"] },
   "src/provider/protocol/": { exact: [], prefixes: ["src/provider/protocol/"] },
-  "src/provider/": { exact: ["src/io/workflow", "src/io/workflow/door", "src/core/render"], prefixes: ["src/provider/"] },
+  "src/provider/": { exact: ["src/io/workflow", "src/io/door-words", "src/core/render"], prefixes: ["src/provider/"] },
 };
 
 export const doorImports = {

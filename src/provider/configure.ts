@@ -4,7 +4,7 @@
  */
 import type { OpenSession, SessionRequest } from "../io/workflow/session/connect";
 import { RuleLookup, TerraformRun, openSession } from "../io/workflow";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, parseDuration } from "../io/workflow/door";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, parseDuration } from "../io/door-words";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 import { lockedArgumentErrors } from "./locked";
 import { isOffline } from "./offline";

@@ -17,7 +17,7 @@ import type { ObservePlanRequest, ReachedList } from "../io/workflow/provider/pr
 import type { Plan } from "../core/engine/plan-schema";
 import type { RunOptions } from "../io/workflow/session/session";
 import { applyPlannedRule, applyRuleChange, createKey, observeForPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
-import { nativeImportIdProblem, parseNativeImportId } from "../io/workflow/door";
+import { nativeImportIdProblem, parseNativeImportId } from "../io/door-words";
 import { UNKNOWN, type Diagnostic, type MoveRequest, type ObjectValue, type PathStep, type Value } from "./protocol";
 import type { ProviderRun } from "./configure";
 import { moveResourceState } from "./move-state";

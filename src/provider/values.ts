@@ -10,7 +10,7 @@ import type { NativeProblem } from "../core/declaration/native";
 import type { OnDestroy } from "../core/native/native-provider";
 import type { Plan } from "../core/engine/plan-schema";
 import { parseKeptPlan, redactValues } from "../io/workflow";
-import { nativeListOf } from "../io/workflow/door";
+import { nativeListOf } from "../io/door-words";
 import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
 import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type Value } from "./protocol";
 import { valuesOf } from "./resource";

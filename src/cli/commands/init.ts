@@ -5,7 +5,7 @@
  */
 import { relative, resolve } from "node:path";
 import { initApp, initHcl } from "../../io/workflow";
-import { ENV_TOKEN, shellQuote, TOOL_VERSION, UsageError } from "../../io/workflow/door";
+import { ENV_TOKEN, shellQuote, TOOL_VERSION, UsageError } from "../../io/door-words";
 import { DEFAULT_SIMULATOR_TOKEN } from "../../simulator";
 import { parse } from "../args";
 import { CLI_IN_APP } from "../hints";

@@ -6,7 +6,7 @@
  */
 import { relative, resolve } from "node:path";
 import { installCanonicalProvider, lockProvider, packageRelease } from "../../io/workflow";
-import { shellQuote, UsageError } from "../../io/workflow/door";
+import { shellQuote, UsageError } from "../../io/door-words";
 import { parse } from "../args";
 import type { Io } from "../io";
 import { commandGroup, type Subcommand } from "../service-command";

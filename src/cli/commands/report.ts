@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { plural } from "../../core/render";
 import { reportRun } from "../../io/workflow";
-import { UsageError } from "../../io/workflow/door";
+import { UsageError } from "../../io/door-words";
 import type { AccessReportCounts } from "../../io/workflow/runs/read-runs";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";

@@ -4,7 +4,7 @@
  * spec: src/simulator/README.md.
  */
 import { parseArgs } from "node:util";
-import { checkBaseUrl, ConfigError, ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, UsageError } from "../../io/workflow/door";
+import { checkBaseUrl, ConfigError, ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, UsageError } from "../../io/door-words";
 import { withTwoDashes } from "../args";
 import { CLI_IN_APP } from "../hints";
 import { DEFAULT_SIMULATOR_TOKEN, OAUTH_PATH, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";

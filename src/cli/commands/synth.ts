@@ -10,7 +10,7 @@
 import { relative } from "node:path";
 import { resolve } from "node:path";
 import { synthesizeApp, writeDeclarationsFromTerraformShow } from "../../io/workflow";
-import { shellQuote, UsageError } from "../../io/workflow/door";
+import { shellQuote, UsageError } from "../../io/door-words";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
 import { synthSettings } from "../run-flags";

@@ -7,7 +7,7 @@
  * core (src/core). A front door turns its input into a plain request, calls one function here per
  * command (`planRun`, `applyRun`, …) with a reporter for what the run tells it, and prints what
  * comes back. This file names the calls the doors make and nothing else; the words a door may use
- * beside them (errors, text helpers, the client's names, pure checks) are door.ts, and a door
+ * beside them (errors, text helpers, the client's names, pure checks) are src/io/door-words.ts, and a door
  * imports types from where they are declared. A door's value imports name nothing else below this
  * surface (eslint-rules/door-imports.mjs). The library's surface (src/index.ts) takes the steps
  * from src/io/index.ts.
