@@ -3,7 +3,8 @@
  * rate limiter and one token source for every resource Terraform asks about, however many at once.
  */
 import type { OpenSession, SessionRequest } from "../io/workflow/session/connect";
-import { RuleLookup, TerraformRun, openSession } from "../io/workflow";
+import { RuleLookup, openSession } from "../io/workflow";
+import { TerraformRun } from "../io/terraform-run";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, parseDuration } from "../io/door-words";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 import { lockedArgumentErrors } from "./locked";

@@ -4,7 +4,7 @@
  * query-users; a system rule's list is not read).
  */
 import type { RuleObservation } from "../io/workflow/provider/one-rule";
-import { redactValues } from "../io/workflow";
+import { redactStrings } from "../io/door-words";
 import type { ProviderRun } from "./configure";
 import type { DataSourceType, Diagnostic, ObjectValue, Value } from "./protocol";
 import { UNKNOWN } from "./protocol";
@@ -47,7 +47,7 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
     .sort((a, b) => compare(a.user_id ?? "", b.user_id ?? "") || compare(a.aliases[0] ?? "", b.aliases[0] ?? ""));
   // names and aliases come from the service, which may echo a secret: state never holds one
   return {
-    state: redactValues({
+    state: redactStrings({
       rule_id: rule.observerRuleId,
       rule_name: rule.name,
       id: rule.observerRuleId,

@@ -9,8 +9,9 @@ import type { ListView, ObservedList, RuleFacts } from "../io/workflow/provider/
 import type { NativeProblem } from "../core/declaration/native";
 import type { OnDestroy } from "../core/native/native-provider";
 import type { Plan } from "../core/engine/plan-schema";
-import { parseKeptPlan, redactValues } from "../io/workflow";
-import { nativeListOf } from "../io/door-words";
+import { parseKeptPlan } from "../io/workflow";
+import { redactStrings } from "../io/door-words";
+import { nativeListOf } from "../core/declaration/native";
 import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
 import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type Value } from "./protocol";
 import { valuesOf } from "./resource";
@@ -199,7 +200,7 @@ export interface PrivateData {
 
 /** The private data as Terraform stores it (with the state): every secret the service may have echoed removed. */
 export function encodePrivate(data: PrivateData): Buffer {
-  return Buffer.from(JSON.stringify(redactValues({ v: 2, ...data })), "utf8");
+  return Buffer.from(JSON.stringify(redactStrings({ v: 2, ...data })), "utf8");
 }
 
 /** The private data, or null when there is none or it is not ours (read again). A kept plan that is not one is dropped. */
@@ -224,9 +225,9 @@ export function stateOf(input: {
 }): ObjectValue {
   const { base, rule, view } = input;
   // aliases and names come from the service, which may echo a secret: state never holds one
-  const users = usersValue(redactValues(view.users), base["users"]);
+  const users = usersValue(redactStrings(view.users), base["users"]);
   return {
-    ...redactValues({
+    ...redactStrings({
       ...base,
       users: null,
       id: rule.observerRuleId,

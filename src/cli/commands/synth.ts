@@ -9,7 +9,8 @@
  */
 import { relative } from "node:path";
 import { resolve } from "node:path";
-import { synthesizeApp, writeDeclarationsFromTerraformShow } from "../../io/workflow";
+import { synthesizeApp } from "../../io/workflow";
+import { writeDeclarationsFromTerraformShow } from "../../io/declarations-from-terraform";
 import { shellQuote, UsageError } from "../../io/door-words";
 import { parse } from "../args";
 import type { Command, Io } from "../io";
