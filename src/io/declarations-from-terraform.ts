@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { declarationsFromTerraformShow } from "../core/declaration/terraform-show";
 import { readDeclarations } from "./read-synth-output";
 import { ConfigError } from "../errors";
+import { messageOf } from "../shared/text";
 
 /** Writes the declarations of FILE to outdir (emptied first) and returns how many lists it holds. */
 export function writeDeclarationsFromTerraformShow(file: string, outdir: string): number {
@@ -15,7 +16,7 @@ export function writeDeclarationsFromTerraformShow(file: string, outdir: string)
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
-    throw new ConfigError(`${file} could not be read as JSON (${err instanceof Error ? err.message : String(err)}): give the output of terraform show -json PLANFILE.`);
+    throw new ConfigError(`${file} could not be read as JSON (${messageOf(err)}): give the output of terraform show -json PLANFILE.`);
   }
   const files = declarationsFromTerraformShow(json, file);
   rmSync(outdir, { recursive: true, force: true });

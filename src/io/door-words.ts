@@ -21,5 +21,5 @@ export { DEFAULT_TIMEOUT_SECONDS } from "./workflow/session/connect";
 /** The environment's names for the connection, and the check of a base URL. */
 export { ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, checkBaseUrl } from "../api";
 /** Text helpers of messages. */
-export { shellQuote, titleCase } from "../shared/text";
+export { messageOf, shellQuote, titleCase } from "../shared/text";
 export { TOOL_VERSION } from "./version";

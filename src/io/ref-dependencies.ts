@@ -20,6 +20,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { gitEnvironment } from "../shared/child-env";
+import { messageOf } from "../shared/text";
 
 const run = promisify(execFile);
 
@@ -228,7 +229,7 @@ export async function installRefDependencies(dir: string, env: NodeJS.ProcessEnv
   } catch (error) {
     if (signal?.aborted === true) throw error;
     const stderr = (error as { stderr?: unknown }).stderr;
-    const text = typeof stderr === "string" && stderr.trim() !== "" ? stderr : error instanceof Error ? error.message : String(error);
+    const text = typeof stderr === "string" && stderr.trim() !== "" ? stderr : messageOf(error);
     return text.trim().split("\n").slice(-5).join(" / ");
   }
 }

@@ -14,6 +14,7 @@ import type { PlannedCall, RulePlan } from "../core/engine/plan-schema";
 import { describeUsers, missingFrom, usersToRestore } from "../core/engine/restore-after-wipe";
 import { readBackProblem } from "../core/engine/verify";
 import { readList } from "./observe";
+import { messageOf } from "../shared/text";
 
 /** At most this many users in one add-users of the restore (the service's batch). */
 const RESTORE_BATCH = 100;
@@ -33,8 +34,6 @@ export interface RestoreRequest {
   readonly error: AlertRuleUsersError;
   readonly retry: { readonly attempts: number; readonly delayMs: number; readonly sleep: (ms: number) => Promise<void> };
 }
-
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Sends `calls` in order; the first failure, or null when every one was answered with success. */
 async function sendAll(request: RestoreRequest, calls: readonly PlannedCall[]): Promise<AlertRuleUsersError | null> {
@@ -74,7 +73,7 @@ export async function restoreAfterFailedRebuild(request: RestoreRequest): Promis
   const read = await readList(request.client, facts);
   const missing = read.ok ? missingFrom(wanted, read.list.entries) : wanted;
   const what =
-    `add-users failed after remove-all-users had emptied the list (${message(last)}; sent ${request.retry.attempts + 1} times). ` +
+    `add-users failed after remove-all-users had emptied the list (${messageOf(last)}; sent ${request.retry.attempts + 1} times). ` +
     `The list held ${wanted.length} user${wanted.length === 1 ? "" : "s"} before the rebuild that the plan keeps; `;
   const outcome =
     missing.length === 0

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { ConfigError, SynthError } from "../errors";
 import { SYNTH_ALLOW_LIST, childEnvironment } from "../shared/child-env";
+import { messageOf } from "../shared/text";
 
 export interface RunSynthOptions {
   /** The app command, run through the shell (the `app` of cdktf.json, or `--app`). */
@@ -46,7 +47,7 @@ function readCdktfJson(cwd: string): z.infer<typeof cdktfJsonSchema> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+    throw new ConfigError(`${file} is not valid JSON (${messageOf(error)}).`);
   }
   const parsed = cdktfJsonSchema.safeParse(json);
   if (!parsed.success) {
@@ -151,7 +152,7 @@ export async function runSynth(options: RunSynthOptions): Promise<void> {
     fs.mkdirSync(outdir, { recursive: true });
     fs.rmSync(manifest, { force: true }); // a stale manifest must not pass for this run's
   } catch (error) {
-    throw new SynthError(`Cannot prepare the output directory ${outdir}: ${error instanceof Error ? error.message : String(error)}`, undefined, { cause: error });
+    throw new SynthError(`Cannot prepare the output directory ${outdir}: ${messageOf(error)}`, undefined, { cause: error });
   }
 
   let stdout = "";
@@ -177,7 +178,7 @@ export async function runSynth(options: RunSynthOptions): Promise<void> {
     child.on("error", reject);
     child.on("close", (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal }));
   }).catch((error: unknown) => {
-    throw new SynthError(`Could not run the app command \`${options.app}\`: ${error instanceof Error ? error.message : String(error)}`, undefined, { cause: error });
+    throw new SynthError(`Could not run the app command \`${options.app}\`: ${messageOf(error)}`, undefined, { cause: error });
   });
 
   const output = outputTail(stderr.trim() !== "" ? stderr : stdout);

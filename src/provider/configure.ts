@@ -5,7 +5,7 @@
 import type { OpenSession, SessionRequest } from "../io/workflow/session/connect";
 import { RuleLookup, openSession } from "../io/workflow";
 import { TerraformRun } from "../io/terraform-run";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, parseDuration } from "../io/door-words";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, messageOf, parseDuration } from "../io/door-words";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 import { lockedArgumentErrors } from "./locked";
 import { isOffline } from "./offline";
@@ -182,7 +182,7 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
     const lookup = new RuleLookup(opened, () => terraform.declaredRules());
     return { run: { session: opened, lookup, signal, planned: new Map(), terraform }, diagnostics: warnings };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };
   }
 }

@@ -26,7 +26,8 @@ export function hasUnknown(value: Value): boolean {
   return false;
 }
 
-const str = (v: Value | undefined): string | null => (typeof v === "string" ? v : null);
+/** A string attribute's value, or null when it is null, unknown or not a string. */
+export const stringValue = (v: Value | undefined): string | null => (typeof v === "string" ? v : null);
 
 /** How the resource is named in messages: by the rule it declares. */
 function resourceLabel(id: string | null, name: string | null): string {
@@ -41,7 +42,7 @@ export function usersOf(typed: Value | undefined): DesiredUser[] | null {
     .map(([userId, user]): DesiredUser => {
       const u = (user ?? {}) as ObjectValue;
       const aliases = Array.isArray(u["aliases"]) ? u["aliases"].filter((a): a is string => typeof a === "string") : [];
-      const expiresAt = str(u["expires_at"]);
+      const expiresAt = stringValue(u["expires_at"]);
       return expiresAt === null ? { userId, aliases } : { userId, aliases, expiresAt };
     })
     .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
@@ -131,17 +132,17 @@ function declare(config: ObjectValue): Declared {
   const settings: Value[] = [values.rule_id, values.rule_name, values.users, values.mode, values.policies, values.allow_mass_removal, values.on_destroy];
   if (settings.some(hasUnknown)) return { kind: "unknown" };
   const users = usersOf(values.users) ?? [];
-  const ruleId = str(values.rule_id);
-  const ruleName = str(values.rule_name);
+  const ruleId = stringValue(values.rule_id);
+  const ruleName = stringValue(values.rule_name);
   const policies = plain(values.policies);
   const read = nativeListOf(
     {
       rule_id: ruleId,
       rule_name: ruleName,
-      mode: str(values.mode),
+      mode: stringValue(values.mode),
       allow_mass_removal: values.allow_mass_removal,
       users,
-      on_destroy: str(values.on_destroy),
+      on_destroy: stringValue(values.on_destroy),
       policies: Array.isArray(policies) ? policies.map((raw) => (raw ?? {}) as ObjectValue) : null,
     },
     (index) => `policies[${index}]`,

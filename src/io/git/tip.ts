@@ -9,6 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { TipMismatchError } from "../../errors";
 import { gitEnvironment } from "../../shared/child-env";
+import { messageOf } from "../../shared/text";
 
 /** The commit `revision` names in the git checkout at `cwd`, or the reason it names none. */
 function revParse(revision: string, cwd: string): { ok: true; commit: string } | { ok: false; reason: string } {
@@ -25,7 +26,7 @@ function revParse(revision: string, cwd: string): { ok: true; commit: string } |
   } catch (error) {
     const stderr = (error as { stderr?: unknown }).stderr;
     const text = typeof stderr === "string" ? stderr.trim().split("\n")[0] ?? "" : "";
-    return { ok: false, reason: text !== "" ? text : error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: text !== "" ? text : messageOf(error) };
   }
 }
 

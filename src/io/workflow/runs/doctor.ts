@@ -37,6 +37,7 @@ import { openSession, type SessionSettings } from "../session/connect";
 import type { RunReporter } from "../session/reporter";
 import { synthesizeApp } from "../steps/synth-app";
 import { nodeVersion, terraformVersion } from "../../tool-versions";
+import { messageOf } from "../../../shared/text";
 
 /** The connection doctor checks, as a session is asked for (SessionSettings), plus what else it looks at. */
 export interface DoctorRequest extends Pick<SessionSettings, "cwd" | "baseUrl" | "tenantId" | "tokenFile" | "tokenCommand" | "timeoutSeconds"> {
@@ -97,7 +98,7 @@ async function serviceRead(request: DoctorRequest, onWarning: (message: string) 
       },
     });
   } catch (error) {
-    return unconfiguredChecks(error instanceof Error ? error.message : String(error), baseUrlFailed);
+    return unconfiguredChecks(messageOf(error), baseUrlFailed);
   }
   // a URL that parses but that the base-url check refused (a /v1 at its end): asking would fail for the same reason
   if (baseUrlFailed) return notReadChecks();
@@ -123,7 +124,7 @@ function readFailure(error: unknown): ReadOutcome {
       message: `${error.serviceMessage ?? ""} ${error.message}`.trim(),
     };
   }
-  return { ok: false, kind: "other", message: error instanceof Error ? error.message : String(error) };
+  return { ok: false, kind: "other", message: messageOf(error) };
 }
 
 /**
@@ -230,7 +231,7 @@ async function appChecks(request: DoctorRequest): Promise<DoctorCheck[]> {
     try {
       app = readAppCommand(request.cwd);
     } catch (error) {
-      return [appCheck({ kind: "invalid", problem: error instanceof Error ? error.message : String(error) }), synthCheck({ kind: "not-run", why: "cdktf.json is invalid" })];
+      return [appCheck({ kind: "invalid", problem: messageOf(error) }), synthCheck({ kind: "not-run", why: "cdktf.json is invalid" })];
     }
   }
   const outdir = mkdtempSync(path.join(tmpdir(), "alert-rule-users-doctor-"));
@@ -238,7 +239,7 @@ async function appChecks(request: DoctorRequest): Promise<DoctorCheck[]> {
     const stacks = await synthesizeApp({ app, outdir, cwd: request.cwd, env: request.env, skipSynth: false, stacks: [] });
     return [appCheck({ kind: "ok", app }), synthCheck({ kind: "ok", stacks: stacks.length, lists: stacks.reduce((n, s) => n + s.lists, 0) })];
   } catch (error) {
-    return [appCheck({ kind: "ok", app }), synthCheck({ kind: "failed", problem: error instanceof Error ? error.message : String(error) })];
+    return [appCheck({ kind: "ok", app }), synthCheck({ kind: "failed", problem: messageOf(error) })];
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
