@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the benchmark of issue 7. Starts the simulator in-process with a fixed latency
+ * `npm run bench`: the benchmark. Starts the simulator in-process with a fixed latency
  * per request, runs the scenarios, prints their tables and the targets (PASS/FAIL), and writes
  * bench/results.json (a `--quick` run: bench/results.quick.json, not tracked; it judges only the
  * targets its sizes can show). Exits 0 whatever the targets say (it is a measurement); 1 only when the

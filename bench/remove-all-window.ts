@@ -8,7 +8,8 @@
  * before the read, so the window should not grow with the interval, at 1 a second and below too).
  * With SIMULATOR_RPS the simulator limits every client to that many requests a second (a burst of
  * as many: below 2, a read and a write back to back are refused), and PARALLELISM rules are
- * applied at once (issue 31's audit: 1.5 against --max-rps 2, 4 workers). Only the
+ * applied at once (a service limit just under --max-rps is where the window grows: 1.5 against
+ * --max-rps 2, 4 workers). Only the
  * remove-all-users the service acted on are measured, each from the last read of its rule before it;
  * the rebuilds given up (not sent) are counted.
  *

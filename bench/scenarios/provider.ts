@@ -1,5 +1,5 @@
 /**
- * Scenario: the native Terraform provider (issue 29, docs/provider.md), with the terraform on PATH.
+ * Scenario: the native Terraform provider (docs/provider.md), with the terraform on PATH.
  *
  *  0. Package: `provider package --out DIR` for the four platforms, from an empty build cache (the
  *     pinned Node.js tarballs from npm's own cache: the registry is not timed), and each zip's size.
@@ -15,11 +15,11 @@
  *  3. Refresh at a rate: 300 lists in state (created against a simulator without a limit), then
  *     `terraform plan` with `max_rps = 5` in the provider block against a simulator that allows 5
  *     requests a second. Targets: the requests span ≤ 1.15 × (requests / 5); ≤ 3 % answered 429.
- *  4. Plan CPU (issue 39): the provider processes of each `terraform plan` of step 2 write their own
+ *  4. Plan CPU: the provider processes of each `terraform plan` of step 2 write their own
  *     CPU time at exit (ALERT_RULE_USERS_PROVIDER_CPU_FILE, src/provider/main.ts). Targets: the
  *     plan ≤ 1.6 × the CLI's plan --skip-synth (best of two each); the provider's CPU (user +
  *     system, every provider process of the plan) ≤ 2 ms per resource.
- *  5. Creates at the call bound (issue 39, design §12.1): N new resources (rules that exist in the
+ *  5. Creates at the call bound (design §12.1): N new resources (rules that exist in the
  *     simulator, none in state, each declaring one user more than the live list: one add-users
  *     each) by one `terraform apply -auto-approve`, `max_rps = 5`, against a simulator that allows
  *     5 requests a second. The count the target holds, from the simulator's request log:

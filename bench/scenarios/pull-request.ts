@@ -1,5 +1,5 @@
 /**
- * Scenario: the plan of a pull request (issue 20, docs/contract.md §10.1). 300 declared rules, a service
+ * Scenario: the plan of a pull request (docs/contract.md §10.1). 300 declared rules, a service
  * that allows 2 requests a second (`rateLimitRps`), and a pull request that changes 3 lists (one new
  * user each). `plan --changed-since main` (both synths, of the branch and of main in a temporary
  * worktree, included in its wall time) against the full plan of the same branch, each through the

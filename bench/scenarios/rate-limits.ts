@@ -1,5 +1,5 @@
 /**
- * Scenario 6, rate limits (issue 13): the simulator as a token bucket (`rateLimitRps`), our
+ * Scenario 6, rate limits: the simulator as a token bucket (`rateLimitRps`), our
  * engine with the CLI's rate limiter and no flag, side by side with the same change without a
  * limit, a no-op plan at a higher limit, and the per-user script at the same limit retrying its
  * 429s as a Python SDK on urllib3 does. Writes docs/rate-limit.svg: requests per second over

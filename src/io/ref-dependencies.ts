@@ -1,6 +1,7 @@
 /**
  * How the app at REF finds what it resolves outside its tracked files, for `plan --changed-since
- * REF` (changed-since.ts; issue 31 item 1): REF's code is never resolved through the working tree.
+ * REF` (changed-since.ts): REF's code is never resolved through the working tree, which would read
+ * the pull request's version at both commits and hide a change made there.
  *
  * - `reuse`: the working tree's node_modules are linked into REF's worktree. Only when nothing REF
  *   resolves through them can differ from what REF would install: the same package.json and

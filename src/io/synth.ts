@@ -123,7 +123,7 @@ function safeContext(cwd: string): Record<string, unknown> | undefined {
  * cdktf ends a failed validation with "If you wish to ignore these validations, pass
  * 'skipValidation: true' to your App configuration." That would turn off the RuleUserList checks
  * (one list per rule, modes, aliases) that keep a plan safe: the line is never passed on, and the
- * message says to fix the declaration instead (issue 32).
+ * message says to fix the declaration instead.
  */
 const SKIP_VALIDATION_ADVICE = /^.*skipValidation.*$/gm;
 const KEEP_VALIDATION_ADVICE =

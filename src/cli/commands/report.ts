@@ -98,7 +98,8 @@ Examples:
 
 /**
  * What `report` says when done: the files, then the counts. Entries of rules the app declares
- * nothing for are counted apart from drift: the app does not manage those rules (issue 32).
+ * nothing for are counted apart from drift: the app does not manage those rules, so counting them
+ * as drift would ask the reader to fix what is not theirs.
  */
 function reportSummary(report: AccessReportCounts, written: readonly (string | undefined)[]): string {
   const counts = [

@@ -58,8 +58,8 @@ function isAncestor(a: string, b: string, cwd: string): boolean {
 
 /**
  * Why HEAD is not REF's tip, as it is: REF moved on past this commit (an older run), this
- * checkout is ahead of REF (commits not merged yet), or the two have diverged (issue 32: a
- * checkout ahead of master was told "master has moved on").
+ * checkout is ahead of REF (commits not merged yet), or the two have diverged: each calls for a
+ * different fix, and a checkout ahead of REF told "REF has moved on" would pull instead of merging.
  */
 function mismatchMessage(ref: string, head: string, tip: string, cwd: string): string {
   const at = `the checked-out commit ${head.slice(0, 12)} is not the tip of ${ref} (${tip.slice(0, 12)})`;
