@@ -62,7 +62,7 @@ export function readAppCommand(cwd: string): string {
 }
 
 /** The directory of this package (holding its package.json), found from this file. */
-function packageRoot(): string | undefined {
+function nearestPackageDir(): string | undefined {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, "package.json"))) return dir;
     if (path.dirname(dir) === dir) return undefined;
@@ -79,7 +79,7 @@ export function synthPath(cwd: string, inherited: string | undefined): string {
     dirs.push(path.join(dir, "node_modules", ".bin"));
     if (path.dirname(dir) === dir) break;
   }
-  const own = packageRoot();
+  const own = nearestPackageDir();
   if (own !== undefined) dirs.push(path.join(own, "node_modules", ".bin"));
   const unique = [...new Set(dirs)];
   return [...unique, ...(inherited ? [inherited] : [])].join(path.delimiter);
