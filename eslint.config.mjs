@@ -38,6 +38,12 @@ export default tseslint.config(
     },
   },
   {
+    // The one file over the limit: the emulator of GitHub Actions' runner (577 lines), edited by the
+    // team-CI work as this rule lands. Split it into its parts (expressions, steps, jobs) and drop this.
+    files: ["test/ci/workflow-runner.ts"],
+    rules: { "max-lines": ["error", { max: 600 }] },
+  },
+  {
     // cdktf and cdktn are loaded by src/constructs only (the CLI and the engine never load them);
     // src/core's own block below restricts them too, with the rest of its rules.
     files: ["src/**"],

@@ -1,4 +1,4 @@
-// The provider as one file (docs/provider.md "How the packages are built"): src/provider/main.ts
+// The release's program as one file (docs/provider.md "How the packages are built"): src/release/executable.ts
 // and everything it loads, bundled by esbuild into dist/provider/alertrules-provider.js,
 // the code of every platform's package (the Linux executables embed it, the darwin packages ship
 // it beside their launcher). Run by `npm run build` (postbuild), so the npm package ships the one
@@ -59,7 +59,7 @@ const out = join(root, "dist", "provider", "alertrules-provider.js");
 mkdirSync(dirname(out), { recursive: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ["src/provider/main.ts"],
+  entryPoints: ["src/release/executable.ts"],
   outfile: out,
   bundle: true,
   platform: "node",

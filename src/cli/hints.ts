@@ -26,8 +26,29 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
 const REFUSED_HINT =
   `Nothing accepted the connection: is the service, or the simulator ('${CLI_IN_APP} simulator'), running at ALERTS_API_URL (or --base-url)?`;
 
-/** The hint line for an error, or null when the message says all there is. */
-export function hintFor(error: AlertRuleUsersError): string | null {
-  if (error instanceof ApiError && error.networkCode === "ECONNREFUSED") return REFUSED_HINT;
-  return HINTS[error.code] ?? null;
+/**
+ * The same hints where the run is a CI job (GitHub Actions, or any CI that sets CI=true): there a
+ * person reads the log after the fact and acts through the workflows, not by typing a command.
+ */
+const CI_HINTS: Partial<Record<ErrorCode, string>> = {
+  STALE_PLAN:
+    "A list changed since the reviewed plan was made, or this merge was already applied: nothing was sent. Re-run the pull request's plan (push a commit, or re-run its plan workflow), review the new comment, then run this workflow again; or run the apply workflow by hand (workflow_dispatch).",
+  MASS_REMOVAL: "If this is intended, run the apply workflow by hand with its allow-mass-removal input (workflow_dispatch), or set allowMassRemoval: true on the RuleUserList in a reviewed pull request.",
+  PLAN_FILE: "The plan artifact is not the one the plan workflow wrote (or its key differs): re-run the pull request's plan workflow, then run this workflow again.",
+};
+
+/** Nothing listens at the address, said for a CI job: the repository variable is what to check. */
+const CI_REFUSED_HINT = "Nothing accepted the connection at ALERTS_API_URL: check the repository (or environment) variable ALERTS_API_URL and that the service is reachable from the runner.";
+
+/** Whether the run is a CI job (GitHub Actions sets both; most CIs set CI=true). */
+export function inCi(env: NodeJS.ProcessEnv): boolean {
+  const ci = (env["CI"] ?? "").trim().toLowerCase();
+  return env["GITHUB_ACTIONS"] === "true" || ci === "true" || ci === "1";
+}
+
+/** The hint line for an error, or null when the message says all there is; in CI, the workflow's words. */
+export function hintFor(error: AlertRuleUsersError, env: NodeJS.ProcessEnv = {}): string | null {
+  const ci = inCi(env);
+  if (error instanceof ApiError && error.networkCode === "ECONNREFUSED") return ci ? CI_REFUSED_HINT : REFUSED_HINT;
+  return (ci ? CI_HINTS[error.code] : undefined) ?? HINTS[error.code] ?? null;
 }

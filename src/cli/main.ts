@@ -1,136 +1,21 @@
 #!/usr/bin/env node
 /**
- * The alert-rule-users command line: dispatches to a command and maps every error to an exit code
- * in one place. Output goes through streams that redact the token, whatever prints.
+ * The alert-rule-users command line: every command, on the one dispatch of src/cli/dispatch.ts
+ * (global flags, exit codes, redacted output).
  */
-import { hintFor } from "./hints";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { AlertRuleUsersError, ENV_BASE_URL, registerEnvironmentSecrets, registerSecret, registerUrlPassword, SECRET_VALUE_VARIABLES } from "../io/door-words";
-import { didYouMean } from "../core/render";
-import { TOOL_VERSION } from "../io/door-words";
 import { COMMANDS } from "./commands";
+import { runAsProcess, runCommandLine, type Program } from "./dispatch";
 import type { Io } from "./io";
-import { redactingStream } from "./io";
-import { UNSAFE_NODE_DEBUG_FLAG, checkNodeDebug } from "./node-debug";
 
-function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return `Usage: alert-rule-users <command> [flags]
+export const ALERT_RULE_USERS: Program = {
+  name: "alert-rule-users",
+  about: `Keeps the user lists of security alert rules in git: declare them with RuleUserList constructs,
+review the plan, apply it.`,
+  commands: COMMANDS,
+};
 
-Keeps the user lists of security alert rules in git: declare them with RuleUserList constructs,
-review the plan, apply it.
-
-Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
-
-Run 'alert-rule-users <command> --help' for a command's flags.
-
-Global flags:
-  --version                  print the version of alert-rule-users and exit
-  ${NO_COLOR_FLAG}                 no colours in the output (as NO_COLOR=1; colours are on only when
-                             stdout is a terminal)
-  ${UNSAFE_NODE_DEBUG_FLAG}  run although NODE_DEBUG names http, net, tls, fetch, undici or
-                             http2 (Node then prints request headers, the token included)
-
-Long flags may be written with one dash, as Terraform's are: -out FILE, -auto-approve, -no-color.
-`;
+export function main(args: string[], io: Io): Promise<number> {
+  return runCommandLine(ALERT_RULE_USERS, args, io);
 }
 
-/**
- * Every value that must never be printed: the token from the environment or a --token-file, the
- * client secret of the token command (every token that command returns is registered as it
- * arrives, src/api/http/credentials.ts), and the password of a URL in ALERTS_API_URL or --base-url. Each is also registered, so that every
- * redaction in the process (reports, plan files, errors) removes it in every form.
- */
-function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): () => string[] {
-  registerUrlPassword(env[ENV_BASE_URL]);
-  const baseUrlAt = argv.findIndex((a) => a === "--base-url" || a.startsWith("--base-url="));
-  if (baseUrlAt >= 0) {
-    const arg = argv[baseUrlAt]!;
-    registerUrlPassword(arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[baseUrlAt + 1]);
-  }
-  // ALERTS_API_TOKEN, and the OAuth client secret a token command may read (ALERTS_CLIENT_SECRET).
-  const secrets = new Set<string>(registerEnvironmentSecrets(env));
-  const at = argv.findIndex((a) => a === "--token-file" || a.startsWith("--token-file="));
-  if (at >= 0) {
-    const arg = argv[at]!;
-    const file = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[at + 1];
-    try {
-      if (file !== undefined) {
-        const fileToken = readFileSync(resolve(cwd, file), "utf8").trim();
-        if (fileToken) secrets.add(fileToken);
-      }
-    } catch {
-      // an unreadable token file is reported by the command itself
-    }
-  }
-  for (const secret of secrets) registerSecret(secret);
-  return () => [...secrets];
-}
-
-/** `--no-color` (or Terraform's `-no-color`), anywhere on the line: as NO_COLOR=1 for the run. */
-const NO_COLOR_FLAG = "--no-color";
-
-export async function main(args: string[], given: Io): Promise<number> {
-  // Every secret of the environment (the plan key too, which only some commands read) is masked
-  // in every sink of every command from the start (src/shared/secret-variables.ts).
-  for (const name of SECRET_VALUE_VARIABLES) {
-    registerSecret(given.env[name]);
-    registerSecret(given.env[name]?.trim());
-  }
-  const allowNodeDebug = args.includes(UNSAFE_NODE_DEBUG_FLAG) || args.includes(UNSAFE_NODE_DEBUG_FLAG.slice(1));
-  const noColor = args.includes(NO_COLOR_FLAG) || args.includes(NO_COLOR_FLAG.slice(1));
-  const global = new Set([UNSAFE_NODE_DEBUG_FLAG, UNSAFE_NODE_DEBUG_FLAG.slice(1), NO_COLOR_FLAG, NO_COLOR_FLAG.slice(1)]);
-  const argv = args.filter((a) => !global.has(a));
-  const io: Io = noColor ? { ...given, env: { ...given.env, NO_COLOR: "1" } } : given;
-  const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.stdout.write(usage());
-    return name === undefined ? 1 : 0;
-  }
-  if (name === "--version" || name === "-version" || name === "-v") {
-    io.stdout.write(`${TOOL_VERSION}\n`);
-    return 0;
-  }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (command === undefined) {
-    io.stderr.write(`Error: unknown command '${name}'.${didYouMean(name, COMMANDS.map((c) => c.name))}\n\n${usage()}`);
-    return 1;
-  }
-  const nodeDebug = checkNodeDebug(io.env["NODE_DEBUG"], allowNodeDebug);
-  if (!nodeDebug.ok) {
-    io.stderr.write(`Error: ${nodeDebug.message}\n`);
-    return 1;
-  }
-  if (nodeDebug.warning !== null) io.stderr.write(`${nodeDebug.warning}\n`);
-  try {
-    return await command.run(rest, io);
-  } catch (err) {
-    if (err instanceof AlertRuleUsersError) {
-      const hint = hintFor(err);
-      io.stderr.write(`Error: ${err.message}\n${hint === null ? "" : `${hint}\n`}`);
-      return 1;
-    }
-    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    io.stderr.write(`Internal error (a bug in alert-rule-users; please report it):\n${detail}\n`);
-    return 1;
-  }
-}
-
-if (require.main === module) {
-  const argv = process.argv.slice(2);
-  const secrets = secretsOf(argv, process.env, process.cwd());
-  const io: Io = {
-    stdout: redactingStream(process.stdout, secrets),
-    stderr: redactingStream(process.stderr, secrets),
-    stdin: process.stdin,
-    env: process.env,
-    cwd: process.cwd(),
-  };
-  void main(argv, io).then((code) => {
-    process.exitCode = code;
-    // Let output drain; if a stray handle keeps the loop alive, leave anyway.
-    setTimeout(() => process.exit(code), 2000).unref();
-  });
-}
+if (require.main === module) runAsProcess(ALERT_RULE_USERS);

@@ -6,9 +6,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { InitFile } from "../core/init/init-files";
-import { hclWorkflowFiles, initHclFiles } from "../core/init/init-hcl";
+import { HCL_TOOL_DIR, hclWorkflowFiles, initHclFiles } from "../core/init/init-hcl";
 import { packageRoot, writeInitFiles } from "./init-app";
 import { installProvider } from "./provider-install";
+import { lockProvider } from "./provider-package";
 import type { ProviderInstall } from "./provider-install";
 import { TOOL_VERSION } from "./version";
 import { UsageError } from "../errors";
@@ -24,22 +25,34 @@ export interface InitHclRequest {
   readonly cwd: string;
 }
 
+/** The HCL workflows that `init --hcl --workflows` writes, by their name in examples/github-actions-hcl. */
+export const HCL_WORKFLOWS = ["plan", "review", "apply", "drift"] as const;
+
 /** The HCL project's workflows (examples/github-actions-hcl, shipped in the package), named as they go under .github/workflows. */
 export function shippedHclWorkflows(): InitFile[] {
   const dir = path.join(packageRoot(), "examples", "github-actions-hcl");
-  return ["plan", "apply", "drift"].map((name) => ({ path: `alert-rule-users-terraform-${name}.yml`, content: fs.readFileSync(path.join(dir, `${name}.yml`), "utf8") }));
+  return HCL_WORKFLOWS.map((name) => ({ path: `alert-rule-users-terraform-${name}.yml`, content: fs.readFileSync(path.join(dir, `${name}.yml`), "utf8") }));
+}
+
+/** The tool directory's shipped files (examples/github-actions-hcl/alert-rule-users): ci.sh and versions.tf. */
+export function shippedHclTool(): InitFile[] {
+  const dir = path.join(packageRoot(), "examples", "github-actions-hcl", "alert-rule-users");
+  return ["ci.sh", "versions.tf"].map((name) => ({ path: name, content: fs.readFileSync(path.join(dir, name), "utf8") }));
 }
 
 /**
- * Where the workflows go: the repository's root as the workflows see it, the nearest directory at
- * or above DIR that holds package.json (the jobs run npm ci there; GitHub reads .github/workflows/
- * only at a repository's root), else the directory init runs in.
+ * Where the workflows go: the repository's root (GitHub reads .github/workflows/ only there): the
+ * nearest directory at or above DIR that holds .git, else one that holds package.json, else the
+ * directory init runs in.
  */
 export function workflowRoot(dir: string, cwd: string): string {
-  for (let at = dir; ; at = path.dirname(at)) {
-    if (fs.existsSync(path.join(at, "package.json"))) return at;
-    if (path.dirname(at) === at) return cwd;
-  }
+  const nearest = (marker: string): string | null => {
+    for (let at = dir; ; at = path.dirname(at)) {
+      if (fs.existsSync(path.join(at, marker))) return at;
+      if (path.dirname(at) === at) return null;
+    }
+  };
+  return nearest(".git") ?? nearest("package.json") ?? cwd;
 }
 
 /**
@@ -51,13 +64,18 @@ export async function initHcl(request: InitHclRequest): Promise<{ files: readonl
   const files = initHclFiles({ providerVersion: TOOL_VERSION });
   const root = workflowRoot(request.dir, request.cwd);
   const configDir = path.relative(root, request.dir).split(path.sep).join("/") || ".";
-  const workflows = request.workflows ? hclWorkflowFiles(shippedHclWorkflows(), configDir) : [];
+  const workflows = request.workflows ? hclWorkflowFiles(shippedHclWorkflows(), configDir, shippedHclTool(), TOOL_VERSION) : [];
   if (workflows.length > 0) {
     // Checked before the configuration is written: nothing is written when either is taken.
     const taken = workflows.filter((w) => fs.existsSync(path.join(root, w.path))).map((w) => w.path);
     if (taken.length > 0) throw new UsageError(`init: ${path.relative(request.cwd, root) || "."} already has ${taken.join(", ")}: nothing was written (init never overwrites a file). Move them away, or drop --workflows.`);
   }
   await writeInitFiles(request.dir, request.shown, files, "alert-rule-users init --hcl alert-rules");
-  if (workflows.length > 0) await writeInitFiles(root, path.relative(request.cwd, root) || ".", workflows, "alert-rule-users init --hcl alert-rules --workflows");
+  if (workflows.length > 0) {
+    await writeInitFiles(root, path.relative(request.cwd, root) || ".", workflows, "alert-rule-users init --hcl alert-rules --workflows");
+    fs.chmodSync(path.join(root, HCL_TOOL_DIR, "ci.sh"), 0o755);
+    // the trusted pin of the workflows' tool: every platform's hash, as the configuration's own lock
+    await lockProvider(path.join(root, HCL_TOOL_DIR));
+  }
   return { files, workflows: workflows.length > 0 ? { root, files: workflows } : null, provider: installProvider({ dir: request.dir }) };
 }

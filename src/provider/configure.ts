@@ -3,8 +3,9 @@
  * rate limiter and one token source for every resource Terraform asks about, however many at once.
  */
 import type { OpenSession, SessionRequest } from "../io/workflow/session/connect";
-import { RuleLookup, openSession } from "../io/workflow";
+import { RuleLookup, openSession, readReviewedPlans } from "../io/workflow";
 import { TerraformRun } from "../io/terraform-run";
+import type { Plan } from "../core/engine/plan-schema";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, messageOf, parseDuration } from "../io/door-words";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 import { lockedArgumentErrors } from "./locked";
@@ -27,6 +28,11 @@ export interface ProviderRun {
   readonly planned: Map<string, Set<string>>;
   /** What the provider processes of this Terraform command share (src/io/terraform-run.ts). */
   readonly terraform: TerraformRun;
+  /**
+   * The reviewed plans every plan of a change is held against (ALERT_RULE_USERS_REVIEWED_PLANS: a
+   * merge job, docs/provider-workflows.md); null when there is no review to hold plans against.
+   */
+  readonly reviewed: readonly Plan[] | null;
 }
 
 /**
@@ -160,6 +166,12 @@ function beforeSession(config: ObjectValue, env: NodeJS.ProcessEnv): { run: null
 export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, cwd: string, signal: AbortSignal, log: (line: string) => void): Promise<{ run: ProviderRun | null; offline?: boolean; diagnostics: Diagnostic[] }> {
   const decided = beforeSession(config, env);
   if (decided !== null) return decided;
+  let reviewed: Plan[] | null;
+  try {
+    reviewed = readReviewedPlans(env);
+  } catch (err) {
+    return { run: null, diagnostics: [{ severity: "error", summary: "The reviewed plans cannot be read", detail: err instanceof Error ? err.message : String(err) }] };
+  }
   const warnings: Diagnostic[] = [];
   const terraform = TerraformRun.current(env);
   // the service's limit, once measured, is kept for the provider processes this command starts later
@@ -180,7 +192,7 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
     // Every plan of this process resolves its rules through the one lookup: the resources
     // Terraform plans at once share their searches.
     const lookup = new RuleLookup(opened, () => terraform.declaredRules());
-    return { run: { session: opened, lookup, signal, planned: new Map(), terraform }, diagnostics: warnings };
+    return { run: { session: opened, lookup, signal, planned: new Map(), terraform, reviewed }, diagnostics: warnings };
   } catch (err) {
     const message = messageOf(err);
     return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };

@@ -1,8 +1,7 @@
-#!/usr/bin/env node
 /**
- * The provider executable's entry (`alert-rule-users provider install` writes a script that runs
- * it): Terraform or OpenTofu start it, read the handshake line and speak the plugin protocol over
- * mutual TLS (src/provider/protocol). Started by hand, it says what it is and exits.
+ * The provider process: Terraform or OpenTofu start the release's executable (src/release/executable.ts),
+ * read the handshake line and speak the plugin protocol over mutual TLS (src/provider/protocol).
+ * Started by hand with no command, it says what it is and exits.
  */
 import { appendFileSync } from "node:fs";
 import { alertRulesProvider } from "./provider";
@@ -17,15 +16,15 @@ export const CPU_FILE_VARIABLE = "ALERT_RULE_USERS_PROVIDER_CPU_FILE";
 /** The oldest Node.js the provider runs on (the darwin packages run the `node` on PATH). */
 const OLDEST_NODE = 20;
 
-if (require.main === module && Number(process.versions.node.split(".")[0]) < OLDEST_NODE) {
-  // on stdout too: Terraform shows what a plugin printed there when its handshake fails
-  const sentence = `terraform-provider-alertrules: needs Node.js ${OLDEST_NODE} or later, and the node on PATH is ${process.version}; install a newer Node.js, then run terraform again`;
-  process.stdout.write(`${sentence}\n`);
-  process.stderr.write(`${sentence}\n`);
-  process.exit(1);
-}
-
-if (require.main === module) {
+/** Serves the provider as this process, until Terraform says it is done; exits with the process. */
+export function runProvider(): void {
+  if (Number(process.versions.node.split(".")[0]) < OLDEST_NODE) {
+    // on stdout too: Terraform shows what a plugin printed there when its handshake fails
+    const sentence = `terraform-provider-alertrules: needs Node.js ${OLDEST_NODE} or later, and the node on PATH is ${process.version}; install a newer Node.js, then run terraform again`;
+    process.stdout.write(`${sentence}\n`);
+    process.stderr.write(`${sentence}\n`);
+    process.exit(1);
+  }
   const cpuFile = process.env[CPU_FILE_VARIABLE];
   if (cpuFile !== undefined && cpuFile !== "") {
     process.on("exit", () => {

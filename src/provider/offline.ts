@@ -8,7 +8,7 @@
  *   read    the state as it is (nothing is read)
  *   apply   refused: an offline provider writes nothing
  */
-import type { Attribute, ObjectValue, ResourceType, Schema, Value } from "./protocol";
+import type { Attribute, Block, ObjectValue, ResourceType, Schema, Value } from "./protocol";
 import { Typed, UNKNOWN } from "./protocol";
 
 export const OFFLINE_VARIABLE = "ALERT_RULE_USERS_PROVIDER_OFFLINE";
@@ -20,7 +20,6 @@ export function isOffline(env: NodeJS.ProcessEnv): boolean {
 }
 
 export const OFFLINE_APPLY = `The alertrules provider is offline (${OFFLINE_VARIABLE}=1): it contacts no service and applies nothing. Unset ${OFFLINE_VARIABLE} to apply.`;
-export const OFFLINE_READ = `The alertrules provider is offline (${OFFLINE_VARIABLE}=1): data sources read the service and cannot be read offline. Unset ${OFFLINE_VARIABLE}, or plan without the data source.`;
 
 /** A nested attribute's value with its computed children planned. */
 function plannedNested(attribute: Attribute, value: Value): Value {
@@ -38,11 +37,17 @@ function plannedNested(attribute: Attribute, value: Value): Value {
  * The configuration as planned: what it sets, as set; what it leaves to the provider (computed,
  * not set in the configuration) unknown.
  */
-export function plannedObject(attributes: readonly Attribute[], config: ObjectValue): ObjectValue {
+export function plannedObject(attributes: readonly Attribute[], config: ObjectValue, blocks: readonly Block[] = []): ObjectValue {
   const planned: ObjectValue = {};
   for (const attribute of attributes) {
     const value = config[attribute.name] ?? null;
     planned[attribute.name] = attribute.computed === true && value === null ? UNKNOWN : plannedNested(attribute, value);
+  }
+  // a block (`timeouts { … }`) is planned as configured: Terraform checks that a block the
+  // configuration writes is in the plan
+  for (const block of blocks) {
+    const value = config[block.name] ?? null;
+    planned[block.name] = value === null || value === UNKNOWN || block.nesting !== "single" || typeof value !== "object" || Array.isArray(value) || value instanceof Typed ? value : plannedObject(block.attributes, value, block.blocks);
   }
   return planned;
 }
@@ -54,7 +59,7 @@ export function offlineResource(schema: Schema, validate: ResourceType["validate
     ...(validate === undefined ? {} : { validate }),
     upgrade: (_version, state) => state,
     read: ({ state, private: kept }) => Promise.resolve({ state, private: kept }),
-    plan: ({ config, proposed }) => Promise.resolve({ planned: proposed === null || config === null ? null : plannedObject(schema.attributes, config) }),
+    plan: ({ config, proposed }) => Promise.resolve({ planned: proposed === null || config === null ? null : plannedObject(schema.attributes, config, schema.blocks) }),
     apply: ({ prior }) => Promise.resolve({ state: prior, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_APPLY }] }),
     importState: () => Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_APPLY }] }),
   };

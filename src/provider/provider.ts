@@ -17,7 +17,8 @@ import type * as RuleDataSourceModule from "./rule-data-source";
 import type * as TimeoutsModule from "./timeouts";
 import type * as DeclaredRulesModule from "./declared-rules";
 import type { DataSourceType, ProviderDefinition, ResourceType, Schema } from "./protocol";
-import { OFFLINE_READ, offlineResource } from "./offline";
+import { offlineResource } from "./offline";
+import { offlineDataSources } from "./offline-data";
 import { adaptResource } from "./resource";
 import { RULE_DATA_SOURCE, RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleDataSourceSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
 import type { DataSourceTypeName, ResourceTypeName } from "./schema";
@@ -88,18 +89,18 @@ function servedResource(schema: Schema, engine: () => ResourceType, offline: () 
   };
 }
 
-/** A data source as a run serves it: the engine's, or a refusal offline (data sources read the service). */
-function servedDataSource(schema: Schema, engine: () => DataSourceType, offline: () => boolean): DataSourceType {
+/** A data source as a run serves it: the engine's, or offline the answers of the trusted job (src/provider/offline-data.ts). */
+function servedDataSource(schema: Schema, engine: () => DataSourceType, offline: () => DataSourceType | null): DataSourceType {
   return {
     schema,
     validate: (config) => engine().validate?.(config) ?? [],
-    read: (config) => (offline() ? Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_READ }] }) : engine().read(config)),
+    read: (config) => (offline() ?? engine()).read(config),
   };
 }
 
 /** A table's rows, each served by `serve` with its type built on first use. */
-function serveTable<T, S>(table: { readonly [name: string]: Row<T> }, current: Current, host: ProviderHost, serve: (schema: Schema, engine: () => T) => S): { [name: string]: S } {
-  return Object.fromEntries(Object.entries(table).map(([name, row]) => [name, serve(row.schema, lazy(() => row.build(current, host)))]));
+function serveTable<T, S>(table: { readonly [name: string]: Row<T> }, current: Current, host: ProviderHost, serve: (name: string, schema: Schema, engine: () => T) => S): { [name: string]: S } {
+  return Object.fromEntries(Object.entries(table).map(([name, row]) => [name, serve(name, row.schema, lazy(() => row.build(current, host)))]));
 }
 
 export function alertRulesProvider(host: ProviderHost): ProviderDefinition {
@@ -110,6 +111,7 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition {
   const current: Current = () => run;
   const isOffline = (): boolean => offline;
   const configureRun = lazy(loadConfigure);
+  const offlineData = lazy(() => offlineDataSources(Object.fromEntries(Object.entries(DATA_SOURCES).map(([name, row]) => [name, row.schema])), host.env));
   return {
     schema: providerSchema,
     async configure(config) {
@@ -118,8 +120,8 @@ export function alertRulesProvider(host: ProviderHost): ProviderDefinition {
       offline = configured.offline === true;
       return configured.diagnostics;
     },
-    resources: serveTable(RESOURCES, current, host, (schema, engine) => servedResource(schema, engine, isOffline)),
-    dataSources: serveTable(DATA_SOURCES, current, host, (schema, engine) => servedDataSource(schema, engine, isOffline)),
+    resources: serveTable(RESOURCES, current, host, (_name, schema, engine) => servedResource(schema, engine, isOffline)),
+    dataSources: serveTable(DATA_SOURCES, current, host, (name, schema, engine) => servedDataSource(schema, engine, () => (offline ? (offlineData()[name] ?? null) : null))),
     stop() {
       // Terraform's Ctrl-C: no new call starts; calls in flight finish (src/io/execute.ts).
       host.log("[INFO] stop requested: no new call starts; calls in flight finish");

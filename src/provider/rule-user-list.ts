@@ -14,9 +14,9 @@
 import type { DesiredList } from "../core/engine/desired";
 import type { ObservedList } from "../io/workflow/provider/one-rule";
 import type { ObservePlanRequest, ReachedList } from "../io/workflow/provider/provider-rule";
-import type { Plan } from "../core/engine/plan-schema";
+import type { Plan, RulePlan } from "../core/engine/plan-schema";
 import type { RunOptions } from "../io/workflow/session/session";
-import { applyPlannedRule, applyRuleChange, createKey, observeForPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, refusalOf, viewOfLiveList } from "../io/workflow";
+import { applyPlannedRule, applyRuleChange, createKey, observeForPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, refusalOf, reviewDifferences, viewOfLiveList } from "../io/workflow";
 import { redactString as redactText, redactStrings as redactValues } from "../io/door-words";
 import { nativeImportIdProblem, parseNativeImportId } from "../core/native/native-provider";
 import { UNKNOWN, type Diagnostic, type MoveRequest, type ObjectValue, type PathStep, type Value } from "./protocol";
@@ -155,6 +155,8 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     }
     const refused = refusalOf(plan, { honourRuleMassRemovalFlag: true });
     if (refused !== null) return { planned: null, diagnostics: [error("Mass removal refused", `${refused}\nSet allow_mass_removal = true on this resource if that is intended.`, ["users"])] };
+    const unreviewed = notAsReviewed(run, rule);
+    if (unreviewed !== null) return { planned: null, diagnostics: [unreviewed] };
     const diagnostics: Diagnostic[] = [];
     if (rule.action === "skip") diagnostics.push(warning("Rule skipped", `rule ${rule.ruleId ?? "?"} (${rule.ruleName ?? ""}): ${rule.reason ?? "skipped"}; this resource never writes to it.`));
     for (const w of rule.warnings) diagnostics.push(warning("Rule user list", typeof w === "string" ? w : JSON.stringify(w)));
@@ -247,6 +249,8 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     }
     if (destroy.kind === "unsafe") return { planned: null, diagnostics: [error("Cannot clear an additive list safely", destroy.reason)] };
     const { rule, plan } = destroy;
+    const unreviewed = plan.rules[0] === undefined ? null : notAsReviewed(run, plan.rules[0]);
+    if (unreviewed !== null) return { planned: null, diagnostics: [unreviewed] };
     const removes = removesValue(plan);
     const diagnostics = removes.length === 0 ? [] : [warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `Destroying this resource (on_destroy = "clear") removes from rule ${rule.observerRuleId} (${rule.name}): ${describeRemovals(removes)}.`)];
     return { planned: null, plannedPrivate: encodePrivate({ rule, list: destroy.list, plan }), diagnostics };
@@ -276,6 +280,20 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
       return { state: prior.wire, diagnostics: [error("Destroy refused", messageOf(err))] };
     }
   }
+}
+
+/**
+ * Where the run holds its plans against reviewed ones (a merge job): the error that stops a rule's
+ * plan which is not what its reviewer saw, naming each difference; null when it is covered.
+ */
+function notAsReviewed(run: ProviderRun, rule: RulePlan): Diagnostic | null {
+  if (run.reviewed === null) return null;
+  const differences = reviewDifferences(run.reviewed, rule);
+  if (differences.length === 0) return null;
+  return error(
+    "Not the reviewed plan",
+    `rule ${rule.ruleId ?? "?"} (${rule.ruleName ?? ""}): this plan is not what the pull request's reviewer saw: ${differences.join("; ")}. Nothing is applied: plan the change again in a pull request (or run the apply workflow by hand), review it, and merge.`,
+  );
 }
 
 /** A message of the engine in the resource's words (its attribute names, not the construct's props). */

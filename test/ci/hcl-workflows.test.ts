@@ -1,13 +1,12 @@
 /**
  * The workflows of an HCL project (examples/github-actions-hcl/, written by `init --hcl DIR
- * --workflows`, docs/provider-workflows.md): valid for GitHub (action-validator), every `run:` block
- * parses (bash -n) and passes shellcheck where it is installed; the plan turns
- * the pull request's configuration into declarations where no secret is, and plans them with the
- * CLI from the base's checkout; the apply applies that reviewed plan and nothing else; drift plans
- * with --detailed-exitcode on a schedule; the secrets are only in
- * the environment of the steps that run the CLI on declarations as data, never in a job that
- * evaluates a configuration (terraform runs only in the declarations job, offline and locked),
- * never in a script; a job holding a secret in a pull-request workflow checks out only the base.
+ * --workflows`, docs/provider-workflows.md), read as files: valid for GitHub (action-validator),
+ * every `run:` block and ci.sh parse (bash -n) and pass shellcheck where it is installed; no job
+ * needs Node.js or npm; the provider and the tool come through terraform init -lockfile=readonly of
+ * the trusted tool directory; the pull request's half holds nothing; the trusted half runs on
+ * workflow_run and reads the pull request's evaluation as data after checking which run, pull
+ * request and head it belongs to; the merge applies a saved terraform plan held against the
+ * reviewed plans. How they behave: test/terraform/team-ci-*.test.ts.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,13 +16,17 @@ import { parse } from "yaml";
 import { REPO } from "../support/cli";
 import { asBashFile, runBlocks } from "./run-blocks";
 
-const FILES = ["plan.yml", "apply.yml", "drift.yml"].map((f) => join("examples", "github-actions-hcl", f));
+const DIR = join("examples", "github-actions-hcl");
+const FILES = ["plan.yml", "review.yml", "apply.yml", "drift.yml"].map((f) => join(DIR, f));
+const CI_SH = join(REPO, DIR, "alert-rule-users", "ci.sh");
 const VALIDATOR = join(dirname(require.resolve("@action-validator/cli/package.json")), "cli.mjs");
 
 interface Step {
   name?: string;
+  id?: string;
   run?: string;
   uses?: string;
+  if?: string;
   env?: Record<string, string>;
   with?: Record<string, unknown>;
 }
@@ -31,23 +34,26 @@ interface Job {
   env?: Record<string, string>;
   permissions?: Record<string, string>;
   environment?: string;
-  needs?: string;
+  needs?: string | string[];
+  if?: string;
   steps: Step[];
 }
 interface Workflow {
   on: Record<string, unknown>;
   env?: Record<string, string>;
+  permissions?: unknown;
   concurrency?: { group: string; "cancel-in-progress"?: boolean };
   jobs: Record<string, Job>;
 }
 
 const load = (file: string) => parse(readFileSync(join(REPO, file), "utf8")) as Workflow;
-const [PLAN, APPLY, DRIFT] = FILES as [string, string, string];
+const [PLAN, REVIEW, APPLY, DRIFT] = FILES as [string, string, string, string];
+const scriptOf = (job: Job): string => job.steps.map((s) => s.run ?? "").join("\n");
 
 describe("the workflows of an HCL project", () => {
   it.each(FILES)("%s is a valid workflow whose run: blocks parse, and pass shellcheck where it is installed", (file) => {
     const validation = spawnSync(process.execPath, [VALIDATOR, join(REPO, file)], { encoding: "utf8" });
-    expect(validation.status).toBe(0);
+    expect(`${validation.status} ${validation.stdout}${validation.stderr}`).toMatch(/^0 /);
     const dir = mkdtempSync(join(tmpdir(), "aru-hcl-workflows-"));
     const shellcheck = spawnSync("shellcheck", ["--version"]).status === 0;
     try {
@@ -66,117 +72,75 @@ describe("the workflows of an HCL project", () => {
     }
   });
 
-  it.each(FILES)("%s holds the secrets only in the environment of steps that run the CLI on data, never in a script, a job's environment or a job that runs terraform", (file) => {
+  it("ci.sh parses, passes shellcheck where it is installed, and installs only through terraform init -lockfile=readonly", () => {
+    expect(spawnSync("bash", ["-n", CI_SH], { encoding: "utf8" }).stderr).toBe("");
+    if (spawnSync("shellcheck", ["--version"]).status === 0) expect(spawnSync("shellcheck", ["--severity=style", "--format=gcc", CI_SH], { encoding: "utf8" }).stdout).toBe("");
+    const script = readFileSync(CI_SH, "utf8");
+    const inits = script.match(/terraform init -[^\n]*/g) ?? [];
+    expect(inits.length).toBeGreaterThanOrEqual(2);
+    for (const init of inits) expect(init).toContain("-lockfile=readonly");
+    expect(script).toContain('rm -rf terraform.d .terraform .terraformrc terraform.rc');
+    expect(script).toContain("ALERT_RULE_USERS_PROVIDER_OFFLINE=1 ALERT_RULE_USERS_PROVIDER_LOCKED=1");
+  });
+
+  it.each(FILES)("%s needs neither Node.js nor npm: no setup-node, no npm, no node in any step", (file) => {
     const workflow = load(file);
-    expect(JSON.stringify(workflow.env ?? {})).not.toMatch(/secrets\./);
     for (const [name, job] of Object.entries(workflow.jobs)) {
-      expect(`${name}: ${JSON.stringify(job.env ?? {})}`).not.toMatch(/secrets\./);
-      const holdsSecret = JSON.stringify(job).includes("secrets.");
-      // a job that evaluates a configuration (terraform) holds no secret
-      if (holdsSecret) expect(`${name}: ${job.steps.map((s) => s.run ?? "").join("\n")}`).not.toMatch(/terraform |\.bin\/alert-rule-users/);
-      for (const step of job.steps) {
-        expect(step.run ?? "").not.toMatch(/secrets\.|ALERTS_API_TOKEN|--token/);
-        expect(JSON.stringify(step.with ?? {})).not.toMatch(/secrets\./);
-        if (JSON.stringify(step.env ?? {}).includes("secrets.")) {
-          expect(step.run ?? "").toMatch(/npx --no -- alert-rule-users (plan|apply) [^\n]*--skip-synth --output (pr|main)-declarations/);
-          expect(step.env?.["ALERTS_API_TOKEN"]).toBe("${{ secrets.ALERTS_API_TOKEN }}");
-        }
-      }
+      expect(`${name}: ${job.steps.filter((s) => s.uses?.startsWith("actions/setup-node")).length}`).toBe(`${name}: 0`);
+      expect(`${name}: ${scriptOf(job)}`).not.toMatch(/(^|[\s;&|(])(npm|npx|node) /m);
     }
   });
 
-  it.each(FILES)("%s locks the provider, names the configuration's directory, and checks the alert-rule-users dependency before every install", (file) => {
-    const workflow = load(file);
-    expect(workflow.env?.["ALERT_RULE_USERS_PROVIDER_LOCKED"]).toBe("1");
-    expect(workflow.env?.["ALERT_RULES_DIR"]).toBe(".");
-    for (const [name, job] of Object.entries(workflow.jobs)) {
-      const steps = job.steps.map((s) => s.run ?? "");
-      const check = steps.findIndex((r) => r === 'node -e "$CHECK_DEPENDENCY"');
-      const install = steps.findIndex((r) => /npm (ci|install)/.test(r));
-      expect(`${name}: ${check >= 0 && check < install}`).toBe(`${name}: true`);
-      for (const r of steps.filter((x) => x.startsWith("npm ci"))) expect(r).toBe("npm ci --ignore-scripts --no-audit --no-fund");
-    }
-  });
-
-  it("the declarations job: no secret, the provider installed outside the checkout at the lock's version, the checkout's terraform.d deleted, offline and locked, only the declarations uploaded", () => {
-    for (const file of FILES) {
-      const job = load(file).jobs["declarations"]!;
-      expect(JSON.stringify(job)).not.toMatch(/secrets\.|vars\.ALERTS_|ALERTS_API/);
-      const script = job.steps.map((s) => s.run ?? "").join("\n");
-      expect(script).toContain('rm -rf "$ALERT_RULES_DIR/terraform.d"');
-      expect(script).toContain('npm install --prefix "$RUNNER_TEMP/alert-rule-users" --ignore-scripts --no-audit --no-fund --no-save "alert-rule-users@$VERSION"');
-      expect(script).toContain('include = ["registry.terraform.io/alert-rule-users/alertrules"]');
-      expect(script).toMatch(/terraform validate[^]*terraform plan [^\n]*-out="\$RUNNER_TEMP\/offline.tfplan"[^]*terraform show -json[^]*synth --from-terraform-plan/);
-      const evaluate = job.steps.find((s) => s.run?.includes("terraform plan"))!;
-      expect(evaluate.env?.["ALERT_RULE_USERS_PROVIDER_OFFLINE"]).toBe("1");
-      const upload = job.steps.find((s) => s.uses?.startsWith("actions/upload-artifact"))!;
-      expect(upload.with).toMatchObject({ name: "alert-rule-users-declarations", path: "alert-rule-users-declarations" });
-    }
-  });
-
-  it("plan: the plan job checks out the base, plans the pull request's declarations with the CLI, comments its markdown and uploads the saved plan", () => {
+  it("plan.yml, the pull request's half: no secret and no variable but the mirror; its evaluation uploaded as data", () => {
     const workflow = load(PLAN);
     expect(Object.keys(workflow.on)).toEqual(["pull_request"]);
-    const plan = workflow.jobs["plan"]!;
-    expect(plan.needs).toBe("declarations");
-    expect(plan.steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with).toEqual({ ref: "${{ github.event.pull_request.base.sha }}", "persist-credentials": false });
-    const script = plan.steps.map((s) => s.run ?? "").join("\n");
-    expect(script).toContain("npx --no -- alert-rule-users plan --skip-synth --output pr-declarations --format markdown --out plan.json --detailed-exitcode > plan.md");
-    expect(plan.steps.some((s) => s.uses?.startsWith("actions/github-script") && String(s.with?.["script"]).includes('fs.readFileSync("plan.md"'))).toBe(true);
-    const upload = plan.steps.find((s) => s.uses?.startsWith("actions/upload-artifact"))!;
-    expect(upload.with?.["name"]).toBe("alert-rule-users-terraform-plan");
-    expect(String(upload.with?.["path"])).toContain("plan.json");
+    expect(workflow.on["pull_request"]).toBeNull();
+    expect(JSON.stringify(workflow)).not.toMatch(/secrets\.|vars\.ALERTS_/);
+    const job = workflow.jobs["evaluate"]!;
+    expect(job.environment).toBeUndefined();
+    expect(scriptOf(job)).toContain('bash .github/alert-rule-users/ci.sh evaluate "$ALERT_RULES_DIR"');
+    expect(job.steps.find((s) => s.uses?.startsWith("actions/upload-artifact"))?.with).toMatchObject({ name: "alert-rule-users-evaluation", path: "alert-rule-users-evaluation" });
   });
 
-  it("apply: on pushes to main, in the tenant's apply group, applies the reviewed plan only when this commit declares what it covered, and never plans again", () => {
+  it("review.yml, the trusted half: runs on the plan workflow's completion, checks the artifact's pull request and head first, and runs the pull request's configuration only where no secret is", () => {
+    const workflow = load(REVIEW);
+    expect(workflow.on).toEqual({ workflow_run: { workflows: ["alert-rule-users terraform plan"], types: ["completed"] } });
+    expect(workflow.permissions).toEqual({});
+    const check = workflow.jobs["check"]!;
+    expect(check.environment).toBeUndefined();
+    const script = String(check.steps.find((s) => s.uses?.startsWith("actions/github-script"))?.with?.["script"]);
+    expect(script).toContain("github.rest.pulls.get");
+    expect(script).toContain("pull.head.sha !== run.head_sha");
+    expect(script).toContain('claimed?.headSha !== run.head_sha');
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const checkouts = job.steps.filter((s) => s.uses?.startsWith("actions/checkout"));
+      const ofPullRequest = checkouts.some((s) => s.with?.["ref"] !== undefined || s.with?.["repository"] !== undefined);
+      // the pull request's tree only where no secret is; the secrets only with the default branch's tree
+      if (job.environment !== undefined) expect(`${name}: ${ofPullRequest}`).toBe(`${name}: false`);
+      if (ofPullRequest) expect(`${name}: ${JSON.stringify(job).includes("secrets.")}`).toBe(`${name}: false`);
+    }
+    expect(workflow.jobs["evaluate"]!.environment).toBeUndefined();
+    expect(scriptOf(workflow.jobs["plan"]!)).toContain('"$tool" plan --skip-synth --output evaluation/declarations --format markdown --out reviewed/plan.json --detailed-exitcode');
+  });
+
+  it("apply.yml: on pushes to main, in the tenant's apply group, terraform plan -out held against the reviewed plans, then terraform apply of that very plan", () => {
     const workflow = load(APPLY);
     expect(workflow.on["push"]).toMatchObject({ branches: ["main"] });
     expect(workflow.concurrency).toEqual({ group: "alert-rule-users-apply-${{ vars.ALERTS_TENANT_ID }}", "cancel-in-progress": false });
-    const script = workflow.jobs["apply"]!.steps.map((s) => s.run ?? "").join("\n");
-    expect(script).toContain("npx --no -- alert-rule-users apply reviewed/plan.json --require-declarations --skip-synth --output main-declarations --require-tip origin/main");
-    expect(script).not.toMatch(/terraform |--auto-approve/);
-    const downloads = workflow.jobs["apply"]!.steps.filter((s) => s.uses?.startsWith("actions/download-artifact")).map((s) => s.with?.["name"]);
-    expect(downloads).toEqual(["alert-rule-users-terraform-plan", "alert-rule-users-declarations"]);
+    const job = workflow.jobs["apply"]!;
+    expect(job.environment).toBe("alert-rules");
+    const plan = job.steps.find((s) => s.id === "plan")!;
+    expect(plan.env?.["ALERT_RULE_USERS_REVIEWED_PLANS"]).toContain("reviewed");
+    expect(plan.run).toMatch(/terraform plan [^\n]*-out="\$RUNNER_TEMP\/merge.tfplan"/);
+    expect(job.steps.find((s) => s.id === "apply")?.run).toMatch(/terraform apply -input=false -no-color "\$RUNNER_TEMP\/merge.tfplan"\n?$/);
+    expect(scriptOf(job)).not.toMatch(/-auto-approve|alert-rule-users apply/);
   });
 
-  it("drift: on a schedule, plans the default branch's declarations with --detailed-exitcode, fails on drift, applies nothing", () => {
+  it("drift.yml: on a schedule, terraform plan -detailed-exitcode of the default branch without the state's lock, an issue, nothing applied", () => {
     const workflow = load(DRIFT);
     expect(Object.keys(workflow.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
-    const script = workflow.jobs["drift"]!.steps.map((s) => s.run ?? "").join("\n");
-    expect(script).toMatch(/alert-rule-users plan --skip-synth --output main-declarations [^\n]*--detailed-exitcode/);
-    expect(script).not.toMatch(/terraform |alert-rule-users apply/);
-  });
-});
-
-/** Every workflow of the package that runs for a pull request: the CLI's and the HCL project's. */
-const PULL_REQUEST_WORKFLOWS = [join("examples", "github-actions", "plan.yml"), PLAN];
-
-describe("pull-request workflows (docs/contract.md §12.3)", () => {
-  it.each(PULL_REQUEST_WORKFLOWS)("%s: every job that holds a secret checks out only the base commit; every other job holds none", (file) => {
-    const workflow = load(file);
-    for (const [name, job] of Object.entries(workflow.jobs)) {
-      const holdsSecret = JSON.stringify({ job, env: workflow.env ?? {} }).includes("secrets.");
-      const checkouts = job.steps.filter((s) => s.uses?.startsWith("actions/checkout@"));
-      if (holdsSecret) {
-        expect(`${name}: ${JSON.stringify(checkouts.map((s) => s.with?.["ref"]))}`).toBe(`${name}: ["\${{ github.event.pull_request.base.sha }}"]`);
-        // no pull-request tree reaches it but the declarations, read as data
-        expect(job.steps.filter((s) => s.uses?.startsWith("actions/download-artifact@")).map((s) => s.with?.["path"])).toEqual([expect.stringMatching(/^pr-/)]);
-      }
-    }
-    expect(Object.values(workflow.jobs).some((job) => JSON.stringify(job).includes("secrets."))).toBe(true);
-  });
-
-  const ALL_WORKFLOWS = ["github-actions", "github-actions-hcl"].flatMap((d) => ["plan.yml", "apply.yml", "drift.yml"].map((f) => join("examples", d, f)));
-  it.each(ALL_WORKFLOWS)("%s (written by init): a job holding a secret checks out the base of a pull request, or the pushed or scheduled commit itself; never pull_request_target", (file) => {
-    const workflow = load(file);
-    const triggers = Object.keys(workflow.on);
-    expect(triggers).not.toContain("pull_request_target");
-    expect(triggers).not.toContain("workflow_run");
-    for (const [name, job] of Object.entries(workflow.jobs)) {
-      if (!JSON.stringify({ job, env: workflow.env ?? {} }).includes("secrets.")) continue;
-      const refs = job.steps.filter((s) => s.uses?.startsWith("actions/checkout@")).map((s) => s.with?.["ref"] ?? "(the event's commit)");
-      const want = triggers.includes("pull_request") ? "${{ github.event.pull_request.base.sha }}" : "(the event's commit)";
-      expect(`${name}: ${JSON.stringify(refs)}`).toBe(`${name}: ${JSON.stringify([want])}`);
-    }
+    const script = scriptOf(workflow.jobs["drift"]!);
+    expect(script).toMatch(/terraform plan [^\n]*-lock=false -detailed-exitcode/);
+    expect(script).not.toMatch(/terraform apply/);
   });
 });

@@ -31,6 +31,18 @@ describe("the offline provider", () => {
     expect(plannedObject(schema.attributes, { items: [{ v: "x", c: null }] })).toEqual({ removes: UNKNOWN, items: [{ v: "x", c: UNKNOWN }] });
   });
 
+  it("plans a block as configured (timeouts { create = \"5m\" }): Terraform refuses a plan without a block the configuration writes", async () => {
+    // given: the resource's schema, whose `timeouts` is a single block
+    const resource = offlineResource(ruleUserListSchema, undefined);
+    const config: ObjectValue = { rule_id: "r-1", users: {}, timeouts: { create: "5m", update: null, delete: null, read: null } };
+    // when
+    const { planned } = await resource.plan({ prior: null, proposed: config, config, priorPrivate: Buffer.alloc(0) });
+    // then
+    expect(planned?.["timeouts"]).toEqual({ create: "5m", update: null, delete: null, read: null });
+    const unset = await resource.plan({ prior: null, proposed: { ...config, timeouts: null }, config: { ...config, timeouts: null }, priorPrivate: Buffer.alloc(0) });
+    expect(unset.planned?.["timeouts"]).toBeNull();
+  });
+
   it("reads state as it is, plans a destroy as null, and refuses to apply", async () => {
     const resource = offlineResource(ruleUserListSchema, undefined);
     const state = { id: "r-1" };

@@ -8,13 +8,13 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../support/cli";
 
-/** The provider's entry in the build (the lead's src/provider/main.ts). */
-export const PROVIDER_MAIN = join(REPO, "dist", "src", "provider", "main.js");
+/** The provider's entry in the build (src/release/executable.ts: the provider when Terraform starts it). */
+export const PROVIDER_MAIN = join(REPO, "dist", "src", "release", "executable.js");
 
 /** Fails with a sentence when the provider is not built: every native test needs it. */
 export function requireProvider(): void {
   if (!existsSync(PROVIDER_MAIN)) {
-    throw new Error(`the native provider is not built: ${PROVIDER_MAIN} is missing (src/provider/main.ts, then npm run build)`);
+    throw new Error(`the native provider is not built: ${PROVIDER_MAIN} is missing (src/release/executable.ts, then npm run build)`);
   }
 }
 

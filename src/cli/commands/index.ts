@@ -5,6 +5,7 @@ import { initCommand } from "./init";
 import { planCommand } from "./plan";
 import { providerCommand } from "./provider";
 import { simulatorCommand } from "./simulator";
+import { showCommand } from "./show";
 import { synthCommand } from "./synth";
 import { doctorCommand } from "./doctor";
 import { alertsCommand } from "../triage/alerts";
@@ -14,4 +15,4 @@ import { reportCommand } from "./report";
 import { rulesCommand } from "./rules";
 import { whoCommand } from "./who";
 
-export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, synthCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, providerCommand, doctorCommand];
+export const COMMANDS: readonly Command[] = [initCommand, planCommand, applyCommand, synthCommand, showCommand, importCommand, simulatorCommand, alertsCommand, casesCommand, fileEventsCommand, rulesCommand, whoCommand, reportCommand, providerCommand, doctorCommand];

@@ -120,7 +120,9 @@ export const initCommand: Command = {
         `Wrote a Terraform configuration in ${shown}: ${files.map((f) => f.path).join(", ")}.\n` +
           (workflows === null
             ? ""
-            : `Wrote the GitHub workflows at the repository's root ${rootShown} (where package.json is; the jobs run npm ci there and terraform in ${relative(workflows.root, dir) || "."}): ${workflows.files.map((f) => f.path).join(", ")}.\n` +
+            : `Wrote the GitHub workflows at the repository's root ${rootShown} (terraform runs in ${relative(workflows.root, dir) || "."}): ${workflows.files.map((f) => f.path).join(", ")}.\n` +
+              `Commit .github/ with its .github/alert-rule-users/.terraform.lock.hcl (the workflows install the provider, and their tool, only as it pins them),\n` +
+              `then set the variable ALERT_RULE_USERS_PROVIDER_MIRROR and the environment alert-rules with its secrets: docs/provider-workflows.md walks through it.\n` +
               `If ${rootShown} is not the root of your git repository, move .github/ there and adjust ALERT_RULES_DIR in each workflow.\n`) +
           `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (${provider.needsNode ? "it runs with the node on PATH" : "a self-contained executable"}).\n\n` +
           `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +

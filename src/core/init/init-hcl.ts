@@ -64,13 +64,23 @@ terraform.d/
 /** The line of the HCL workflows that names the configuration's directory (examples/github-actions-hcl). */
 const CONFIG_DIR_LINE = '  ALERT_RULES_DIR: "."';
 
+/** The line of the tool directory's versions.tf that pins the provider (examples/github-actions-hcl/alert-rule-users). */
+const VERSION_LINE = /^( {6}version = )"[^"]*"$/m;
+
+/** Where the HCL workflows' shared script, the provider's pin and its lock go (the trusted tool directory). */
+export const HCL_TOOL_DIR = ".github/alert-rule-users";
+
 /**
- * The HCL workflows for a repository whose root (where package.json is, where GitHub reads
- * .github/workflows/) holds the configuration in `configDir` (relative, "/"-separated; "." the root):
- * each named for .github/workflows/ and with ALERT_RULES_DIR set to `configDir`.
+ * The HCL workflows for a repository whose root (where GitHub reads .github/workflows/) holds the
+ * configuration in `configDir` (relative, "/"-separated; "." the root): each named for
+ * .github/workflows/ and with ALERT_RULES_DIR set to `configDir`; and the tool directory's files
+ * (`tool`: ci.sh and versions.tf) under .github/alert-rule-users/, versions.tf pinning `version`.
  */
-export function hclWorkflowFiles(workflows: readonly InitFile[], configDir: string): InitFile[] {
-  return workflows.map((w) => ({ path: `.github/workflows/${w.path}`, content: w.content.replace(CONFIG_DIR_LINE, `  ALERT_RULES_DIR: ${JSON.stringify(configDir)}`) }));
+export function hclWorkflowFiles(workflows: readonly InitFile[], configDir: string, tool: readonly InitFile[] = [], version = ""): InitFile[] {
+  return [
+    ...workflows.map((w) => ({ path: `.github/workflows/${w.path}`, content: w.content.replace(CONFIG_DIR_LINE, `  ALERT_RULES_DIR: ${JSON.stringify(configDir)}`) })),
+    ...tool.map((t) => ({ path: `${HCL_TOOL_DIR}/${t.path}`, content: t.path === "versions.tf" ? t.content.replace(VERSION_LINE, `$1${JSON.stringify(version)}`) : t.content })),
+  ];
 }
 
 /** Every file of the starter configuration, with the workflows (already named for .github/workflows/) when given. */

@@ -9,3 +9,5 @@ export { renderApplyReportMarkdown } from "./apply-report";
 export { plural, printable } from "./common";
 /** "Did you mean …?" for the CLI's messages (unknown flags and commands): src/core/engine/suggest.ts. */
 export { didYouMean, suggest } from "../engine/suggest";
+export { renderTerraformChangesMarkdown, renderTerraformChangesText } from "./terraform-changes";
+export { EVALUATION_LOG_SHOWN, renderEvaluationMarkdown, type Evaluation } from "./evaluation";

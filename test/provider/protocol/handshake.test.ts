@@ -323,9 +323,9 @@ describe("the provider process, started by hand", () => {
     );
   }, START_TIMEOUT_MS);
 
-  it("refuses in the alertrules provider's own executable too (dist/src/provider/main.js, built by npm run build)", async () => {
+  it("refuses in the alertrules provider's own executable too (dist/src/release/executable.js, built by npm run build)", async () => {
     // when
-    const child = spawn(process.execPath, [join(__dirname, "..", "..", "..", "dist", "src", "provider", "main.js")], { env: { PATH: process.env["PATH"] }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(__dirname, "..", "..", "..", "dist", "src", "release", "executable.js")], { env: { PATH: process.env["PATH"] }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
