@@ -32,4 +32,4 @@ export { openSession } from "./session/connect";
 export { listRules } from "./steps/live";
 export { RuleLookup, refusalOf, viewOfLiveList } from "./provider/one-rule";
 export { applyPlannedRule, applyRuleChange, createKey, observeForPlan, parseKeptPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState } from "./provider/provider-rule";
-export { REVIEWED_PLANS_VARIABLE, readReviewedPlans, reviewDifferences } from "./provider/reviewed-plans";
+export { readReviewedPlans, reviewDifferences } from "./provider/reviewed-plans";

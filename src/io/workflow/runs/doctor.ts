@@ -36,6 +36,8 @@ import { TOOL_VERSION } from "../../version";
 import { openSession, type SessionSettings } from "../session/connect";
 import type { RunReporter } from "../session/reporter";
 import { synthesizeApp } from "../steps/synth-app";
+import { githubChecks } from "../../../core/doctor/github-settings";
+import { readGithubSettings } from "../../github-settings";
 import { nodeVersion, terraformVersion } from "../../tool-versions";
 import { messageOf } from "../../../shared/text";
 
@@ -46,6 +48,8 @@ export interface DoctorRequest extends Pick<SessionSettings, "cwd" | "baseUrl" |
   readonly app?: string | undefined;
   /** The running Node.js version. @default - process.version */
   readonly nodeVersion?: string | undefined;
+  /** `--github OWNER/REPO`: where the workflows' secrets are (src/core/doctor/github-settings.ts). @default - not checked */
+  readonly github?: { readonly repository: string; readonly environment: string } | undefined;
 }
 
 export interface DoctorRunResult {
@@ -73,7 +77,17 @@ async function runDoctor(request: DoctorRequest, onWarning: (message: string) =>
   checks.push(providerLockCheck(providerLockState(request.cwd)));
   checks.push(pluginCacheCheck(pluginCacheState(request.cwd, request.env)));
   checks.push(...(await appChecks(request)));
+  if (request.github !== undefined) checks.push(...(await githubSettingsChecks(request.github, request.env)));
   return checks;
+}
+
+/** The GitHub settings' checks, or one failure that says why they could not be read. */
+async function githubSettingsChecks(github: { readonly repository: string; readonly environment: string }, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
+  try {
+    return githubChecks(await readGithubSettings(github.repository, github.environment, env));
+  } catch (error) {
+    return [{ check: "github-secrets", status: "fail", message: error instanceof Error ? error.message : String(error), fix: "Fix what the message names, then run doctor --github again." }];
+  }
 }
 
 async function serviceRead(request: DoctorRequest, onWarning: (message: string) => void, baseUrlFailed: boolean): Promise<DoctorCheck[]> {
