@@ -20,6 +20,30 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   {
+    // A function reads in one sitting and a file holds one concept (../shared/style.md): lines
+    // counted as they stand, comments and blank lines included. Tests have their own limits below.
+    files: ["src/**", "bench/**", "tools/**"],
+    rules: {
+      "max-lines-per-function": ["error", { max: 80 }],
+      "max-lines": ["error", { max: 500 }],
+    },
+  },
+  {
+    // A test file's describe() holds its cases, so its callback is as long as the spec; 250 lines
+    // still refuses a helper or a case that has grown into a program.
+    files: ["test/**"],
+    rules: {
+      "max-lines-per-function": ["error", { max: 250 }],
+      "max-lines": ["error", { max: 500 }],
+    },
+  },
+  {
+    // The one file over the limit: the emulator of GitHub Actions' runner (577 lines), edited by the
+    // team-CI work as this rule lands. Split it into its parts (expressions, steps, jobs) and drop this.
+    files: ["test/ci/workflow-runner.ts"],
+    rules: { "max-lines": ["error", { max: 600 }] },
+  },
+  {
     // cdktf and cdktn are loaded by src/constructs only (the CLI and the engine never load them);
     // src/core's own block below restricts them too, with the rest of its rules.
     files: ["src/**"],

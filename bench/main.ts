@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the benchmark of issue 7. Starts the simulator in-process with a fixed latency
+ * `npm run bench`: the benchmark. Starts the simulator in-process with a fixed latency
  * per request, runs the scenarios, prints their tables and the targets (PASS/FAIL), and writes
  * bench/results.json (a `--quick` run: bench/results.quick.json, not tracked; it judges only the
  * targets its sizes can show). Exits 0 whatever the targets say (it is a measurement); 1 only when the
@@ -96,6 +96,24 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const checks: Check[] = results.flatMap((r) => r.checks);
+  const counted = printTargets(checks);
+  writeResults(out, {
+    formatVersion: RESULTS_FORMAT_VERSION,
+    generatedAt: new Date().toISOString(),
+    quick,
+    latencyMs,
+    simulator: simulatorMode(),
+    machine: host,
+    durationSeconds: Math.round((Date.now() - started) / 100) / 10,
+    ...counted,
+    checks,
+    scenarios: results,
+  });
+  return 0;
+}
+
+/** Prints a line per target (PASS, FAIL, or ---- where these sizes cannot judge it) and the count. */
+function printTargets(checks: readonly Check[]): { passed: number; failed: number; notJudged: number } {
   process.stdout.write("## Targets\n\n");
   for (const c of checks) process.stdout.write(`${c.judged === false ? "----" : c.pass ? "PASS" : "FAIL"}  ${c.name}: ${c.detail}\n`);
   const judged = checks.filter((c) => c.judged !== false);
@@ -104,28 +122,17 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(
     `\n${judged.length - failed} passed, ${failed} failed${notJudged > 0 ? `, ${notJudged} not judged at these sizes` : ""}${failed > 0 ? "  <-- FAIL" : ""}\n`,
   );
+  return { passed: judged.length - failed, failed, notJudged };
+}
 
-  const document = {
-    formatVersion: RESULTS_FORMAT_VERSION,
-    generatedAt: new Date().toISOString(),
-    quick,
-    latencyMs,
-    simulator: simulatorMode(),
-    machine: host,
-    durationSeconds: Math.round((Date.now() - started) / 100) / 10,
-    passed: judged.length - failed,
-    failed,
-    notJudged,
-    checks,
-    scenarios: results,
-  };
+/** Writes the results file whole (a temporary file renamed over it). */
+function writeResults(out: string, document: Record<string, unknown>): void {
   // The engine runs' request logs (every request's arrival and status) feed the plot; the file
   // keeps the counts and scenario 6's requests per second, not the logs themselves.
   const withoutLogs = (key: string, value: unknown) => (key === "requestLog" ? undefined : value);
   writeFileSync(`${out}.tmp`, JSON.stringify(document, withoutLogs, 2) + "\n");
   renameSync(`${out}.tmp`, out);
   process.stdout.write(`Results written to ${out}\n`);
-  return 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,13 +1,14 @@
 /**
  * `npm run docs:provider`: writes the provider's pages (docs/provider/, the registry's layout) from
- * the schemas of src/provider/schema.ts, the examples under examples/provider/ and the guides'
- * templates under templates/provider/guides/ (src/provider/docs.ts makes them). `--check` writes
+ * its table of types (src/provider/provider.ts, each type with its schema), the examples under
+ * examples/provider/ and the guides' templates under templates/provider/guides/
+ * (src/provider/docs.ts makes them). `--check` writes
  * nothing and exits 1 naming every page that differs from what would be written.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { DocsInput } from "../src/provider/docs";
-import { DOCS_ROOT, EXAMPLES_ROOT, GUIDES_ROOT, providerDocs } from "../src/provider/docs";
+import { DOCS_ROOT, EXAMPLES_ROOT, GUIDES_ROOT, providerDocs, providerTypes } from "../src/provider/docs";
 
 const ROOT = join(__dirname, "..");
 
@@ -30,7 +31,7 @@ export function readDocsInput(root: string = ROOT): DocsInput {
       .map((path) => [relative(guidesDir, path).replace(/\.md$/, ""), readFileSync(path, "utf8")] as const),
   );
   const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
-  return { version, examples, guides };
+  return { version, types: providerTypes(), examples, guides };
 }
 
 /** The pages on disk under docs/provider/, by path from `root`. */

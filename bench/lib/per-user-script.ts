@@ -49,20 +49,18 @@ export interface PerUserOptions {
   readonly maxRows?: number;
 }
 
-export async function runPerUserScript(
-  rows: readonly PerUserRow[],
-  connection: Connection,
-  workers = 5,
-  options: PerUserOptions = {},
-): Promise<PerUserRun> {
-  const calls: Record<string, number> = {};
-  let failures = 0;
-  let rateLimited = 0;
-  const maxRetries = options.maxRetries ?? 20;
-  const rowLimit = Math.min(rows.length, options.maxRows ?? rows.length);
+/** What the script's requests came to: calls by operation, failures, 429s. */
+interface Tally {
+  readonly calls: Record<string, number>;
+  failures: number;
+  rateLimited: number;
+}
 
-  const post = async (operation: keyof typeof PATHS, body: unknown, accept: string): Promise<unknown> => {
-    calls[operation] = (calls[operation] ?? 0) + 1;
+/** The script's one way to send: POST a JSON body, retrying 429s as urllib3's Retry does when asked; undefined unless 2xx. */
+function poster(connection: Connection, options: PerUserOptions, tally: Tally): (operation: keyof typeof PATHS, body: unknown, accept: string) => Promise<unknown> {
+  const maxRetries = options.maxRetries ?? 20;
+  return async (operation, body, accept) => {
+    tally.calls[operation] = (tally.calls[operation] ?? 0) + 1;
     let response: Response;
     for (let retries = 0; ; retries += 1) {
       response = await fetch(connection.url + PATHS[operation], {
@@ -71,7 +69,7 @@ export async function runPerUserScript(
         body: JSON.stringify(body),
       });
       if (response.status !== 429) break;
-      rateLimited += 1;
+      tally.rateLimited += 1;
       if (options.retryOn429 !== true || retries >= maxRetries) break;
       await response.text();
       const seconds = Number(response.headers.get("retry-after") ?? "0");
@@ -79,11 +77,22 @@ export async function runPerUserScript(
     }
     const text = await response.text();
     if (!response.ok) {
-      failures += 1;
+      tally.failures += 1;
       return undefined;
     }
     return text === "" ? undefined : (JSON.parse(text) as unknown);
   };
+}
+
+export async function runPerUserScript(
+  rows: readonly PerUserRow[],
+  connection: Connection,
+  workers = 5,
+  options: PerUserOptions = {},
+): Promise<PerUserRun> {
+  const tally: Tally = { calls: {}, failures: 0, rateLimited: 0 };
+  const rowLimit = Math.min(rows.length, options.maxRows ?? rows.length);
+  const post = poster(connection, options, tally);
 
   const processRow = async (row: PerUserRow): Promise<void> => {
     const { tenantId } = connection;
@@ -128,10 +137,10 @@ export async function runPerUserScript(
   return {
     workers,
     rows: rows.length,
-    calls,
-    totalCalls: Object.values(calls).reduce((a, b) => a + b, 0),
-    failures,
-    rateLimited,
+    calls: tally.calls,
+    totalCalls: Object.values(tally.calls).reduce((a, b) => a + b, 0),
+    failures: tally.failures,
+    rateLimited: tally.rateLimited,
     rowsDone: rowLimit,
     wallMs,
   };

@@ -210,6 +210,46 @@ function mixedChange(
   return { declared: declared.filter((_, i) => !removed.has(i)), rows, expected };
 }
 
+/** One rule's declaration: every tenth editable rule by name, like a user who does not look IDs up. */
+function declarationOf(index: number, rule: SeedRule, users: readonly User[]): DesiredList {
+  const byName = index % 10 === 9;
+  return {
+    constructPath: `bench/${rule.metadata.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
+    stack: "bench",
+    ruleId: byName ? null : rule.metadata.observerRuleId,
+    ruleName: byName ? rule.metadata.name : null,
+    mode: "authoritative",
+    allowMassRemoval: false,
+    // In canonical order, as readDeclarations returns them from the synthesized JSON.
+    users: canonicalUsers(users),
+  };
+}
+
+/** What the change set does to one rule's `current` users, by the spec's kind of change. */
+function ruleChange(
+  change: ChangeSpec,
+  random: Random,
+  ruleId: string,
+  current: readonly User[],
+  newPerson: () => User,
+  personIndexOf: ReadonlyMap<string, number>,
+): RuleChange {
+  switch (change.kind) {
+    case "none":
+      return { declared: current.map(copy), rows: [], expected: NO_EXPECTED };
+    case "mixed":
+      return mixedChange(random, ruleId, current, change.fraction, newPerson, personIndexOf);
+    case "onboard": {
+      const hires = Array.from({ length: change.newUsers }, newPerson);
+      return {
+        declared: [...current.map(copy), ...hires],
+        rows: hires.map((u) => ({ ruleId, operation: "add-users" as const, userId: u.userId, aliases: [...u.aliases] })),
+        expected: { ...NO_EXPECTED, usersToAdd: hires.length, aliasesToAdd: hires.reduce((n, u) => n + u.aliases.length, 0) },
+      };
+    }
+  }
+}
+
 /** Generates a tenant, its declarations and its change set. */
 export function generateTenant(spec: TenantSpec): GeneratedTenant {
   const random = mulberry32(spec.seed ?? 1);
@@ -231,18 +271,7 @@ export function generateTenant(spec: TenantSpec): GeneratedTenant {
   const expected = { rulesToUpdate: 0, ...NO_EXPECTED };
   let declaredAliases = 0;
   const declare = (index: number, rule: SeedRule, users: readonly User[]) => {
-    // Every tenth editable rule is declared by name, like a user who does not look IDs up.
-    const byName = index % 10 === 9;
-    declarations.push({
-      constructPath: `bench/${rule.metadata.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
-      stack: "bench",
-      ruleId: byName ? null : rule.metadata.observerRuleId,
-      ruleName: byName ? rule.metadata.name : null,
-      mode: "authoritative",
-      allowMassRemoval: false,
-      // In canonical order, as readDeclarations returns them from the synthesized JSON.
-      users: canonicalUsers(users),
-    });
+    declarations.push(declarationOf(index, rule, users));
     declaredAliases += users.reduce((n, u) => n + u.aliases.length, 0);
   };
 
@@ -255,24 +284,7 @@ export function generateTenant(spec: TenantSpec): GeneratedTenant {
       users: current.map((u) => ({ userIdFromAuthority: u.userId, userAliasList: [...u.aliases] })),
     };
     rules.push(rule);
-    let change: RuleChange;
-    switch (spec.change.kind) {
-      case "none":
-        change = { declared: current.map(copy), rows: [], expected: NO_EXPECTED };
-        break;
-      case "mixed":
-        change = mixedChange(random, meta.observerRuleId, current, spec.change.fraction, newPerson, personIndexOf);
-        break;
-      case "onboard": {
-        const hires = Array.from({ length: spec.change.newUsers }, newPerson);
-        change = {
-          declared: [...current.map(copy), ...hires],
-          rows: hires.map((u) => ({ ruleId: meta.observerRuleId, operation: "add-users" as const, userId: u.userId, aliases: [...u.aliases] })),
-          expected: { ...NO_EXPECTED, usersToAdd: hires.length, aliasesToAdd: hires.reduce((n, u) => n + u.aliases.length, 0) },
-        };
-        break;
-      }
-    }
+    const change = ruleChange(spec.change, random, meta.observerRuleId, current, newPerson, personIndexOf);
     declare(r, rule, change.declared);
     rows.push(...change.rows);
     if (change.rows.length > 0) expected.rulesToUpdate += 1;

@@ -8,6 +8,7 @@
 import { makeServerCertificate } from "../../src/provider/protocol/certificate";
 import { GrpcServer, type UnaryMethod } from "../../src/provider/protocol/grpc-server";
 import { createHttpClient, sendAttempt } from "../../src/api/http/attempt";
+import { messageOf } from "../../src/shared/text";
 
 /** What the parent sends. */
 export type FloorChildMessage = { readonly kind: "mark" } | { readonly kind: "stop" };
@@ -71,7 +72,7 @@ async function main(serviceUrl: string): Promise<void> {
 
 if (require.main === module) {
   main(process.argv[2] ?? "").catch((err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${messageOf(err)}\n`);
     process.exit(1);
   });
 }

@@ -10,7 +10,7 @@
  * Terraform does three times per plan ({@link PROVIDER_STARTS_PER_PLAN}). The child runs the
  * compiled code (dist/bench/lib): build first.
  */
-import { fork, spawn } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -40,18 +40,8 @@ const USERS_BODY = JSON.stringify({
   users: Array.from({ length: 20 }, (_, i) => ({ userId: `9087120000${String(i).padStart(8, "0")}`, aliases: [`person.${i}@example.com`, `person_${i}@corp.example.com`] })),
 });
 
-export async function transportFloor(resources: number): Promise<TransportFloor> {
-  const root = repoRoot();
-  const service = await listening(
-    createServer((request, response) => {
-      request.resume();
-      request.on("end", () => {
-        response.writeHead(200, { "content-type": "application/json" });
-        response.end(USERS_BODY);
-      });
-    }),
-  );
-  const child = fork(join(root, "dist", "bench", "lib", "transport-floor-child.js"), [`http://127.0.0.1:${(service.address() as AddressInfo).port}/v1/query-users`], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+/** The child's next reply, in the order it sent them; rejected once the child has exited. */
+function repliesOf(child: ChildProcess): () => Promise<FloorChildReply> {
   const replies: FloorChildReply[] = [];
   const waiters: { resolve: (reply: FloorChildReply) => void; reject: (error: Error) => void }[] = [];
   let exited: Error | undefined;
@@ -64,13 +54,28 @@ export async function transportFloor(resources: number): Promise<TransportFloor>
     exited = new Error(`the transport floor's child exited ${String(code)}`);
     for (const waiter of waiters.splice(0)) waiter.reject(exited);
   });
-  const next = (): Promise<FloorChildReply> =>
+  return () =>
     new Promise((resolve, reject) => {
       const queued = replies.shift();
       if (queued !== undefined) resolve(queued);
       else if (exited !== undefined) reject(exited);
       else waiters.push({ resolve, reject });
     });
+}
+
+export async function transportFloor(resources: number): Promise<TransportFloor> {
+  const root = repoRoot();
+  const service = await listening(
+    createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(USERS_BODY);
+      });
+    }),
+  );
+  const child = fork(join(root, "dist", "bench", "lib", "transport-floor-child.js"), [`http://127.0.0.1:${(service.address() as AddressInfo).port}/v1/query-users`], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const next = repliesOf(child);
   const tell = (message: FloorChildMessage): void => {
     child.send(message);
   };

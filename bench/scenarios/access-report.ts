@@ -1,5 +1,5 @@
 /**
- * Scenario 7, the access report at scale (issue 23): 300 rules × 1,000 entries, every entry
+ * Scenario 7, the access report at the size of a large tenant: 300 rules × 1,000 entries, every entry
  * declared (some expiring). Builds and renders the page (pure core), writes it, and opens it in
  * headless Chromium (Debian's chromium through playwright-core): the time until the page is ready
  * to search, then the time to answer one search (filter, render, next frame). Target: both
@@ -91,7 +91,7 @@ async function openInChromium(file: string, query: string): Promise<BrowserTimes
 /**
  * The page's target: open and answer a search within OPEN_AND_SEARCH_TARGET_MS. A wall time of
  * `--quick` sizes is reported, never judged (docs/performance.md): a busy machine makes a small
- * page slow as easily as a big one, and only the full size is the target's (issue 32).
+ * page slow as easily as a big one, and only the full size is the target's.
  */
 export function browserCheck(
   quick: boolean,

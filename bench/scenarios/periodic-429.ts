@@ -1,5 +1,5 @@
 /**
- * Periodic 429s (issue 41): "200 resources under the every-7th-request-429 fault (Retry-After: 1)
+ * Periodic 429s: "200 resources under the every-7th-request-429 fault (Retry-After: 1)
  * finish within 1.5× the time at the same fault-free rate", alone and combined with 20 % 503s and
  * 10 % lost answers.
  *

@@ -1,5 +1,5 @@
 /**
- * Synth scaling (issue 20, docs/contract.md §10.1): a cdktf app of N RuleUserLists (5 users each), for
+ * Synth scaling (docs/contract.md §10.1): a cdktf app of N RuleUserLists (5 users each), for
  * N = 1,000 / 5,000 / 10,000 and each resource type, beside a bare cdktf app that builds the same
  * resources with cdktf's own classes (same construct tree, same triggers and provisioner: the
  * scenario checks the `resource` blocks of both stacks are identical) in the same run. Each app is

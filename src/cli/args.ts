@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import type { ParseArgsConfig } from "node:util";
-import { UsageError } from "../io/workflow/door";
+import { UsageError } from "../io/door-words";
 import { didYouMean } from "../core/render";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;

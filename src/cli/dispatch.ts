@@ -7,9 +7,9 @@
 import { hintFor } from "./hints";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { AlertRuleUsersError, ENV_BASE_URL, registerEnvironmentSecrets, registerSecret, registerUrlPassword, SECRET_VALUE_VARIABLES } from "../io/workflow/door";
+import { AlertRuleUsersError, ENV_BASE_URL, registerEnvironmentSecrets, registerSecret, registerUrlPassword, SECRET_VALUE_VARIABLES } from "../io/door-words";
 import { didYouMean } from "../core/render";
-import { TOOL_VERSION } from "../io/workflow/door";
+import { TOOL_VERSION } from "../io/door-words";
 import type { Command, Io } from "./io";
 import { redactingStream } from "./io";
 import { UNSAFE_NODE_DEBUG_FLAG, checkNodeDebug } from "./node-debug";

@@ -2,7 +2,7 @@
  * What to do next, by error code: the hints that name commands and flags live here, in the CLI,
  * so the core and io layers say what happened and the CLI says how to go on.
  */
-import { ApiError } from "../io/workflow/door";
+import { ApiError } from "../io/door-words";
 import type { AlertRuleUsersError, ErrorCode } from "../errors";
 
 /**

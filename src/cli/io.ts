@@ -1,4 +1,4 @@
-import { redactString } from "../io/workflow/door";
+import { redactString } from "../io/door-words";
 
 /** What a command may touch: its streams, environment and working directory (injectable in tests). */
 export interface OutputStream {

@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { shellQuote, UsageError } from "../io/workflow/door";
+import { shellQuote, UsageError } from "../io/door-words";
 
 /** Throws a UsageError naming the flag when the directory of `file` does not exist or is not one. */
 export function checkOutputPath(command: string, flag: string, file: string | undefined, cwd: string): void {

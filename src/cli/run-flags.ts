@@ -3,7 +3,7 @@
  * settings and the settings of a session (plain data the workflow opens, src/io/workflow/).
  */
 import { isAbsolute, resolve } from "node:path";
-import { DEFAULT_TIMEOUT_SECONDS, isInstant, MAX_RUN_DEADLINE_SECONDS, UsageError } from "../io/workflow/door";
+import { DEFAULT_TIMEOUT_SECONDS, isInstant, MAX_RUN_DEADLINE_SECONDS, UsageError } from "../io/door-words";
 import type { InvalidSettings, SessionSettings } from "../io/workflow/session/connect";
 import type { SynthSettings } from "../io/workflow/session/session";
 import { intFlag } from "./args";

@@ -3,7 +3,7 @@
  * commands alerts, cases, file-events): the service flags, subcommand dispatch with help, the
  * `--format table|json` choice and JSON output as exactly one document.
  */
-import { UsageError } from "../io/workflow/door";
+import { UsageError } from "../io/door-words";
 import { CONNECTION_OPTIONS, oneOf } from "./args";
 import type { Command, Io } from "./io";
 import { RATE_OPTIONS } from "./run-flags";

@@ -11,6 +11,7 @@ import { main } from "../cli/main";
 import type { Io } from "../cli/io";
 import { redactingStream } from "../cli/io";
 import { startSimulator } from "../simulator";
+import { messageOf } from "../shared/text";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 
@@ -65,7 +66,7 @@ run().then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`Demo failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`Demo failed: ${messageOf(err)}\n`);
     process.exitCode = 1;
   },
 );

@@ -12,6 +12,7 @@ import { main } from "../cli/main";
 import type { Io } from "../cli/io";
 import { redactingStream } from "../cli/io";
 import { startSimulator } from "../simulator";
+import { messageOf } from "../shared/text";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 
@@ -45,7 +46,7 @@ run(resolve(process.argv[2] ?? "access-report")).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`Demo failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`Demo failed: ${messageOf(err)}\n`);
     process.exitCode = 1;
   },
 );

@@ -10,13 +10,14 @@ import { nativeChangesOf, type NativeChange } from "../core/native/terraform-cha
 import type { Evaluation } from "../core/render/evaluation";
 import { readDeclarations } from "./read-synth-output";
 import { ConfigError } from "../errors";
+import { messageOf } from "../shared/text";
 
 /** The JSON of FILE (terraform show -json PLANFILE), or a ConfigError that says what to give. */
 function readShowJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
-    throw new ConfigError(`${file} could not be read as JSON (${err instanceof Error ? err.message : String(err)}): give the output of terraform show -json PLANFILE.`);
+    throw new ConfigError(`${file} could not be read as JSON (${messageOf(err)}): give the output of terraform show -json PLANFILE.`);
   }
 }
 

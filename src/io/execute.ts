@@ -10,7 +10,7 @@ import { AlertRuleUsersError } from "../errors";
 import { StalePlanError } from "../errors";
 import type { ApplyResult, CallRecord, RuleResult } from "../core/engine/apply-results";
 import { applyResult, interruptedBeforeApply, interruptedRule, notApplied } from "../core/engine/apply-results";
-import { callSize, isGuarded, wireWrite } from "../core/engine/operations";
+import { callSize, isGuarded, phaseOf, wireWrite } from "../core/engine/operations";
 import type { ObservedList } from "../core/engine/observation";
 import { restoreAfterFailedRebuild } from "./restore-after-wipe";
 import type { Plan, PlannedCall, RulePlan } from "../core/engine/plan-schema";
@@ -130,6 +130,14 @@ function notSent(err: AlertRuleUsersError): boolean {
   return err instanceof NotSentError || (err instanceof ApiError && err.notSent);
 }
 
+/** A call that emptied the list (phase `empty`: remove-all-users) and may have landed. */
+const sentWipe = (record: CallRecord): boolean => phaseOf(record.operation) === "empty" && record.status !== "not-sent";
+
+/** A rebuild's add-users right after its remove-all-users was sent (phases `add` after `empty`). */
+function rebuildsAfterWipe(call: PlannedCall, previous: CallRecord | undefined): boolean {
+  return phaseOf(call.operation) === "add" && previous !== undefined && sentWipe(previous);
+}
+
 async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSignal | undefined, gate: WriteGate | undefined, rebuildRetry: RebuildRetry): Promise<RuleResult> {
   const facts = plannedRuleFacts(rule);
   const base = { ruleId: rule.ruleId, ruleName: rule.ruleName, constructPath: rule.constructPath, action: rule.action };
@@ -143,7 +151,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
     if (stopped()) return interruptedRule(rule, calls);
     // A rebuild's add-users right after its remove-all-users was sent is not stopped: it puts the
     // declared users back (stopping it would leave the list empty until the next apply).
-    const rebuilding = call.operation === "add-users" && calls.at(-1)?.operation === "remove-all-users" && calls.at(-1)?.status !== "not-sent";
+    const rebuilding = rebuildsAfterWipe(call, calls.at(-1));
     const refusal = rebuilding ? null : ((await gate?.pass()) ?? null);
     if (refusal !== null) {
       for (const left of rule.calls.slice(index)) calls.push({ operation: left.operation, users: callSize(left), status: "not-sent", error: refusal.message });
@@ -154,7 +162,7 @@ async function applyRule(rule: RulePlan, client: RuleListClient, signal: AbortSi
       calls.push({ operation: call.operation, users: callSize(call), status: "ok" });
     } catch (err) {
       const before = guard.read;
-      const wiped = before !== null && call.operation === "add-users" && calls.some((c) => c.operation === "remove-all-users" && c.status !== "not-sent");
+      const wiped = before !== null && phaseOf(call.operation) === "add" && calls.some(sentWipe);
       if (wiped && before !== null && err instanceof AlertRuleUsersError && !stopped()) {
         calls.push({ operation: call.operation, users: callSize(call), status: notSent(err) ? "not-sent" : "failed", error: err.message });
         return restoreAfterFailedRebuild({ client, rule, call, rest: rule.calls.slice(index + 1), before, calls, base, facts, error: err, retry: rebuildRetry });

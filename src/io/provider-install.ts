@@ -25,9 +25,6 @@ import { providerCacheDir } from "./provider-package/sea-node";
 import { readZip } from "./provider-package/zip";
 import { TOOL_VERSION } from "./version";
 
-/** The command that installs the provider again, for messages. */
-export const REINSTALL_COMMAND = "npx --no alert-rule-users provider install";
-
 /** What an install is for; every field defaults to the running process and this package. */
 export interface ProviderInstallRequest {
   /** The directory `terraform init` runs in (absolute). */

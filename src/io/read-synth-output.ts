@@ -12,6 +12,7 @@ import type { DesiredList } from "../core/engine/desired";
 import { ConfigError, DeclarationError } from "../errors";
 import type { DeclarationFailure } from "../errors";
 import { suggest } from "../core/engine/suggest";
+import { messageOf } from "../shared/text";
 
 /** `"alert-rule"` or `"alert-rule" (did you mean "alert-rules"?)`: a stack name the app does not have. */
 function withSuggestion(stack: string, available: readonly string[]): string {
@@ -47,7 +48,7 @@ function readJson(file: string, what: string, hint: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}). Synthesize again.`);
+    throw new ConfigError(`${file} is not valid JSON (${messageOf(error)}). Synthesize again.`);
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * How the app at REF finds what it resolves outside its tracked files, for `plan --changed-since
- * REF` (changed-since.ts; issue 31 item 1): REF's code is never resolved through the working tree.
+ * REF` (changed-since.ts): REF's code is never resolved through the working tree, which would read
+ * the pull request's version at both commits and hide a change made there.
  *
  * - `reuse`: the working tree's node_modules are linked into REF's worktree. Only when nothing REF
  *   resolves through them can differ from what REF would install: the same package.json and
@@ -20,6 +21,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { gitEnvironment } from "../shared/child-env";
+import { messageOf } from "../shared/text";
 
 const run = promisify(execFile);
 
@@ -228,7 +230,7 @@ export async function installRefDependencies(dir: string, env: NodeJS.ProcessEnv
   } catch (error) {
     if (signal?.aborted === true) throw error;
     const stderr = (error as { stderr?: unknown }).stderr;
-    const text = typeof stderr === "string" && stderr.trim() !== "" ? stderr : error instanceof Error ? error.message : String(error);
+    const text = typeof stderr === "string" && stderr.trim() !== "" ? stderr : messageOf(error);
     return text.trim().split("\n").slice(-5).join(" / ");
   }
 }

@@ -9,11 +9,12 @@ import type { RuleListClient } from "../api";
 import { AlertRuleUsersError } from "../errors";
 import type { CallRecord, RuleResult } from "../core/engine/apply-results";
 import type { ObservedList, RuleFacts } from "../core/engine/observation";
-import { callSize, wireWrite } from "../core/engine/operations";
+import { callSize, callsAdding, wireWrite } from "../core/engine/operations";
 import type { PlannedCall, RulePlan } from "../core/engine/plan-schema";
 import { describeUsers, missingFrom, usersToRestore } from "../core/engine/restore-after-wipe";
 import { readBackProblem } from "../core/engine/verify";
 import { readList } from "./observe";
+import { messageOf } from "../shared/text";
 
 /** At most this many users in one add-users of the restore (the service's batch). */
 const RESTORE_BATCH = 100;
@@ -33,8 +34,6 @@ export interface RestoreRequest {
   readonly error: AlertRuleUsersError;
   readonly retry: { readonly attempts: number; readonly delayMs: number; readonly sleep: (ms: number) => Promise<void> };
 }
-
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Sends `calls` in order; the first failure, or null when every one was answered with success. */
 async function sendAll(request: RestoreRequest, calls: readonly PlannedCall[]): Promise<AlertRuleUsersError | null> {
@@ -69,14 +68,12 @@ export async function restoreAfterFailedRebuild(request: RestoreRequest): Promis
   }
   // 2. what the list held before the wipe, less what the plan removes
   const wanted = usersToRestore(request.before.entries, rule.changes);
-  const restore: PlannedCall[] = [];
-  for (let i = 0; i < wanted.length; i += RESTORE_BATCH) restore.push({ operation: "add-users", userList: wanted.slice(i, i + RESTORE_BATCH) });
-  const restoreFailed = await sendAll(request, restore);
+  const restoreFailed = await sendAll(request, callsAdding(wanted, RESTORE_BATCH));
   // 3. what is there now
   const read = await readList(request.client, facts);
   const missing = read.ok ? missingFrom(wanted, read.list.entries) : wanted;
   const what =
-    `add-users failed after remove-all-users had emptied the list (${message(last)}; sent ${request.retry.attempts + 1} times). ` +
+    `add-users failed after remove-all-users had emptied the list (${messageOf(last)}; sent ${request.retry.attempts + 1} times). ` +
     `The list held ${wanted.length} user${wanted.length === 1 ? "" : "s"} before the rebuild that the plan keeps; `;
   const outcome =
     missing.length === 0

@@ -1,7 +1,7 @@
 /**
  * `--skip-synth` reads a synthesized output as it is: when the app's sources changed after it was
- * written, what it declares may not be the app any more. This finds that case, to warn (issue 32:
- * `report --skip-synth` used a stale cdktf.out without a word).
+ * written, what it declares may not be the app any more. This finds that case, to warn: a report
+ * or plan made from a stale cdktf.out without a word would be trusted as the app's.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

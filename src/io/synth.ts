@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { ConfigError, SynthError } from "../errors";
 import { SYNTH_ALLOW_LIST, childEnvironment } from "../shared/child-env";
+import { messageOf } from "../shared/text";
 
 export interface RunSynthOptions {
   /** The app command, run through the shell (the `app` of cdktf.json, or `--app`). */
@@ -46,7 +47,7 @@ function readCdktfJson(cwd: string): z.infer<typeof cdktfJsonSchema> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+    throw new ConfigError(`${file} is not valid JSON (${messageOf(error)}).`);
   }
   const parsed = cdktfJsonSchema.safeParse(json);
   if (!parsed.success) {
@@ -61,7 +62,7 @@ export function readAppCommand(cwd: string): string {
 }
 
 /** The directory of this package (holding its package.json), found from this file. */
-function packageRoot(): string | undefined {
+function nearestPackageDir(): string | undefined {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, "package.json"))) return dir;
     if (path.dirname(dir) === dir) return undefined;
@@ -78,7 +79,7 @@ export function synthPath(cwd: string, inherited: string | undefined): string {
     dirs.push(path.join(dir, "node_modules", ".bin"));
     if (path.dirname(dir) === dir) break;
   }
-  const own = packageRoot();
+  const own = nearestPackageDir();
   if (own !== undefined) dirs.push(path.join(own, "node_modules", ".bin"));
   const unique = [...new Set(dirs)];
   return [...unique, ...(inherited ? [inherited] : [])].join(path.delimiter);
@@ -122,7 +123,7 @@ function safeContext(cwd: string): Record<string, unknown> | undefined {
  * cdktf ends a failed validation with "If you wish to ignore these validations, pass
  * 'skipValidation: true' to your App configuration." That would turn off the RuleUserList checks
  * (one list per rule, modes, aliases) that keep a plan safe: the line is never passed on, and the
- * message says to fix the declaration instead (issue 32).
+ * message says to fix the declaration instead.
  */
 const SKIP_VALIDATION_ADVICE = /^.*skipValidation.*$/gm;
 const KEEP_VALIDATION_ADVICE =
@@ -151,7 +152,7 @@ export async function runSynth(options: RunSynthOptions): Promise<void> {
     fs.mkdirSync(outdir, { recursive: true });
     fs.rmSync(manifest, { force: true }); // a stale manifest must not pass for this run's
   } catch (error) {
-    throw new SynthError(`Cannot prepare the output directory ${outdir}: ${error instanceof Error ? error.message : String(error)}`, undefined, { cause: error });
+    throw new SynthError(`Cannot prepare the output directory ${outdir}: ${messageOf(error)}`, undefined, { cause: error });
   }
 
   let stdout = "";
@@ -177,7 +178,7 @@ export async function runSynth(options: RunSynthOptions): Promise<void> {
     child.on("error", reject);
     child.on("close", (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal }));
   }).catch((error: unknown) => {
-    throw new SynthError(`Could not run the app command \`${options.app}\`: ${error instanceof Error ? error.message : String(error)}`, undefined, { cause: error });
+    throw new SynthError(`Could not run the app command \`${options.app}\`: ${messageOf(error)}`, undefined, { cause: error });
   });
 
   const output = outputTail(stderr.trim() !== "" ? stderr : stdout);

@@ -3,9 +3,10 @@
  * rate limiter and one token source for every resource Terraform asks about, however many at once.
  */
 import type { OpenSession, SessionRequest } from "../io/workflow/session/connect";
-import { RuleLookup, TerraformRun, openSession, readReviewedPlans } from "../io/workflow";
+import { RuleLookup, openSession, readReviewedPlans } from "../io/workflow";
+import { TerraformRun } from "../io/terraform-run";
 import type { Plan } from "../core/engine/plan-schema";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, parseDuration } from "../io/workflow/door";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, messageOf, parseDuration } from "../io/door-words";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 import { lockedArgumentErrors } from "./locked";
 import { isOffline } from "./offline";
@@ -193,7 +194,7 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
     const lookup = new RuleLookup(opened, () => terraform.declaredRules());
     return { run: { session: opened, lookup, signal, planned: new Map(), terraform, reviewed }, diagnostics: warnings };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };
   }
 }

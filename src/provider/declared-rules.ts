@@ -8,6 +8,7 @@
 import type { TerraformRun } from "../io/terraform-run";
 import type * as TerraformRunModule from "../io/terraform-run";
 import type { ResourceType } from "./protocol";
+import { messageOf } from "../io/door-words";
 
 /** `type` with its validate recording the rule each configuration names (once per rule and process). */
 export function recordingDeclaredRules(type: ResourceType, env: NodeJS.ProcessEnv, log: (line: string) => void): ResourceType {
@@ -27,7 +28,7 @@ export function recordingDeclaredRules(type: ResourceType, env: NodeJS.ProcessEn
           terraformRun.declare({ ruleId, ruleName });
         } catch (err) {
           // only a saving of searches is lost
-          log(`[WARN] alertrules provider: could not record a declared rule: ${err instanceof Error ? err.message : String(err)}`);
+          log(`[WARN] alertrules provider: could not record a declared rule: ${messageOf(err)}`);
         }
       }
       return type.validate?.(config) ?? [];

@@ -1,24 +1,39 @@
 /**
- * The provider's documentation in the registry's layout, made from the schemas of
- * src/provider/schema.ts (what the generator `npm run docs:provider`, tools/provider-docs.ts,
- * writes, and what test/provider/docs.test.ts compares with the pages on disk):
+ * The provider's documentation in the registry's layout, made from its table of types (the rows of
+ * src/provider/provider.ts, each with its schema): what the generator `npm run docs:provider`,
+ * tools/provider-docs.ts, writes, and what test/provider/docs.test.ts compares with the pages on
+ * disk. A type added to the table has its page with no edit here:
  *
- *   docs/provider/index.md                    the provider block: Example Usage, Schema, guides
- *   docs/provider/resources/rule_user_list.md Example Usage, Schema (nested schemas), Import
- *   docs/provider/data-sources/rules.md       Example Usage, Schema
- *   docs/provider/data-sources/rule.md        Example Usage, Schema
- *   docs/provider/guides/<name>.md           a guide: its template with its examples in place
+ *   docs/provider/index.md                        the provider block: Example Usage, Schema, the types, guides
+ *   docs/provider/resources/<type>.md              Example Usage, Schema (nested schemas), Import when
+ *                                                  the type has import examples
+ *   docs/provider/data-sources/<type>.md           Example Usage, Schema
+ *   docs/provider/guides/<name>.md                 a guide: its template with its examples in place
  *
- * Pure: the examples (the .tf files under examples/provider/, which test/terraform runs) and the
- * guides' templates come in as text; nothing here reads a file. Not part of the provider's run:
- * only the generator and the tests load it.
+ * where <type> is the type's name without the provider's (`rule_user_list` for
+ * `alertrules_rule_user_list`), and a type's examples stand at examples/provider/resources/<name>/
+ * (`resource.tf`, and `import.tf` and `import.sh` when it can be imported) and
+ * examples/provider/data-sources/<name>/data-source.tf, as the registry's tfplugindocs lays them out.
+ *
+ * Pure: the examples (the .tf files under examples/provider/, which test/terraform runs), the
+ * guides' templates and the table come in as values; nothing here reads a file. Not part of the
+ * provider's run: only the generator and the tests load it.
  */
-import type { Attribute, Block, CtyType, Schema } from "./protocol";
-import { RULE_DATA_SOURCE, RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleDataSourceSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
+import type { Attribute, Block, CtyType, ProviderDefinition, Schema } from "./protocol";
+import { alertRulesProvider } from "./provider";
+import { RULE_USER_LIST } from "./schema";
 
-/** What the pages are made of besides the schemas: example files by path under examples/provider/, and guide templates by name. */
+/** The table of types as the pages read it: the provider block's schema, and each resource type's and data source's, by name, in the table's order. */
+export interface ProviderTypes {
+  readonly provider: Schema;
+  readonly resources: ReadonlyMap<string, Schema>;
+  readonly dataSources: ReadonlyMap<string, Schema>;
+}
+
+/** What the pages are made of: the table of types, example files by path under examples/provider/, and guide templates by name. */
 export interface DocsInput {
   readonly version: string;
+  readonly types: ProviderTypes;
   /** e.g. `provider.tf`, `resources/alertrules_rule_user_list/resource.tf` → its text */
   readonly examples: ReadonlyMap<string, string>;
   /** guide name (file name without .md) → its template (markdown; `{{example "PATH"}}`, `{{file "PATH"}}`, `{{version}}`) */
@@ -29,16 +44,37 @@ export const PROVIDER_NAME = "alertrules";
 export const DOCS_ROOT = "docs/provider";
 export const EXAMPLES_ROOT = "examples/provider";
 export const GUIDES_ROOT = "templates/provider/guides";
+/** The provider block's example (the index page's), under examples/provider/. */
+const PROVIDER_EXAMPLE = "provider.tf";
 
-/** The example files a page shows, by page (paths under examples/provider/). */
-export const PAGE_EXAMPLES = {
-  provider: "provider.tf",
-  resource: `resources/${RULE_USER_LIST}/resource.tf`,
-  importBlock: `resources/${RULE_USER_LIST}/import.tf`,
-  importCommand: `resources/${RULE_USER_LIST}/import.sh`,
-  rules: `data-sources/${RULES_DATA_SOURCE}/data-source.tf`,
-  rule: `data-sources/${RULE_DATA_SOURCE}/data-source.tf`,
-} as const;
+/** The schemas of a provider's table (`alertRulesProvider`'s rows); building the table loads no engine, reading a schema none either. */
+export function typesOf(definition: Pick<ProviderDefinition, "schema" | "resources" | "dataSources">): ProviderTypes {
+  return {
+    provider: definition.schema,
+    resources: new Map(Object.entries(definition.resources).map(([name, type]) => [name, type.schema] as const)),
+    dataSources: new Map(Object.entries(definition.dataSources).map(([name, type]) => [name, type.schema] as const)),
+  };
+}
+
+/** The table of this provider's types, as src/provider/provider.ts builds it. */
+export function providerTypes(): ProviderTypes {
+  return typesOf(alertRulesProvider({ env: {}, cwd: ".", log: () => undefined }));
+}
+
+/** A type's name on its page's path: without the provider's name (`rule_user_list`). */
+export function pageName(type: string): string {
+  return type.startsWith(`${PROVIDER_NAME}_`) ? type.slice(PROVIDER_NAME.length + 1) : type;
+}
+
+/** The example files a type's page shows (paths under examples/provider/), as tfplugindocs lays them out. */
+export function typeExamples(type: string): { resource: string; importBlock: string; importCommand: string; dataSource: string } {
+  return {
+    resource: `resources/${type}/resource.tf`,
+    importBlock: `resources/${type}/import.tf`,
+    importCommand: `resources/${type}/import.sh`,
+    dataSource: `data-sources/${type}/data-source.tf`,
+  };
+}
 
 // ---------------------------------------------------------------------------------------------------
 // the Schema section, as the registry writes it (tfplugindocs)
@@ -160,10 +196,15 @@ function titleOf(template: string, name: string): string {
   return heading[1]!.trim();
 }
 
+/** The index's list of the table's types, each linked to its page. */
+function typeLinks(types: ProviderTypes): string[] {
+  return [...[...types.resources.keys()].map((type) => `- [${type}](resources/${pageName(type)}.md)`), ...[...types.dataSources.keys()].map((type) => `- [${type}](data-sources/${pageName(type)}.md) (data source)`)];
+}
+
 function indexPage(input: DocsInput): string {
   const guides = [...input.guides.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, template]) => `- [${titleOf(template, name)}](guides/${name}.md)`);
   return [
-    frontMatter(`${PROVIDER_NAME} Provider`, "", sentence(providerSchema.description)),
+    frontMatter(`${PROVIDER_NAME} Provider`, "", sentence(input.types.provider.description)),
     GENERATED,
     "",
     `# ${PROVIDER_NAME} Provider`,
@@ -174,15 +215,13 @@ function indexPage(input: DocsInput): string {
     "",
     "## Example Usage",
     "",
-    example(input, PAGE_EXAMPLES.provider),
+    example(input, PROVIDER_EXAMPLE),
     "",
-    schemaSection(providerSchema).trimEnd(),
+    schemaSection(input.types.provider).trimEnd(),
     "",
     "## Resources and data sources",
     "",
-    `- [${RULE_USER_LIST}](resources/rule_user_list.md)`,
-    `- [${RULES_DATA_SOURCE}](data-sources/rules.md) (data source)`,
-    `- [${RULE_DATA_SOURCE}](data-sources/rule.md) (data source)`,
+    ...typeLinks(input.types),
     "",
     "## Guides",
     "",
@@ -191,53 +230,52 @@ function indexPage(input: DocsInput): string {
   ].join("\n");
 }
 
-function resourcePage(input: DocsInput): string {
+/**
+ * What a type's page says besides its schema's description, by type: a paragraph after the
+ * description, and how its import ID names what it imports. A type without a row has neither.
+ */
+const PAGE_PROSE: { readonly [type: string]: { readonly about?: string; readonly importId?: string } } = {
+  [RULE_USER_LIST]: {
+    about:
+      "A plan reads the live list: a user or alias added or removed outside Terraform shows as an in-place update (`~`) of `users`. Apply reads the rule again right before its first write and sends what the plan showed, or nothing. System rules and rules that monitor all users are never written (a warning on every plan).",
+    importId:
+      "The import ID names the rule as the configuration does: `RULE_ID` (the rule's observerRuleId), or `name:` and the rule's exact name for a list declared by `rule_name`; with `additive:` in front for an additive list (`additive:name:Finance file type mismatch watch`). The imported state is the live list in that mode, so a configuration generated with `terraform plan -generate-config-out=FILE` plans no change.",
+  },
+};
+
+/** The Import section of a resource whose examples show an import (an `import` block, `terraform import`); none otherwise. */
+function importSection(input: DocsInput, type: string): string[] {
+  const paths = typeExamples(type);
+  if (!input.examples.has(paths.importBlock) && !input.examples.has(paths.importCommand)) return [];
+  const importId = PAGE_PROSE[type]?.importId;
   return [
-    frontMatter(`${RULE_USER_LIST} Resource - ${PROVIDER_NAME}`, "", sentence(ruleUserListSchema.description)),
-    GENERATED,
-    "",
-    `# ${RULE_USER_LIST} (Resource)`,
-    "",
-    sentence(ruleUserListSchema.description),
-    "",
-    "A plan reads the live list: a user or alias added or removed outside Terraform shows as an in-place update (`~`) of `users`. Apply reads the rule again right before its first write and sends what the plan showed, or nothing. System rules and rules that monitor all users are never written (a warning on every plan).",
-    "",
-    "## Example Usage",
-    "",
-    example(input, PAGE_EXAMPLES.resource),
-    "",
-    schemaSection(ruleUserListSchema).trimEnd(),
-    "",
     "## Import",
     "",
-    "The import ID names the rule as the configuration does: `RULE_ID` (the rule's observerRuleId), or `name:` and the rule's exact name for a list declared by `rule_name`; with `additive:` in front for an additive list (`additive:name:Finance file type mismatch watch`). The imported state is the live list in that mode, so a configuration generated with `terraform plan -generate-config-out=FILE` plans no change.",
-    "",
-    "With an `import` block (Terraform 1.5 and later):",
-    "",
-    example(input, PAGE_EXAMPLES.importBlock),
-    "",
-    "With `terraform import`:",
-    "",
-    example(input, PAGE_EXAMPLES.importCommand, "shell"),
-    "",
-  ].join("\n");
+    ...(importId === undefined ? [] : [importId, ""]),
+    ...(input.examples.has(paths.importBlock) ? ["With an `import` block (Terraform 1.5 and later):", "", example(input, paths.importBlock), ""] : []),
+    ...(input.examples.has(paths.importCommand) ? ["With `terraform import`:", "", example(input, paths.importCommand, "shell"), ""] : []),
+  ];
 }
 
-function dataSourcePage(input: DocsInput, type: string, schema: Schema, examplePath: string): string {
+function typePage(input: DocsInput, kind: "Resource" | "Data Source", type: string, schema: Schema): string {
+  const about = PAGE_PROSE[type]?.about;
+  const paths = typeExamples(type);
   return [
-    frontMatter(`${type} Data Source - ${PROVIDER_NAME}`, "", sentence(schema.description)),
+    frontMatter(`${type} ${kind} - ${PROVIDER_NAME}`, "", sentence(schema.description)),
     GENERATED,
     "",
-    `# ${type} (Data Source)`,
+    `# ${type} (${kind})`,
     "",
     sentence(schema.description),
     "",
+    ...(about === undefined ? [] : [about, ""]),
     "## Example Usage",
     "",
-    example(input, examplePath),
+    example(input, kind === "Resource" ? paths.resource : paths.dataSource),
     "",
     schemaSection(schema).trimEnd(),
     "",
+    ...(kind === "Resource" ? importSection(input, type) : []),
   ].join("\n");
 }
 
@@ -246,13 +284,12 @@ function guidePage(input: DocsInput, name: string, template: string): string {
   return [frontMatter(`${title} - ${PROVIDER_NAME}`, "Guides", title), GENERATED, "", fill(template, input, name).trimEnd(), ""].join("\n");
 }
 
-/** Every page, by path from the repository's root. Throws a sentence naming what is missing. */
+/** Every page, by path from the repository's root: the index, a page per type of the table, a page per guide. Throws a sentence naming what is missing. */
 export function providerDocs(input: DocsInput): Map<string, string> {
   const pages = new Map<string, string>();
   pages.set(`${DOCS_ROOT}/index.md`, indexPage(input));
-  pages.set(`${DOCS_ROOT}/resources/rule_user_list.md`, resourcePage(input));
-  pages.set(`${DOCS_ROOT}/data-sources/rules.md`, dataSourcePage(input, RULES_DATA_SOURCE, rulesDataSourceSchema, PAGE_EXAMPLES.rules));
-  pages.set(`${DOCS_ROOT}/data-sources/rule.md`, dataSourcePage(input, RULE_DATA_SOURCE, ruleDataSourceSchema, PAGE_EXAMPLES.rule));
+  for (const [type, schema] of input.types.resources) pages.set(`${DOCS_ROOT}/resources/${pageName(type)}.md`, typePage(input, "Resource", type, schema));
+  for (const [type, schema] of input.types.dataSources) pages.set(`${DOCS_ROOT}/data-sources/${pageName(type)}.md`, typePage(input, "Data Source", type, schema));
   for (const [name, template] of input.guides) pages.set(`${DOCS_ROOT}/guides/${name}.md`, guidePage(input, name, template));
   return pages;
 }

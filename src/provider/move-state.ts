@@ -10,7 +10,7 @@
  *     to   = alertrules_rule_user_list.exfiltration-watch_resource_DD269330
  *   }
  */
-import { declarationOfProvisionerState } from "../io/workflow/door";
+import { declarationOfProvisionerState } from "../core/declaration/provisioner-state";
 import type { Diagnostic, MoveRequest, ObjectValue } from "./protocol";
 import { ruleUserListSchema } from "./schema";
 import { usersValue } from "./values";

@@ -16,7 +16,7 @@
  * fits the very read that asked for it.
  */
 import { appendFileSync, readFileSync } from "node:fs";
-import { ConfigError } from "../io/workflow/door";
+import { ConfigError } from "../errors";
 import type { DataSourceType, Diagnostic, ObjectValue, Schema, Value } from "./protocol";
 import { UNKNOWN } from "./protocol";
 

@@ -4,21 +4,22 @@
  * query-users; a system rule's list is not read).
  */
 import type { RuleObservation } from "../io/workflow/provider/one-rule";
-import { redactValues } from "../io/workflow";
+import { redactStrings } from "../io/door-words";
 import type { ProviderRun } from "./configure";
 import type { DataSourceType, Diagnostic, ObjectValue, Value } from "./protocol";
 import { UNKNOWN } from "./protocol";
 import { valuesOf } from "./resource";
 import { ruleDataSourceSchema } from "./schema";
 
-const str = (v: Value | undefined): string | null => (typeof v === "string" && v !== "" ? v : null);
+/** A string attribute that is set: null when it is null, unknown, not a string or empty. */
+const nonEmptyString = (v: Value | undefined): string | null => (typeof v === "string" && v !== "" ? v : null);
 
 /** Exactly one of rule_id and rule_name, in the data source's words. */
 export function ruleDataSourceProblems(config: ObjectValue): Diagnostic[] {
   const values = valuesOf(ruleDataSourceSchema, config);
   if (values.rule_id === UNKNOWN || values.rule_name === UNKNOWN) return [];
-  const id = str(values.rule_id);
-  const name = str(values.rule_name);
+  const id = nonEmptyString(values.rule_id);
+  const name = nonEmptyString(values.rule_name);
   if ((id === null) === (name === null)) {
     return [{ severity: "error", summary: "Invalid alertrules_rule", detail: `Set exactly one of rule_id (the rule's observerRuleId) and rule_name (its exact name); ${id === null ? "neither is set" : "both are set"}.`, attribute: [id === null ? "rule_id" : "rule_name"] }];
   }
@@ -28,9 +29,9 @@ export function ruleDataSourceProblems(config: ObjectValue): Diagnostic[] {
 /** The data source's state of an observation, or the error that says why there is none. */
 export function ruleState(config: ObjectValue, observation: RuleObservation, isEnabled: boolean | null = null): { state: ObjectValue } | { error: Diagnostic } {
   const values = valuesOf(ruleDataSourceSchema, config);
-  const byName = str(values.rule_id) === null;
+  const byName = nonEmptyString(values.rule_id) === null;
   const field = byName ? "rule_name" : "rule_id";
-  const asked = str(values[field]) ?? "";
+  const asked = nonEmptyString(values[field]) ?? "";
   switch (observation.kind) {
     case "not-found":
       return { error: { severity: "error", summary: "Rule not found", detail: byName ? `No rule is named ${JSON.stringify(asked)} in this tenant (names match exactly, case included): check the name, or set rule_id instead.` : `No rule has the ID ${JSON.stringify(asked)} in this tenant: check rule_id (the rule's observerRuleId), or set rule_name instead.`, attribute: [field] } };
@@ -47,7 +48,7 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
     .sort((a, b) => compare(a.user_id ?? "", b.user_id ?? "") || compare(a.aliases[0] ?? "", b.aliases[0] ?? ""));
   // names and aliases come from the service, which may echo a secret: state never holds one
   return {
-    state: redactValues({
+    state: redactStrings({
       rule_id: rule.observerRuleId,
       rule_name: rule.name,
       id: rule.observerRuleId,
@@ -72,8 +73,8 @@ export function ruleDataSource(current: () => ProviderRun | null): DataSourceTyp
       const run = current();
       if (run === null) throw new Error("the alertrules provider is not configured: run terraform again.");
       const values = valuesOf(ruleDataSourceSchema, config);
-      const id = str(values.rule_id);
-      const observation = await run.lookup.observe(id !== null ? { ruleId: id, ruleName: null } : { ruleId: null, ruleName: str(values.rule_name) });
+      const id = nonEmptyString(values.rule_id);
+      const observation = await run.lookup.observe(id !== null ? { ruleId: id, ruleName: null } : { ruleId: null, ruleName: nonEmptyString(values.rule_name) });
       const answer = ruleState(config, observation, observation.kind === "found" ? run.lookup.isEnabled(observation.rule.observerRuleId) : null);
       return "state" in answer ? { state: answer.state } : { state: config, diagnostics: [answer.error] };
     },

@@ -5,10 +5,10 @@
  */
 import type { DesiredUser, ListMode } from "../core/engine/desired";
 import type { RuleReference } from "../io/observe";
-import type { ObjectValue, Value } from "./protocol";
+import type { ObjectValue } from "./protocol";
 import { valuesOf, type Values } from "./resource";
 import { ruleUserListSchema, type RuleUserListAttribute } from "./schema";
-import { usersOf } from "./values";
+import { stringValue, usersOf } from "./values";
 
 export interface RuleUserListModel {
   /** The value as Terraform sent it (for what the resource hands back as it came). */
@@ -29,24 +29,22 @@ export interface RuleUserListModel {
   readonly listType: string | null;
 }
 
-const str = (v: Value): string | null => (typeof v === "string" ? v : null);
-
 /** The model of a wire value. */
 export function decodeRuleUserList(wire: ObjectValue): RuleUserListModel {
   const values = valuesOf(ruleUserListSchema, wire);
-  const ruleId = str(values.rule_id);
-  const ruleName = str(values.rule_name);
+  const ruleId = stringValue(values.rule_id);
+  const ruleName = stringValue(values.rule_name);
   return {
     wire,
     values,
-    id: str(values.id),
+    id: stringValue(values.id),
     ruleId,
     ruleName,
     reference: ruleId !== null ? { ruleId, ruleName: null } : { ruleId: null, ruleName },
     namedBy: values.rule_id !== null ? "rule_id" : "rule_name",
-    mode: str(values.mode) === "additive" ? "additive" : "authoritative",
-    onDestroy: str(values.on_destroy),
+    mode: stringValue(values.mode) === "additive" ? "additive" : "authoritative",
+    onDestroy: stringValue(values.on_destroy),
     users: usersOf(values.users),
-    listType: str(values.list_type),
+    listType: stringValue(values.list_type),
   };
 }

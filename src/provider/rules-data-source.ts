@@ -10,6 +10,7 @@ import type { DataSourceType, Diagnostic, ObjectValue } from "./protocol";
 import { UNKNOWN } from "./protocol";
 import { valuesOf } from "./resource";
 import { rulesDataSourceSchema } from "./schema";
+import { messageOf } from "../io/door-words";
 
 const LIST_TYPES = ["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_USERS"] as const;
 
@@ -24,7 +25,7 @@ export function rulesFilter(config: ObjectValue): RulesFilter {
     try {
       regex = new RegExp(pattern);
     } catch (err) {
-      problems.push({ severity: "error", summary: "Invalid name_regex", detail: `name_regex is not a regular expression (JavaScript syntax): ${err instanceof Error ? err.message : String(err)}.`, attribute: ["name_regex"] });
+      problems.push({ severity: "error", summary: "Invalid name_regex", detail: `name_regex is not a regular expression (JavaScript syntax): ${messageOf(err)}.`, attribute: ["name_regex"] });
     }
   }
   if (typeof listType === "string" && !(LIST_TYPES as readonly string[]).includes(listType)) {

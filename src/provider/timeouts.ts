@@ -11,7 +11,7 @@
  *   finishes, and a warning says by how much it was late.
  * Terraform's Ctrl-C (StopProvider) stops every call as before: the two signals are one.
  */
-import { parseDuration } from "../io/workflow/door";
+import { parseDuration } from "../io/door-words";
 import type { ProviderRun } from "./configure";
 import type { Diagnostic, MoveRequest, ObjectValue, ResourceType, Value } from "./protocol";
 import { Typed } from "./protocol";

@@ -9,8 +9,9 @@ import type { ListView, ObservedList, RuleFacts } from "../io/workflow/provider/
 import type { NativeProblem } from "../core/declaration/native";
 import type { OnDestroy } from "../core/native/native-provider";
 import type { Plan } from "../core/engine/plan-schema";
-import { parseKeptPlan, redactValues } from "../io/workflow";
-import { nativeListOf } from "../io/workflow/door";
+import { parseKeptPlan } from "../io/workflow";
+import { redactStrings } from "../io/door-words";
+import { nativeListOf } from "../core/declaration/native";
 import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
 import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type Value } from "./protocol";
 import { valuesOf } from "./resource";
@@ -25,7 +26,8 @@ export function hasUnknown(value: Value): boolean {
   return false;
 }
 
-const str = (v: Value | undefined): string | null => (typeof v === "string" ? v : null);
+/** A string attribute's value, or null when it is null, unknown or not a string. */
+export const stringValue = (v: Value | undefined): string | null => (typeof v === "string" ? v : null);
 
 /** How the resource is named in messages: by the rule it declares. */
 function resourceLabel(id: string | null, name: string | null): string {
@@ -40,7 +42,7 @@ export function usersOf(typed: Value | undefined): DesiredUser[] | null {
     .map(([userId, user]): DesiredUser => {
       const u = (user ?? {}) as ObjectValue;
       const aliases = Array.isArray(u["aliases"]) ? u["aliases"].filter((a): a is string => typeof a === "string") : [];
-      const expiresAt = str(u["expires_at"]);
+      const expiresAt = stringValue(u["expires_at"]);
       return expiresAt === null ? { userId, aliases } : { userId, aliases, expiresAt };
     })
     .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
@@ -130,17 +132,17 @@ function declare(config: ObjectValue): Declared {
   const settings: Value[] = [values.rule_id, values.rule_name, values.users, values.mode, values.policies, values.allow_mass_removal, values.on_destroy];
   if (settings.some(hasUnknown)) return { kind: "unknown" };
   const users = usersOf(values.users) ?? [];
-  const ruleId = str(values.rule_id);
-  const ruleName = str(values.rule_name);
+  const ruleId = stringValue(values.rule_id);
+  const ruleName = stringValue(values.rule_name);
   const policies = plain(values.policies);
   const read = nativeListOf(
     {
       rule_id: ruleId,
       rule_name: ruleName,
-      mode: str(values.mode),
+      mode: stringValue(values.mode),
       allow_mass_removal: values.allow_mass_removal,
       users,
-      on_destroy: str(values.on_destroy),
+      on_destroy: stringValue(values.on_destroy),
       policies: Array.isArray(policies) ? policies.map((raw) => (raw ?? {}) as ObjectValue) : null,
     },
     (index) => `policies[${index}]`,
@@ -199,7 +201,7 @@ export interface PrivateData {
 
 /** The private data as Terraform stores it (with the state): every secret the service may have echoed removed. */
 export function encodePrivate(data: PrivateData): Buffer {
-  return Buffer.from(JSON.stringify(redactValues({ v: 2, ...data })), "utf8");
+  return Buffer.from(JSON.stringify(redactStrings({ v: 2, ...data })), "utf8");
 }
 
 /** The private data, or null when there is none or it is not ours (read again). A kept plan that is not one is dropped. */
@@ -224,9 +226,9 @@ export function stateOf(input: {
 }): ObjectValue {
   const { base, rule, view } = input;
   // aliases and names come from the service, which may echo a secret: state never holds one
-  const users = usersValue(redactValues(view.users), base["users"]);
+  const users = usersValue(redactStrings(view.users), base["users"]);
   return {
-    ...redactValues({
+    ...redactStrings({
       ...base,
       users: null,
       id: rule.observerRuleId,

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse } from "../cli/args";
 import type { Command, Io } from "../cli/io";
-import { UsageError } from "../io/workflow/door";
+import { UsageError } from "../io/door-words";
 import { alertRulesProvider } from "../provider/provider";
 import { DATA_ANSWERS_VARIABLE, DATA_ANSWERS_VERSION, DATA_REQUESTS_VARIABLE, dataRequestKey, parseDataRequests, type DataAnswer, type DataRequest } from "../provider/offline-data";
 import type { Diagnostic, ObjectValue, Value } from "../provider/protocol";

@@ -2,7 +2,7 @@
  * The environment of a child process the CLI starts that runs none of the user's code (git, the
  * token command): built from an allow-list, so a secret the tool does not know of (a CI's other
  * secrets, a cloud credential) does not reach it either, and Node's NODE_DEBUG=child_process,
- * which prints the environment of every child it starts, prints nothing secret (issue 31 item 3).
+ * which prints the environment of every child it starts, prints nothing secret.
  *
  * The synth app is the user's code and reads the user's own variables: it gets the user's
  * environment minus every secret the tool knows of (src/shared/secret-variables.ts), not this.

@@ -1,5 +1,6 @@
 /**
- * The environment variables that carry secrets, named in one place (issue 25 items 1 and 2).
+ * The environment variables that carry secrets, named in one place, so that every sink masks the
+ * same ones and no child is handed one by a list that forgot it.
  *
  * Their values are registered for redaction as soon as the CLI starts (src/cli/main.ts), and no
  * child process the CLI starts receives them (src/io/synth.ts): the app run for synth is the

@@ -13,6 +13,11 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === "" ? "(body)" : out;
 }
 
+/** What a thrown value says: an Error's message, anything else as text (`throw "x"`, a rejected promise's reason). */
+export function messageOf(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}
+
 /** The entry of `allowed` equal to `value` ignoring case and surrounding spaces, else undefined. */
 export function titleCase<T extends string>(value: string, allowed: readonly T[]): T | undefined {
   return allowed.find((a) => a.toLowerCase() === value.trim().toLowerCase());

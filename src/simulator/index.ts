@@ -17,6 +17,7 @@ import { TokenAuthority, type MintedToken } from "./tokens";
 import { writeFileAtomic } from "../shared/atomic-write";
 import { SerializedFileWriter, removeStaleTempFiles, renderState } from "./persistence";
 import { loadSeedFile, parseSeed, parseSeedFile, sampleTenantPath, tenantSeedSchema, type ParsedTenantSeed, type SimRule, type TenantSeed } from "./seed";
+import { messageOf } from "../shared/text";
 
 export { tenantSeedSchema, loadSeedFile, sampleTenantPath, type TenantSeed, type SimRule };
 export type { FaultOptions, Misbehaviour, MisbehaviourKind } from "./faults";
@@ -190,12 +191,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     setUsers: (ruleId, users) => {
       const outcome = store.setUsers(ruleId, users);
       if (!outcome.ok) throw new RangeError(outcome.message);
-      persist().catch((error: unknown) => log(`could not save ${dataFile ?? "state"}: ${error instanceof Error ? error.message : String(error)}`));
+      persist().catch((error: unknown) => log(`could not save ${dataFile ?? "state"}: ${messageOf(error)}`));
     },
     setListType: (ruleId, usersToAlertOn) => {
       const outcome = store.setListType(ruleId, usersToAlertOn);
       if (!outcome.ok) throw new RangeError(outcome.message);
-      persist().catch((error: unknown) => log(`could not save ${dataFile ?? "state"}: ${error instanceof Error ? error.message : String(error)}`));
+      persist().catch((error: unknown) => log(`could not save ${dataFile ?? "state"}: ${messageOf(error)}`));
     },
   };
 }

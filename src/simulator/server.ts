@@ -19,6 +19,7 @@ import { monotonicNow } from "./rate-limit";
 import { handleRequest, pathOf, type RequestContext, type SimulatorServerOptions } from "./request";
 import { sendError } from "./respond";
 import { OAUTH_PATH } from "./tokens";
+import { messageOf } from "../shared/text";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -84,7 +85,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
         return;
       }
       if (error instanceof SimHttpError) sendError(res, error);
-      else sendError(res, new SimHttpError(500, "INTERNAL_ERROR", `Simulator error: ${error instanceof Error ? error.message : String(error)}`));
+      else sendError(res, new SimHttpError(500, "INTERNAL_ERROR", `Simulator error: ${messageOf(error)}`));
     });
   });
 

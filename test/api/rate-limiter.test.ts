@@ -266,7 +266,9 @@ describe("RateLimiter", () => {
     expect(limiter.state().rps).toBe(4);
     expect(mostInWindow(sends)).toBeLessThanOrEqual(4);
   });
+});
 
+describe("RateLimiter", () => {
   it("starts slowly: one request in flight, one more for each admitted answer, until the first 429", async () => {
     // given a limiter that has seen no 429, and six requests asking at once
     const time = virtualTime();

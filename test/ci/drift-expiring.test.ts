@@ -8,7 +8,7 @@ import { parse } from "yaml";
 import { buildAccessReport } from "../../src/core/report/access-report";
 import type { DesiredUser } from "../../src/core/engine/desired";
 import { renderReportCsv } from "../../src/core/render/report-csv";
-import { declared, entry, exclusion, facts, user } from "../render/builders";
+import { declared, entry, exclusion, facts, user } from "../core/render/builders";
 import { REPO } from "../support/cli";
 
 interface Step {

@@ -48,7 +48,7 @@ describe("no secret in a file a pull request or a branch can edit", () => {
   });
 
   it.each(WORKFLOWS.map((w) => [w.name, w] as const))("%s: no secret at the workflow's level (where every job would get it)", (_name, { workflow, text }) => {
-    const { jobs: _jobs, ...top } = parse(text) as Record<string, unknown>;
+    const top = Object.fromEntries(Object.entries(parse(text) as Record<string, unknown>).filter(([key]) => key !== "jobs"));
     expect(secretsIn(JSON.stringify(top))).toEqual([]);
     expect(workflow.jobs).toBeDefined();
   });

@@ -47,24 +47,33 @@ describe("alert-rule-users init --hcl", () => {
     expect(run.stdout).toContain("cd 'alert rules' && terraform init\n  terraform plan");
   });
 
-  it("with --workflows writes the plan, apply and drift workflows where GitHub reads them: at the root that holds package.json, naming DIR", async () => {
-    // given the quick start's layout: package.json here, the configuration in tf/
-    writeFileSync(join(root, "package.json"), "{}\n");
+  it("with --workflows writes the four workflows and the trusted tool directory where GitHub reads them: at the repository's root (.git), naming DIR", async () => {
+    // given a repository's root here, the configuration in tf/
+    mkdirSync(join(root, ".git"));
     // when
     const run = await cli(root, "init", "--hcl", "tf", "--workflows");
     // then
-    expect(run.code).toBe(0);
+    expect(`${run.code} ${run.stderr}`).toBe("0 ");
     expect(existsSync(join(root, "tf", ".github"))).toBe(false);
-    for (const name of ["plan", "apply", "drift"]) {
+    for (const name of ["plan", "review", "apply", "drift"]) {
       const file = join(root, ".github", "workflows", `alert-rule-users-terraform-${name}.yml`);
       const shipped = readFileSync(join(REPO, "examples", "github-actions-hcl", `${name}.yml`), "utf8");
       expect(shipped).toContain('  ALERT_RULES_DIR: "."\n');
       expect(readFileSync(file, "utf8")).toBe(shipped.replace('  ALERT_RULES_DIR: "."\n', '  ALERT_RULES_DIR: "tf"\n'));
     }
-    expect(run.stdout).toContain("Wrote the GitHub workflows at the repository's root . (where package.json is; the jobs run npm ci there and terraform in tf)");
+    // the tool directory: the shared script (executable), the provider pinned at this version, its lock for every platform
+    const tool = join(root, ".github", "alert-rule-users");
+    expect(readFileSync(join(tool, "ci.sh"), "utf8")).toBe(readFileSync(join(REPO, "examples", "github-actions-hcl", "alert-rule-users", "ci.sh"), "utf8"));
+    expect(statSync(join(tool, "ci.sh")).mode & 0o111).not.toBe(0);
+    expect(readFileSync(join(tool, "versions.tf"), "utf8")).toContain(`      version = "${VERSION}"\n`);
+    const lock = readFileSync(join(tool, ".terraform.lock.hcl"), "utf8");
+    expect(lock).toContain(`provider "registry.terraform.io/alert-rule-users/alertrules" {\n  version = "${VERSION}"`);
+    expect(lock.match(/"h1:/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(run.stdout).toContain("Wrote the GitHub workflows at the repository's root . (terraform runs in tf)");
+    expect(run.stdout).toContain("Commit .github/ with its .github/alert-rule-users/.terraform.lock.hcl");
   });
 
-  it("with --workflows and package.json in DIR, writes them in DIR with ALERT_RULES_DIR \".\"; refuses, writing nothing, when one is there already", async () => {
+  it("with --workflows and no repository above DIR, writes them where package.json is (else where init runs); refuses, writing nothing, when one is there already", async () => {
     mkdirSync(join(root, "tf"));
     writeFileSync(join(root, "tf", "package.json"), "{}\n");
     expect((await cli(root, "init", "--hcl", "tf", "--workflows")).code).toBe(0);

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { registerSecret } from "../../src/api/http/redact";
 import { buildAccessReport } from "../../src/core/report/access-report";
 import type { LiveRule } from "../../src/core/live/who";
-import { writeAccessReport } from "../../src/io/workflow/steps/report";
-import { entry, facts, inclusion } from "../render/builders";
+import { writeAccessReport } from "../../src/io/workflow/steps/access-report";
+import { entry, facts, inclusion } from "./render/builders";
 
 const TOKEN = "live-token-7c1d9e0b4a2f4e11";
 const PLAN_KEY = "plan-key-5e2b7d0c9a1f4b3e8d6c";

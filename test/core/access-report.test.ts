@@ -5,7 +5,7 @@
 import { buildAccessReport, isDrift, isNotManaged } from "../../src/core/report/access-report";
 import type { DesiredUser } from "../../src/core/engine/desired";
 import type { LiveRule } from "../../src/core/live/who";
-import { declared, entry, exclusion, facts, inclusion, user } from "../render/builders";
+import { declared, entry, exclusion, facts, inclusion, user } from "./render/builders";
 
 const until = (u: DesiredUser, expiresAt: string): DesiredUser => ({ ...u, expiresAt });
 const NOW = "2026-11-24T08:00:00Z";

@@ -6,7 +6,7 @@
 import { parsePlan, serializePlan, type Plan } from "../../src/core/engine/plan-schema";
 import { readBackProblem } from "../../src/core/engine/verify";
 import { entry, listOf } from "../support/builders";
-import { exfiltrationCase, planOf } from "../render/builders";
+import { exfiltrationCase, planOf } from "./render/builders";
 
 /** The plan with its first update's listType replaced, saved again (a checksum recomputed, as an editor would). */
 function editedListType(listType: unknown): string {

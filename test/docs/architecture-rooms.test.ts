@@ -22,7 +22,7 @@ function namedSrcPaths(): string[] {
   return [...new Set([...quoted, ...floors])].sort();
 }
 
-/** The files the composition table names, each in src/io/workflow/ (`runs/plan-run.ts`, `door.ts`). */
+/** The files the composition table names, each in src/io/workflow/ (`runs/plan-run.ts`, `steps/plan.ts`). */
 function workflowFiles(): string[] {
   const section = PAGE.slice(PAGE.indexOf("## One composition point"), PAGE.indexOf("The CLI (`src/cli/`)"));
   const firstCells = [...section.matchAll(/^\| ([^|]+) \|/gm)].map((m) => m[1]!);
@@ -71,7 +71,7 @@ describe("docs/architecture.md", () => {
     for (const room of ["engine", "declaration", "native", "live", "changed-since", "report", "doctor", "import", "init", "render"]) {
       expect(named).toContain(`src/core/${room}/`);
     }
-    expect(workflowFiles().map((path) => path.split("/")[3])).toEqual(expect.arrayContaining(["runs", "steps", "session", "provider", "door.ts"]));
+    expect(workflowFiles().map((path) => path.split("/")[3])).toEqual(expect.arrayContaining(["runs", "steps", "session", "provider"]));
   });
 
   it("keeps io/workflow's index to the calls the doors make, at most 40 names", () => {

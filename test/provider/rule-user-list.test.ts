@@ -10,6 +10,7 @@ import { plain, typedLiteral } from "../../src/provider/dynamic";
 import { RUN_SCOPE_VARIABLE } from "../../src/io/terraform-run";
 import { useSimulator } from "../support/simulator";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";
+import { isWrite } from "../support/write-operations";
 
 const sim = useSimulator({}, { perTest: true });
 
@@ -91,7 +92,7 @@ function setwise(value: Value): string {
 
 const errors = (diagnostics: readonly Diagnostic[] | undefined): string[] => (diagnostics ?? []).filter((d) => d.severity === "error").map((d) => `${d.summary}: ${d.detail ?? ""}`);
 const warnings = (diagnostics: readonly Diagnostic[] | undefined): string[] => (diagnostics ?? []).filter((d) => d.severity === "warning").map((d) => `${d.summary}: ${d.detail ?? ""}`);
-const writes = (): number => sim.requestLog().filter((e) => /^(add-users|remove-users|remove-user-aliases|remove-all-users)$/.test(e.operation)).length;
+const writes = (): number => sim.requestLog().filter((e) => isWrite(e.operation)).length;
 const liveIds = (ruleId: string): string[] => sim.rule(ruleId)!.users.map((u) => u.userIdFromAuthority ?? "-").sort();
 
 describe("alertrules_rule_user_list", () => {

@@ -9,7 +9,7 @@ import { RuleUserList } from "../../src/constructs";
 import { renderPlanMarkdown, renderPlanText } from "../../src/core/render";
 import { validateDeclaration } from "../../src/core/declaration";
 import { cell, renderTable } from "../../src/cli/table";
-import { declared, found, inclusion, planOf, user, entry } from "../render/builders";
+import { declared, found, inclusion, planOf, user, entry } from "../core/render/builders";
 
 const ZWSP = "\u200b";
 const RLO = "\u202e";

@@ -12,6 +12,7 @@ import { useSimulator } from "../support/simulator";
 import { CLI, runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
+import { isWrite } from "../support/write-operations";
 import { MINUTES, explain, providerTestEnv, tfIn } from "./support";
 
 const TOKEN = "provider-promises-token-0b7e51d9";
@@ -20,8 +21,7 @@ let installed: string;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 
-const WRITES = /^(add-users|remove-users|remove-user-aliases|remove-all-users)$/;
-const writes = (): string[] => sim.requestLog().filter((e) => WRITES.test(e.operation)).map((e) => e.operation);
+const writes = (): string[] => sim.requestLog().filter((e) => isWrite(e.operation)).map((e) => e.operation);
 const liveIds = (ruleId: string): string[] => sim.rule(ruleId)!.users.map((u) => u.userIdFromAuthority ?? "-").sort();
 
 type User = { userId: string; aliases: readonly string[] };

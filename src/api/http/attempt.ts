@@ -8,6 +8,7 @@
 import axios, { isAxiosError, type AxiosInstance } from "axios";
 import type { ApiErrorKind } from "./errors";
 import { redactString } from "./redact";
+import { messageOf } from "../../shared/text";
 
 /** `Accept` header: text/plain for the searches and query-users, application/json for writes (docs/interface.md). */
 export type AcceptType = "text/plain" | "application/json";
@@ -109,7 +110,7 @@ export async function sendAttempt(http: HttpClient, request: AttemptRequest, sec
 /** Turns whatever axios threw into a header-free description. */
 function describeFailure(error: unknown, timedOut: boolean, secrets: readonly string[]): AttemptResult {
   const code = isAxiosError(error) ? error.code : errorCode(error);
-  const rawMessage = error instanceof Error ? error.message : String(error);
+  const rawMessage = messageOf(error);
   if (code === "ERR_BAD_RESPONSE" && /^maxContentLength size of \d+ exceeded$/.test(rawMessage)) return { type: "too-large" };
   const message = redactString(rawMessage, secrets);
   const isTimeout =

@@ -278,8 +278,9 @@ const TOKEN_COMMAND_SECRET = "ALERTS_CLIENT_SECRET";
 const TOKEN_COMMAND_WITHHELD = new Set(["NODE_OPTIONS", "NODE_DEBUG"]);
 
 /**
- * The token command's environment (issue 31 item 3), from the shared allow-list helper
- * (src/shared/child-env.ts `childEnvironment`): the base every child gets, the variables token
+ * The token command's environment, from an allow-list so that no secret the tool does not know of
+ * reaches a command that runs none of the user's code (the shared helper
+ * src/shared/child-env.ts `childEnvironment`): the base every child gets, the variables token
  * commands are documented to read (above), `ALERTS_CLIENT_SECRET`, and the names listed in
  * ALERT_RULE_USERS_TOKEN_COMMAND_ENV; never the static token, the plan key or the command line
  * itself. Names compare without case (Windows).

@@ -10,10 +10,11 @@
  * (any bytes, either case), JSON-escaped (`\"`, `\/`, `\u0041`, doubled), HTML-escaped (named,
  * decimal and hex entities), hex, and base64 or base64url at each of the three alignments (so
  * also inside `base64("user:" + token)` of basic auth), and mixtures of these. Also the forms an
- * echo takes by accident (issue 25 item 11): in any case (a service that lower-cases what it
- * echoes), cut off after at least {@link MIN_PREFIX} characters (an error that quotes the start of
- * the header), hex bytes separated by spaces or colons (a dump), UTF-16LE hex (a dump of a wide
- * string), and base64 wrapped across lines (MIME, PEM; raw or JSON-escaped line breaks).
+ * echo takes by accident, since a service's answer or a dump gives a secret back in these too: in
+ * any case (a service that lower-cases what it echoes), cut off after at least
+ * {@link MIN_PREFIX} characters (an error that quotes the start of the header), hex bytes
+ * separated by spaces or colons (a dump), UTF-16LE hex (a dump of a wide string), and base64
+ * wrapped across lines (MIME, PEM; raw or JSON-escaped line breaks).
  * Not covered, and why: docs/guarantees.md "Token echoes not covered".
  *
  * Secrets registered with {@link registerSecret} (the token, a URL password) are redacted by
@@ -178,11 +179,6 @@ function combinedPattern(secrets: readonly string[]): RegExp {
   if (combined.size > 64) combined.clear();
   combined.set(key, pattern);
   return pattern;
-}
-
-/** One pattern that matches `secret` in every form listed at the top of this file (wrapped base64 aside). */
-export function secretPattern(secret: string): RegExp {
-  return combinedPattern([secret]);
 }
 
 /**

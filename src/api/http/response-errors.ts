@@ -37,7 +37,7 @@ export function readServiceError(text: string, contentType?: string): { message?
   const code = firstString(record["code"], record["errorCode"], record["error_code"]);
   const message =
     firstString(record["message"], record["error_description"], record["error"], record["detail"]) ??
-    messageOf(record["error"]) ??
+    messageField(record["error"]) ??
     problemsText(record["problems"]) ??
     snippet(text);
   return { ...(code === undefined ? {} : { code }), ...(message === "" ? {} : { message }) };
@@ -47,7 +47,7 @@ function firstString(...values: unknown[]): string | undefined {
   return values.find((v): v is string => typeof v === "string" && v.trim() !== "");
 }
 
-function messageOf(value: unknown): string | undefined {
+function messageField(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   return firstString((value as Record<string, unknown>)["message"]);
 }
@@ -55,7 +55,7 @@ function messageOf(value: unknown): string | undefined {
 function problemsText(value: unknown): string | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const texts = value.map((p) =>
-    typeof p === "string" ? p : (messageOf(p) ?? firstString((p as Record<string, unknown> | null)?.["type"]) ?? JSON.stringify(p)),
+    typeof p === "string" ? p : (messageField(p) ?? firstString((p as Record<string, unknown> | null)?.["type"]) ?? JSON.stringify(p)),
   );
   const joined = texts.join("; ");
   return joined.length > 300 ? `${joined.slice(0, 300)}...` : joined;

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { alreadyAppliedSentence, plural, renderApplyText, renderPlanText } from "../../core/render";
 import { applyRun } from "../../io/workflow";
-import { DEFAULT_MAX_PLAN_AGE, parseDuration, shellQuote, UsageError } from "../../io/workflow/door";
+import { DEFAULT_MAX_PLAN_AGE, parseDuration, shellQuote, UsageError } from "../../io/door-words";
 import type { ApplyResult } from "../../core/engine/apply-results";
 import type { ApplyRunRequest, ApplySettings } from "../../io/workflow/runs/apply-run";
 import type { InvalidSettings } from "../../io/workflow/session/connect";

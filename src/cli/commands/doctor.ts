@@ -30,12 +30,20 @@ Checks, one line each, with what to do when one fails:
               Terraform configuration (*.tf) is
   app         cdktf.json and its app command
   synth       the app synthesizes (into a temporary directory: cdktf.out is left alone)
+With --github OWNER/REPO, also (a token of the repository in GITHUB_TOKEN, which may read its
+secrets and environments; GitHub's API at GITHUB_API_URL, default https://api.github.com):
+  github-secrets      no secret the workflows read is a repository or organization secret (those
+                      reach every workflow any branch pushes)
+  github-environment  the environment (alert-rules) deploys from the default branch only and holds
+                      the token and the plan key
 A check that does not apply here (no cdktf.json: app and synth) is skipped with its reason.
 
 Flags:
   --format FORMAT     text (default) or json: {"ok", "checks": [{"check", "status", "message", "fix"}]}
   --app CMD           the app command (default: "app" of ./cdktf.json)
   --timeout SECONDS   how long the read may take (default 30)
+  --github OWNER/REPO check where the workflows' secrets are (above)
+  --environment NAME  the workflows' environment (default alert-rules)
   --base-url URL, --tenant-id ID, --token-file FILE, --token-command CMD
   -h, --help
 
@@ -49,6 +57,8 @@ Exit codes: 0 every check passed or was skipped, 1 a check failed.
       "token-command": { type: "string" },
       timeout: { type: "string" },
       app: { type: "string" },
+      github: { type: "string" },
+      environment: { type: "string" },
       format: { type: "string" },
       help: { type: "boolean", short: "h" },
     });
@@ -67,6 +77,7 @@ Exit codes: 0 every check passed or was skipped, 1 a check failed.
         tokenCommand: values["token-command"],
         timeoutSeconds: intFlag("doctor", "timeout", values.timeout, 30, 1, 3600),
         app: values.app,
+        github: values.github === undefined ? undefined : { repository: values.github, environment: values.environment ?? "alert-rules" },
       },
       cliReporter(io),
     );

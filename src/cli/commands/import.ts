@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { importRun } from "../../io/workflow";
-import { shellQuote, UsageError } from "../../io/workflow/door";
+import { shellQuote, UsageError } from "../../io/door-words";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, oneOf, parse } from "../args";
 import type { Command, Io } from "../io";
 

@@ -4,8 +4,9 @@
  * Terrain app instead, `--hcl` a Terraform configuration for the native provider (src/core/init/init-hcl.ts).
  */
 import { relative, resolve } from "node:path";
-import { initApp, initHcl } from "../../io/workflow";
-import { ENV_TOKEN, shellQuote, TOOL_VERSION, UsageError } from "../../io/workflow/door";
+import { initApp } from "../../io/workflow";
+import { initHcl } from "../../io/init-hcl";
+import { ENV_TOKEN, shellQuote, TOOL_VERSION, UsageError } from "../../io/door-words";
 import { DEFAULT_SIMULATOR_TOKEN } from "../../simulator";
 import { parse } from "../args";
 import { CLI_IN_APP } from "../hints";

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { renderPlanMarkdown, renderPlanText } from "../../core/render";
 import { planRun } from "../../io/workflow";
-import { shellQuote } from "../../io/workflow/door";
+import { shellQuote } from "../../io/door-words";
 import { CLI_IN_APP, inCi } from "../hints";
 import { Interrupted, interruptible } from "../interrupt";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, oneOf, parse } from "../args";

@@ -5,8 +5,9 @@
  * src/io/provider-package).
  */
 import { relative, resolve } from "node:path";
-import { installCanonicalProvider, lockProvider, packageRelease } from "../../io/workflow";
-import { shellQuote, UsageError } from "../../io/workflow/door";
+import { installCanonicalProvider } from "../../io/provider-install";
+import { lockProvider, packageRelease } from "../../io/provider-package";
+import { shellQuote, UsageError } from "../../io/door-words";
 import { parse } from "../args";
 import type { Io } from "../io";
 import { commandGroup, type Subcommand } from "../service-command";

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { plural } from "../../core/render";
 import { reportRun } from "../../io/workflow";
-import { UsageError } from "../../io/workflow/door";
+import { UsageError } from "../../io/door-words";
 import type { AccessReportCounts } from "../../io/workflow/runs/read-runs";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, intFlag, parse } from "../args";
 import type { Command, Io } from "../io";
@@ -98,7 +98,8 @@ Examples:
 
 /**
  * What `report` says when done: the files, then the counts. Entries of rules the app declares
- * nothing for are counted apart from drift: the app does not manage those rules (issue 32).
+ * nothing for are counted apart from drift: the app does not manage those rules, so counting them
+ * as drift would ask the reader to fix what is not theirs.
  */
 function reportSummary(report: AccessReportCounts, written: readonly (string | undefined)[]): string {
   const counts = [

@@ -4,8 +4,8 @@
  * (`terraform show -json PLANFILE`) and nothing else: no connection, no secret.
  */
 import { resolve } from "node:path";
-import { readEvaluation, readTerraformPlanChanges } from "../../io/workflow";
-import { UsageError } from "../../io/workflow/door";
+import { readEvaluation, readTerraformPlanChanges } from "../../io/declarations-from-terraform";
+import { UsageError } from "../../io/door-words";
 import { renderEvaluationMarkdown, renderTerraformChangesMarkdown, renderTerraformChangesText } from "../../core/render";
 import { parse } from "../args";
 import type { Command, Io } from "../io";

@@ -4,7 +4,7 @@
  * spec: src/simulator/README.md.
  */
 import { parseArgs } from "node:util";
-import { checkBaseUrl, ConfigError, ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, UsageError } from "../../io/workflow/door";
+import { checkBaseUrl, ConfigError, ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, messageOf, UsageError } from "../../io/door-words";
 import { withTwoDashes } from "../args";
 import { CLI_IN_APP } from "../hints";
 import { DEFAULT_SIMULATOR_TOKEN, OAUTH_PATH, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";
@@ -167,7 +167,7 @@ export function simulatorOptionsFromArgs(argv: string[]): { help: true } | { hel
     try {
       options.seed = loadSeedFile(seedFile);
     } catch (error) {
-      throw usage(`--seed-file: ${error instanceof Error ? error.message : String(error)}`);
+      throw usage(`--seed-file: ${messageOf(error)}`);
     }
   }
   const token = nonEmpty("token", values.token);
@@ -287,7 +287,7 @@ async function mintCommand(argv: string[], io: SimulatorCommandIo): Promise<numb
       signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : messageOf(error);
     throw new ConfigError(`simulator token: could not reach ${checked.url}${OAUTH_PATH} (${cause}); is the simulator running there?`);
   }
   const text = await response.text();

@@ -1,16 +1,17 @@
 /**
  * `alert-rule-users synth`: synthesizes the app as `plan` does and checks its declarations, with no
  * connection and no secret, and says where each stack is and what to run next. Two uses:
- * - CI (issue 31 item 3): the job that runs the pull request's code (the app, its npm ci) holds no
- *   secret; the job that reads the service runs `plan --skip-synth` on this job's output, never
- *   the pull request's code (docs/ci.md);
- * - the Terraform path (issue 32): synthesize, then `terraform init && terraform apply` in the
+ * - CI: the job that runs the pull request's code (the app, its npm ci) holds no secret, since that
+ *   code could print one; the job that reads the service runs `plan --skip-synth` on this job's
+ *   output, never the pull request's code (docs/ci.md);
+ * - the Terraform path: synthesize, then `terraform init && terraform apply` in the
  *   stack's directory, without a connection just to synthesize.
  */
 import { relative } from "node:path";
 import { resolve } from "node:path";
-import { synthesizeApp, writeDeclarationsFromTerraformShow } from "../../io/workflow";
-import { shellQuote, UsageError } from "../../io/workflow/door";
+import { synthesizeApp } from "../../io/workflow";
+import { writeDeclarationsFromTerraformShow } from "../../io/declarations-from-terraform";
+import { shellQuote, UsageError } from "../../io/door-words";
 import { parse } from "../args";
 import { inCi } from "../hints";
 import type { Command, Io } from "../io";

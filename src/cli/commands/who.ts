@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { whoRun } from "../../io/workflow";
-import { UsageError } from "../../io/workflow/door";
+import { UsageError } from "../../io/door-words";
 import type { WhoMatch } from "../../core/live/who";
 import { CONNECTION_HELP, intFlag, parse } from "../args";
 import type { Io } from "../io";

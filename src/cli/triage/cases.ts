@@ -2,7 +2,8 @@
  * `alert-rule-users cases ...`: create a case, attach file events to a case (docs/contract.md §8).
  */
 import { caseAddFileEventsRun, caseCreateRun } from "../../io/workflow";
-import { checkCaseNumber, checkEventId, UsageError } from "../../io/workflow/door";
+import { UsageError } from "../../io/door-words";
+import { checkCaseNumber, checkEventId } from "../../api/triage/validate";
 import { CONNECTION_HELP, parse } from "../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, commandGroup, formatOf, helpRequested, writeJson, type Subcommand } from "../service-command";
 import { cliReporter } from "../reporter";

@@ -2,7 +2,7 @@
  * What the triage commands (alerts, cases, file-events) share besides the service flags: the
  * session settings their flags make, and how alerts, cases and attach outcomes are turned into output.
  */
-import { observationDataJson } from "../../io/workflow/door";
+import { observationDataJson } from "../../api/triage/views";
 import type { FileEventOutcome } from "../../io/workflow/runs/triage-cases";
 import type { InvalidSettings, SessionSettings } from "../../io/workflow/session/connect";
 import type { AlertDetails, AlertDetailsAggregate, Case } from "../../api";

@@ -1,5 +1,5 @@
 /**
- * What a plan covered (issue 31 item 1, "what a reviewer saw is what gets applied"): a digest of
+ * What a plan covered, so that what a reviewer saw is what gets applied: a digest of
  * every declaration the plan was made from, and whether its rule was read. `apply PLANFILE
  * --require-declarations` synthesizes again and refuses, nothing sent, when the declarations then
  * differ from those the plan covered: a declaration added, removed or changed since, which no

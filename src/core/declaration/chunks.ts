@@ -1,5 +1,6 @@
 /**
- * Big user lists on the Terraform path (issue 11 item 7). The `local-exec` provisioner hands the
+ * Big user lists on the Terraform path, which a list of thousands of users must not break. The
+ * `local-exec` provisioner hands the
  * declaration to the CLI in environment variables, and Linux refuses to start a process when one
  * environment string is over 128 KiB (MAX_ARG_STRLEN: `argument list too long`) or when the
  * arguments and environment together pass ARG_MAX (a quarter of the stack limit: 2 MiB by default).

@@ -16,7 +16,7 @@ import type { TriggerField, Triggers } from "./triggers";
 import { chunkNaming } from "./chunks";
 import type { DesiredList } from "../engine/desired";
 import { decodePolicies } from "../engine/policy-schema";
-import { DECLARED_RULES_FILE, ENV_DECLARED_RULES } from "../engine/declared-rules";
+import { DECLARED_RULES_FILE, ENV_DECLARED_RULES } from "../engine/declared-rules-file";
 
 /** The environment variable of each trigger field. */
 export const ENV_VARS: Readonly<Record<TriggerField, string>> = {
@@ -66,7 +66,7 @@ function envVarOf(trigger: string): string | undefined {
 /**
  * The `environment` of the provisioner for a trigger map: each declaration variable refers only to
  * `${self.<attribute>.<trigger>}`; the construct path and stack are escaped literals, and the
- * app's rule declarations are named by their file (declared-rules.ts).
+ * app's rule declarations are named by their file (declared-rules-file.ts).
  */
 export function provisionerEnvironment(
   constructPath: string,

@@ -45,5 +45,5 @@ export {
   decodeDeclaredRules,
   duplicateKey,
   encodeDeclaredRules,
-} from "../engine/declared-rules";
-export type { RuleReference } from "../engine/declared-rules";
+} from "../engine/declared-rules-file";
+export type { RuleReference } from "../engine/declared-rules-file";

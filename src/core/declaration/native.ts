@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import { DeclarationError } from "../../errors";
-import { canonicalUsers } from "../engine/canonical";
+import { aliasDomain, canonicalUsers } from "../engine/canonical";
 import type { DesiredUser, ListDeclaration, ListMode } from "../engine/desired";
 import type { ListPolicy, PolicyPropsInput } from "../engine/policy-schema";
 import { encodePolicy, validatePolicyProps } from "../engine/policy-schema";
@@ -275,11 +275,6 @@ export function nativeListOf(values: NativeValues, policyName: (index: number) =
 }
 
 /** The part of a policy's check a list's declaration alone decides. */
-function domainOf(alias: string): string | null {
-  const key = alias.trim().toLowerCase();
-  const at = key.lastIndexOf("@");
-  return at < 0 || at === key.length - 1 ? null : key.slice(at + 1);
-}
 
 /**
  * The RuleUserListPolicy checks a native list fails by its declaration alone, each a sentence
@@ -301,7 +296,7 @@ export function declarationPolicyFailures(
     }
     if (policy.allowedAliasDomains !== undefined) {
       const allowed = new Set(policy.allowedAliasDomains.map((d) => d.trim().toLowerCase()));
-      const bad = active.flatMap((u) => u.aliases.filter((a) => !allowed.has(domainOf(a) ?? "")).map((a) => `${u.userId} (${a})`));
+      const bad = active.flatMap((u) => u.aliases.filter((a) => !allowed.has(aliasDomain(a) ?? "")).map((a) => `${u.userId} (${a})`));
       if (bad.length > 0) {
         out.push(`policy ${policy.path}: allowedAliasDomains [${[...allowed].join(", ")}]: ${bad.join(", ")}; use an alias of an allowed domain`);
       }

@@ -29,6 +29,7 @@ import type { DesiredUser, ListDeclaration, ListMode } from "../engine/desired";
 import { validateDeclaration } from "./validate";
 import { USERS_CHUNK_BYTES, chunkNaming, readChunked, splitUtf8 } from "./chunks";
 import type { ChunkNaming } from "./chunks";
+import { messageOf } from "../../shared/text";
 
 /** The id of the RuleUserList's `null_resource` child: its path is `<construct path>/resource`. */
 export const RESOURCE_CHILD_ID = "resource";
@@ -161,7 +162,7 @@ export function decodeDeclarationValues(
   try {
     parsed = JSON.parse(value("users"));
   } catch (error) {
-    failures.push(`${nameOf("users")}: is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    failures.push(`${nameOf("users")}: is not valid JSON (${messageOf(error)})`);
   }
   if (parsed !== undefined) {
     const result = usersSchema.safeParse(parsed);

@@ -7,7 +7,7 @@ export { mirrorPath, terraformTarget } from "../native/native-provider";
 
 export type CheckStatus = "pass" | "fail" | "skip";
 
-export type CheckName = "node" | "base-url" | "connection" | "token" | "tenant" | "rate" | "terraform" | "provider" | "provider-lock" | "plugin-cache" | "app" | "synth";
+export type CheckName = "node" | "base-url" | "connection" | "token" | "tenant" | "rate" | "terraform" | "provider" | "provider-lock" | "plugin-cache" | "app" | "synth" | "github-secrets" | "github-environment";
 
 export interface DoctorCheck {
   readonly check: CheckName;

@@ -13,7 +13,7 @@ import { withPolicies } from "./policy";
 import { DEFAULT_BATCH_SIZE, PLAN_FORMAT_VERSION } from "./plan-schema";
 import type { DesiredList } from "./desired";
 import type { RuleObservation } from "./observation";
-import { declaredAgain } from "./declared-rules";
+import { declaredAgain } from "./declared-rules-file";
 
 export interface PlanInput {
   /** One observation per declaration, in the same order. */

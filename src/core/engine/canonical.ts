@@ -19,6 +19,13 @@ export function aliasKey(alias: string): string {
   return alias.trim().toLowerCase();
 }
 
+/** The domain of an alias: the part of its key after the last `@`; null without one. */
+export function aliasDomain(alias: string): string | null {
+  const key = aliasKey(alias);
+  const at = key.lastIndexOf("@");
+  return at < 0 || at === key.length - 1 ? null : key.slice(at + 1);
+}
+
 export { compareStrings };
 
 /** Sort order of aliases in canonical lists: by key, then by exact spelling. */

@@ -74,6 +74,9 @@ function row<K extends WriteOperation, S extends z.ZodRawShape>(spec: WriteOpera
   return spec;
 }
 
+/** add-users calls that put `users` in a list, `batchSize` at a time, in order. */
+const addUsersCalls = (users: readonly PlannedUser[], batchSize: number) => chunk(users, batchSize).map((userList) => ({ operation: "add-users" as const, userList }));
+
 const withUsers = (operation: string) => (users: number) => `${operation} (${plural(users, "user")})`;
 const toEntry = (u: PlannedUser) => ({ userIdFromAuthority: u.userId, userAliasList: [...u.aliases] });
 
@@ -82,11 +85,7 @@ export const WRITE_OPERATIONS = {
     operation: "add-users",
     carries: { userList: z.array(plannedUser) },
     // a rebuild adds every declared user again, with all declared aliases, once the list is empty
-    calls: ({ changes, users, batchSize }) =>
-      (changes.removeAll ? (changes.rebuild ? chunk(users, batchSize) : []) : chunk(mergeAdds(changes), batchSize)).map((userList) => ({
-        operation: "add-users",
-        userList,
-      })),
+    calls: ({ changes, users, batchSize }) => addUsersCalls(changes.removeAll ? (changes.rebuild ? users : []) : mergeAdds(changes), batchSize),
     phase: "add",
     rank: 0,
     guarded: false,
@@ -249,6 +248,22 @@ export function planCalls(source: CallSource, listType: UsersToAlertOn): Planned
 /** Whether the rule is read again right before each attempt of the call (the row's `guarded`). */
 export function isGuarded(call: PlannedCall): boolean {
   return spec(call.operation).guarded;
+}
+
+/**
+ * Where an operation stands in the monitoring-safe order (its row's phase): `empty` is the call
+ * that empties a list (a rebuild's first), `add` the one that puts users in it.
+ */
+export function phaseOf(operation: WriteOperation): Phase {
+  return WRITE_OPERATIONS[operation].phase;
+}
+
+/**
+ * The calls that put `users` in a list, at most `batchSize` users each (the executor's restore of
+ * what a failed rebuild emptied, src/io/restore-after-wipe.ts).
+ */
+export function callsAdding(users: readonly PlannedUser[], batchSize: number): PlannedCall[] {
+  return addUsersCalls(users, batchSize);
 }
 
 /** The users a call puts in the list. */

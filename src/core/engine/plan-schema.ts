@@ -192,7 +192,6 @@ export type RulePlan = DeepReadonly<z.infer<typeof rulePlan>>;
 export type ChangedSince = DeepReadonly<z.infer<typeof changedSince>>;
 export type CoveredDeclaration = DeepReadonly<z.infer<typeof coveredDeclaration>>;
 export type PlanSummary = DeepReadonly<z.infer<typeof planSummary>>;
-export type ExpiringUserEntry = DeepReadonly<z.infer<typeof expiringUser>>;
 export type PolicyViolation = DeepReadonly<z.infer<typeof policyViolation>>;
 export type MassRemovalCheck = DeepReadonly<z.infer<typeof massRemovalCheck>>;
 export type RuleAction = RulePlan["action"];

@@ -13,7 +13,6 @@ export const POLICIES_KEY = "alert_rule_users_policies";
 
 /** The names of the checks, as the props name them (and as violations report them). */
 export const POLICY_CHECKS = ["maxUsers", "allowedAliasDomains", "exclusionListsRequireExpiry", "forbidRemovalsFromInclusionLists"] as const;
-export type PolicyCheck = (typeof POLICY_CHECKS)[number];
 
 /** One policy as the synthesized JSON carries it: where it is declared, and its checks. */
 export const listPolicySchema = z.object({

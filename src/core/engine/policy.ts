@@ -4,7 +4,7 @@
  * A rule that fails any check becomes `action: "error"`, `errorKind: "policy"`, sends nothing,
  * and its reason names each policy, check and user at fault.
  */
-import { aliasKey } from "./canonical";
+import { aliasDomain } from "./canonical";
 import type { DesiredList } from "./desired";
 import { NO_CHANGES, NO_MASS_REMOVAL } from "./diff";
 import { addDays } from "./expiry";
@@ -26,18 +26,12 @@ export interface PolicyContext {
 /** Most user IDs a reason names per check; the violation's `users` carries them all. */
 const NAMED = 10;
 
-/** The domain of an alias: the part after the last `@`, lower case; null without one. */
-function domainOf(alias: string): string | null {
-  const key = aliasKey(alias);
-  const at = key.lastIndexOf("@");
-  return at < 0 || at === key.length - 1 ? null : key.slice(at + 1);
-}
 
 /** "; exmaple.com looks like example.com (a typo?)" for refused domains a small edit away from an allowed one. */
 function lookAlikes(aliases: readonly string[], allowed: ReadonlySet<string>): string {
   const pairs = new Map<string, string>();
   for (const alias of aliases) {
-    const domain = domainOf(alias);
+    const domain = aliasDomain(alias);
     const near = domain === null ? undefined : suggest(domain, allowed);
     if (domain !== null && near !== undefined) pairs.set(domain, near);
   }
@@ -82,7 +76,7 @@ function check(policy: ListPolicy, rule: RulePlan, context: PolicyContext): Poli
     const allowed = new Set(policy.allowedAliasDomains.map((d) => d.trim().toLowerCase()));
     const bad = active.flatMap((user) => {
       const aliases = user.aliases.filter((alias) => {
-        const domain = domainOf(alias);
+        const domain = aliasDomain(alias);
         return domain === null || !allowed.has(domain);
       });
       return aliases.length > 0 ? [{ userId: user.userId, aliases }] : [];

@@ -128,7 +128,7 @@ export function uniqueIds(bases: readonly string[]): string[] {
 }
 
 /** The list type in words, for comments. */
-export function listKind(type: UsersToAlertOn): string {
+export function listTypeComment(type: UsersToAlertOn): string {
   switch (type) {
     case "SPECIFIED_USERS":
       return "inclusion list: alerts only on these users";
@@ -195,7 +195,7 @@ function usersCode(entries: readonly ObservedEntry[], indent: string): string[] 
 
 function ruleHeader(rule: ImportedRule["rule"], list: ObservedList | null): string {
   const parts = [`${tsString(rule.name)} (${rule.observerRuleId})`];
-  if (list !== null && list.usersToAlertOn !== "ALL_USERS") parts.push(listKind(list.usersToAlertOn));
+  if (list !== null && list.usersToAlertOn !== "ALL_USERS") parts.push(listTypeComment(list.usersToAlertOn));
   if (rule.isEnabled === false) parts.push("disabled");
   return `// ${commentText(parts.join(", "))}`;
 }

@@ -16,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { canonicalUsers } from "../engine/canonical";
 import { hclComment, hclString, isResourceName } from "./hcl";
-import { classify, importResult, listKind, slugOf } from "./import-code";
+import { classify, importResult, listTypeComment, slugOf } from "./import-code";
 import type { ImportCode, ImportedRule, Planned } from "./import-code";
 import { NATIVE_RESOURCE_TYPE, PROVIDER_LOCAL_NAME, PROVIDER_SOURCE, nativeImportId } from "../native/native-provider";
 
@@ -94,7 +94,7 @@ export function resourceNames(rules: readonly { readonly observerRuleId: string;
 function ruleHeader(p: Planned): string {
   const { rule, list } = p.item;
   const parts = [`${JSON.stringify(rule.name)} (${rule.observerRuleId})`];
-  if (list !== null && list.usersToAlertOn !== "ALL_USERS") parts.push(listKind(list.usersToAlertOn));
+  if (list !== null && list.usersToAlertOn !== "ALL_USERS") parts.push(listTypeComment(list.usersToAlertOn));
   if (rule.isEnabled === false) parts.push("disabled");
   return `# ${hclComment(parts.join(", "))}`;
 }

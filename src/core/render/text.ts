@@ -93,7 +93,8 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
 
 /**
  * A Terraform-like legend of the symbols the changed rules' blocks use (and only those), on one
- * line (issue 32: a 4-6 line legend on every plan was noise). The counting rule follows only when
+ * line: a legend of four to six lines on every plan is noise a reader learns to skip. The counting
+ * rule follows only when
  * the counts could be misread: a user added or removed with several aliases counts once.
  */
 function legend(updates: readonly RulePlan[], paint: Paint): string[] {

@@ -10,6 +10,7 @@ import type { ApplyResult, RuleResult } from "../engine/apply-results";
 import { countOutcomes, interruptedBeforeApply, notApplied } from "../engine/apply-results";
 import type { Plan } from "../engine/plan-schema";
 import { planChecksum } from "../engine/plan-schema";
+import { messageOf } from "../../shared/text";
 
 export const APPLY_REPORT_VERSION = 1 as const;
 
@@ -135,7 +136,7 @@ export class ApplyReportRecorder {
       const staleRules = error instanceof StalePlanError ? [...error.staleRules] : [];
       return this.build(finishedAt, 1, REFUSALS.has(error.code) ? "refused" : "error", { code: error.code, message: error.message, staleRules });
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return this.build(finishedAt, 1, "error", { code: "INTERNAL", message: `internal error (a bug in alert-rule-users): ${message}`, staleRules: [] });
   }
 

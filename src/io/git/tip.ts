@@ -9,6 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { TipMismatchError } from "../../errors";
 import { gitEnvironment } from "../../shared/child-env";
+import { messageOf } from "../../shared/text";
 
 /** The commit `revision` names in the git checkout at `cwd`, or the reason it names none. */
 function revParse(revision: string, cwd: string): { ok: true; commit: string } | { ok: false; reason: string } {
@@ -25,7 +26,7 @@ function revParse(revision: string, cwd: string): { ok: true; commit: string } |
   } catch (error) {
     const stderr = (error as { stderr?: unknown }).stderr;
     const text = typeof stderr === "string" ? stderr.trim().split("\n")[0] ?? "" : "";
-    return { ok: false, reason: text !== "" ? text : error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: text !== "" ? text : messageOf(error) };
   }
 }
 
@@ -57,8 +58,8 @@ function isAncestor(a: string, b: string, cwd: string): boolean {
 
 /**
  * Why HEAD is not REF's tip, as it is: REF moved on past this commit (an older run), this
- * checkout is ahead of REF (commits not merged yet), or the two have diverged (issue 32: a
- * checkout ahead of master was told "master has moved on").
+ * checkout is ahead of REF (commits not merged yet), or the two have diverged: each calls for a
+ * different fix, and a checkout ahead of REF told "REF has moved on" would pull instead of merging.
  */
 function mismatchMessage(ref: string, head: string, tip: string, cwd: string): string {
   const at = `the checked-out commit ${head.slice(0, 12)} is not the tip of ${ref} (${tip.slice(0, 12)})`;

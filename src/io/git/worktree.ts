@@ -7,6 +7,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import { ChangedSinceError } from "../../errors";
 import { gitEnvironment } from "../../shared/child-env";
+import { messageOf } from "../../shared/text";
 
 const run = promisify(execFile);
 
@@ -28,7 +29,7 @@ export function git(args: readonly string[], cwd: string, settings: GitPlace, si
 
 export function stderrOf(error: unknown): string {
   const stderr = (error as { stderr?: unknown }).stderr;
-  const text = typeof stderr === "string" && stderr.trim() !== "" ? stderr : error instanceof Error ? error.message : String(error);
+  const text = typeof stderr === "string" && stderr.trim() !== "" ? stderr : messageOf(error);
   return text.trim().split("\n").slice(-5).join("\n");
 }
 

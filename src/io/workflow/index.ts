@@ -6,11 +6,13 @@
  * Reads and writes happen here and in the io modules it calls; every decision is made by the pure
  * core (src/core). A front door turns its input into a plain request, calls one function here per
  * command (`planRun`, `applyRun`, …) with a reporter for what the run tells it, and prints what
- * comes back. This file names the calls the doors make and nothing else; the words a door may use
- * beside them (errors, text helpers, the client's names, pure checks) are door.ts, and a door
- * imports types from where they are declared. A door's value imports name nothing else below this
- * surface (eslint-rules/door-imports.mjs). The library's surface (src/index.ts) takes the steps
- * from src/io/index.ts.
+ * comes back. This file names the workflow's calls and nothing else: the words both doors say
+ * beside them (errors, redaction, durations, the environment's names, text helpers) are
+ * src/io/door-words.ts; the io modules that are a whole command by themselves (the provider's
+ * packages, `init --hcl`, the Terraform command the provider serves) a door imports where they
+ * stand; types from where they are declared. eslint-rules/door-imports.mjs names what a door's
+ * value imports may reach. The library's surface (src/index.ts) takes the steps from
+ * src/io/index.ts.
  *
  * Its rooms: runs/ (one function per CLI command), steps/ (what the runs string together),
  * session/ (a run's connection, settings and reporter), provider/ (the native provider's calls).
@@ -24,15 +26,10 @@ export { caseAddFileEventsRun, caseCreateRun } from "./runs/triage-cases";
 export { fileEventsSearchRun } from "./runs/triage-file-events";
 export { doctorRun } from "./runs/doctor";
 export { synthesizeApp } from "./steps/synth-app";
-export { readEvaluation, readTerraformPlanChanges, writeDeclarationsFromTerraformShow } from "../declarations-from-terraform";
 export { initApp } from "./steps/init";
-export { installCanonicalProvider } from "../provider-install";
-export { packageRelease, lockProvider } from "../provider-package";
-export { initHcl } from "../init-hcl";
 /** The native provider's calls (src/provider): its session, one rule at a time, and its plan kept whole (design §12.1). */
 export { openSession } from "./session/connect";
 export { listRules } from "./steps/live";
-export { RuleLookup, redactText, redactValues, refusalOf, viewOfLiveList } from "./provider/one-rule";
+export { RuleLookup, refusalOf, viewOfLiveList } from "./provider/one-rule";
 export { applyPlannedRule, applyRuleChange, createKey, observeForPlan, parseKeptPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState } from "./provider/provider-rule";
-export { REVIEWED_PLANS_VARIABLE, readReviewedPlans, reviewDifferences } from "./provider/reviewed-plans";
-export { TerraformRun } from "../terraform-run";
+export { readReviewedPlans, reviewDifferences } from "./provider/reviewed-plans";

@@ -1,5 +1,5 @@
 /** The alert IDs of an `alerts` subcommand, from its positional arguments. */
-import { UsageError } from "../../../io/workflow/door";
+import { UsageError } from "../../../io/door-words";
 
 /** The distinct alert IDs given (at least `min`, none empty), else a UsageError naming the command. */
 export function alertIds(command: string, positionals: readonly string[], min = 1): string[] {

@@ -1,6 +1,6 @@
 /** `alerts escalate`: a case for an alert, with every file event the alert names. */
 import { escalateRun } from "../../../io/workflow";
-import { UsageError } from "../../../io/workflow/door";
+import { UsageError } from "../../../io/door-words";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
 import { cliReporter } from "../../reporter";

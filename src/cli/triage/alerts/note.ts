@@ -1,6 +1,6 @@
 /** `alerts note`: sets an alert's note. */
 import { alertNoteRun } from "../../../io/workflow";
-import { UsageError } from "../../../io/workflow/door";
+import { UsageError } from "../../../io/door-words";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, type Subcommand } from "../../service-command";
 import { cliReporter } from "../../reporter";

@@ -1,6 +1,8 @@
 /** `alerts search`: alert notifications matching flags and filters, one page or all. */
 import { alertsSearchRun } from "../../../io/workflow";
-import { alertCriteriaGroups, checkDate, parseAlertFilter, titleCase, UsageError } from "../../../io/workflow/door";
+import { titleCase, UsageError } from "../../../io/door-words";
+import { alertCriteriaGroups, parseAlertFilter } from "../../../api/triage/filters";
+import { checkDate } from "../../../api/triage/validate";
 import { CONNECTION_HELP, parse } from "../../args";
 import { TRIAGE_FLAGS_HELP, TRIAGE_OPTIONS, formatOf, helpRequested, writeJson, type Subcommand } from "../../service-command";
 import { cliReporter } from "../../reporter";

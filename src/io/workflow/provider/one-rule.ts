@@ -3,7 +3,6 @@
  * execute and verify as the CLI's plan and apply, called for one declaration. The provider
  * turns Terraform's requests into these calls and knows nothing below them.
  */
-import { redactString, redactStrings } from "../../../api/http/redact";
 import { buildPlan } from "../../../core/engine/build-plan";
 import { NATIVE_RULE_FIELDS } from "../../../core/engine/diff";
 import type { DesiredList } from "../../../core/engine/desired";
@@ -116,11 +115,6 @@ export async function readRuleList(session: Session, rule: RuleFacts): Promise<R
   return read.ok ? { kind: "found", rule, list: read.list } : { kind: "failed", rule, message: read.message };
 }
 
-/** Text with every registered secret removed, in every form (src/api/http/redact.ts). */
-export function redactText(text: string): string {
-  return redactString(text);
-}
-
 /** Today (`yyyy-MM-dd`, UTC) by this machine's clock: the day expiries are judged by. */
 export function today(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
@@ -129,14 +123,6 @@ export function today(now: Date = new Date()): string {
 /** The live list seen through a declaration (src/core/live/list-view.ts), judged by today's date. */
 export function viewOfLiveList(observed: ObservedList, basis: ViewBasis, now: Date = new Date()): ListView {
   return viewOfList(observed, basis, today(now));
-}
-
-/**
- * Values with every registered secret removed from their strings: what the provider writes into
- * Terraform's state comes from the service (aliases, rule names), which may echo a secret.
- */
-export function redactValues<T>(value: T): T {
-  return redactStrings(value);
 }
 
 /**

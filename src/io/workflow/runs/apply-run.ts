@@ -15,7 +15,7 @@ import { readDesired, readDesiredFromEnv } from "../steps/declared";
 import { readPlanKey } from "../steps/plan-key";
 import { openReportedSession, type ReportedSession } from "../session/reported-session";
 import type { RunReporter } from "../session/reporter";
-import { startApplyReport, writeApplyReports, type ReportFiles } from "../steps/reports";
+import { startApplyReport, writeApplyReports, type ReportFiles } from "../steps/output-files";
 import type { RunOptions, SynthSettings } from "../session/session";
 
 export interface ApplyRunRequest {
@@ -179,7 +179,7 @@ function applied(result: ApplyResult, recorder: ApplyReportRecorder, door: Apply
 }
 
 /**
- * Writes the requested reports (atomically, every secret masked: src/io/workflow/steps/reports.ts). A
+ * Writes the requested reports (atomically, every secret masked: src/io/workflow/steps/output-files.ts). A
  * report that cannot be written is an error of the run.
  */
 async function writeReports(request: ApplyRunRequest, report: ApplyReport, secrets: ReadonlySet<string>, door: ApplyDoor, completed: boolean): Promise<boolean> {

@@ -36,7 +36,10 @@ import { TOOL_VERSION } from "../../version";
 import { openSession, type SessionSettings } from "../session/connect";
 import type { RunReporter } from "../session/reporter";
 import { synthesizeApp } from "../steps/synth-app";
+import { githubChecks } from "../../../core/doctor/github-settings";
+import { readGithubSettings } from "../../github-settings";
 import { nodeVersion, terraformVersion } from "../../tool-versions";
+import { messageOf } from "../../../shared/text";
 
 /** The connection doctor checks, as a session is asked for (SessionSettings), plus what else it looks at. */
 export interface DoctorRequest extends Pick<SessionSettings, "cwd" | "baseUrl" | "tenantId" | "tokenFile" | "tokenCommand" | "timeoutSeconds"> {
@@ -45,6 +48,8 @@ export interface DoctorRequest extends Pick<SessionSettings, "cwd" | "baseUrl" |
   readonly app?: string | undefined;
   /** The running Node.js version. @default - process.version */
   readonly nodeVersion?: string | undefined;
+  /** `--github OWNER/REPO`: where the workflows' secrets are (src/core/doctor/github-settings.ts). @default - not checked */
+  readonly github?: { readonly repository: string; readonly environment: string } | undefined;
 }
 
 export interface DoctorRunResult {
@@ -72,7 +77,17 @@ async function runDoctor(request: DoctorRequest, onWarning: (message: string) =>
   checks.push(providerLockCheck(providerLockState(request.cwd)));
   checks.push(pluginCacheCheck(pluginCacheState(request.cwd, request.env)));
   checks.push(...(await appChecks(request)));
+  if (request.github !== undefined) checks.push(...(await githubSettingsChecks(request.github, request.env)));
   return checks;
+}
+
+/** The GitHub settings' checks, or one failure that says why they could not be read. */
+async function githubSettingsChecks(github: { readonly repository: string; readonly environment: string }, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
+  try {
+    return githubChecks(await readGithubSettings(github.repository, github.environment, env));
+  } catch (error) {
+    return [{ check: "github-secrets", status: "fail", message: error instanceof Error ? error.message : String(error), fix: "Fix what the message names, then run doctor --github again." }];
+  }
 }
 
 async function serviceRead(request: DoctorRequest, onWarning: (message: string) => void, baseUrlFailed: boolean): Promise<DoctorCheck[]> {
@@ -97,7 +112,7 @@ async function serviceRead(request: DoctorRequest, onWarning: (message: string) 
       },
     });
   } catch (error) {
-    return unconfiguredChecks(error instanceof Error ? error.message : String(error), baseUrlFailed);
+    return unconfiguredChecks(messageOf(error), baseUrlFailed);
   }
   // a URL that parses but that the base-url check refused (a /v1 at its end): asking would fail for the same reason
   if (baseUrlFailed) return notReadChecks();
@@ -123,7 +138,7 @@ function readFailure(error: unknown): ReadOutcome {
       message: `${error.serviceMessage ?? ""} ${error.message}`.trim(),
     };
   }
-  return { ok: false, kind: "other", message: error instanceof Error ? error.message : String(error) };
+  return { ok: false, kind: "other", message: messageOf(error) };
 }
 
 /**
@@ -230,7 +245,7 @@ async function appChecks(request: DoctorRequest): Promise<DoctorCheck[]> {
     try {
       app = readAppCommand(request.cwd);
     } catch (error) {
-      return [appCheck({ kind: "invalid", problem: error instanceof Error ? error.message : String(error) }), synthCheck({ kind: "not-run", why: "cdktf.json is invalid" })];
+      return [appCheck({ kind: "invalid", problem: messageOf(error) }), synthCheck({ kind: "not-run", why: "cdktf.json is invalid" })];
     }
   }
   const outdir = mkdtempSync(path.join(tmpdir(), "alert-rule-users-doctor-"));
@@ -238,7 +253,7 @@ async function appChecks(request: DoctorRequest): Promise<DoctorCheck[]> {
     const stacks = await synthesizeApp({ app, outdir, cwd: request.cwd, env: request.env, skipSynth: false, stacks: [] });
     return [appCheck({ kind: "ok", app }), synthCheck({ kind: "ok", stacks: stacks.length, lists: stacks.reduce((n, s) => n + s.lists, 0) })];
   } catch (error) {
-    return [appCheck({ kind: "ok", app }), synthCheck({ kind: "failed", problem: error instanceof Error ? error.message : String(error) })];
+    return [appCheck({ kind: "ok", app }), synthCheck({ kind: "failed", problem: messageOf(error) })];
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }

@@ -3,22 +3,16 @@
  * session, makes its calls, closes it, and returns what the front door prints.
  */
 import type { Case, CreateCaseInput, TriageClient } from "../../../api";
-import { AlertRuleUsersError } from "../../../errors";
 import type { InvalidSettings, SessionSettings } from "../session/connect";
 import type { RunReporter } from "../session/reporter";
 import { withTriageClient } from "../session/triage-session";
+import { messageOf } from "../../../shared/text";
 
 /** What became of one file event attached to a case. */
 export interface FileEventOutcome {
   readonly eventId: string;
   readonly status: "added" | "failed";
   readonly error?: string;
-}
-
-/** The message of an error for per-item outcomes (never a token: errors are built redacted). */
-function messageOf(error: unknown): string {
-  if (error instanceof AlertRuleUsersError) return error.message;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -25,9 +25,7 @@ import { UsageError } from "../../../errors";
 import { applyPlan } from "../../execute";
 import { readAgain } from "../../fresh-read";
 import type { Session } from "./session";
-
-/** Default of --timeout: how long one HTTP attempt may take, in seconds. */
-export const DEFAULT_TIMEOUT_SECONDS = 30;
+import { DEFAULT_TIMEOUT_SECONDS } from "../../door-words";
 
 /** What a front door asks for, as plain data: where the service is, how to get the token, and how to pace. */
 export interface SessionSettings {

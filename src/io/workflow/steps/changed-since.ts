@@ -4,7 +4,7 @@
  *
  * REF's app is synthesized in a temporary `git worktree add --detach` of REF, at the app's place in
  * the repository (the app may live in a subdirectory), with its own output directory in a
- * temporary directory, and never through the working tree (issue 31 item 1: what REF's synth
+ * temporary directory, and never through the working tree (what REF's synth
  * resolves through the working tree is read as the pull request's version at both commits, and a
  * change made there is hidden):
  * - Dependencies: the working tree's `node_modules` (those of the app's directory and of each

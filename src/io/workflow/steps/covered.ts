@@ -1,5 +1,5 @@
 /**
- * `apply PLANFILE --require-declarations` (issue 31 item 1, "apply only what was reviewed"): the
+ * `apply PLANFILE --require-declarations`, so that an apply sends only what was reviewed: the
  * app is synthesized again (or its output read, with --skip-synth) and the declarations compared
  * with those the plan records (src/core/changed-since/declaration-digest.ts). Any declaration added, removed or
  * changed since the plan was made is a change no reviewed plan showed: refused before any

@@ -1,5 +1,5 @@
-import { validateDeclaration } from "../../src/core/declaration";
-import type { DeclarationInput } from "../../src/core/declaration";
+import { validateDeclaration } from "../../../src/core/declaration";
+import type { DeclarationInput } from "../../../src/core/declaration";
 
 /** A valid declaration, with overrides. */
 function declaration(overrides: Partial<Record<keyof DeclarationInput, unknown>> = {}): DeclarationInput {

@@ -3,7 +3,7 @@
  * every user ID is a key like any other, `__proto__` included (design §12.1: plain data from wire
  * to diff).
  */
-import { decodeNativeAttributes, encodeNativeAttributes } from "../../src/core/declaration/native";
+import { decodeNativeAttributes, encodeNativeAttributes } from "../../../src/core/declaration/native";
 
 describe("the native resource's users", () => {
   it('writes and reads back a user whose ID is "__proto__" as any other user', () => {

@@ -15,9 +15,9 @@ import {
   encodeDeclaredRules,
   provisionerEnvironment,
   encodeTriggers,
-} from "../../src/core/declaration";
-import { declarationFromEnvironment } from "../../src/io/declaration-from-env";
-import { DeclarationError } from "../../src/errors";
+} from "../../../src/core/declaration";
+import { declarationFromEnvironment } from "../../../src/io/declaration-from-env";
+import { DeclarationError } from "../../../src/errors";
 
 const rules = [
   { constructPath: "two/by-name", ruleId: null, ruleName: "Engineering watch" },

@@ -3,8 +3,8 @@
  * whatever their aliases; alias counts are the aliases added to or removed from users who stay.
  * Text and markdown show the same numbers for the same plan, each with the rule as a legend.
  */
-import { renderApplyMarkdown, renderApplyText, renderPlanMarkdown, renderPlanText } from "../../src/core/render";
-import { CALL_COUNTING_LEGEND, COUNTING_LEGEND } from "../../src/core/render/counts";
+import { renderApplyMarkdown, renderApplyText, renderPlanMarkdown, renderPlanText } from "../../../src/core/render";
+import { CALL_COUNTING_LEGEND, COUNTING_LEGEND } from "../../../src/core/render/counts";
 import { applyResult, call, declared, entry, exfiltrationCase, found, inclusion, planOf, ruleResult, user } from "./builders";
 
 const lines = (text: string): string[] => text.trimEnd().split("\n");

@@ -1,5 +1,5 @@
-import { COUNTING_LEGEND } from "../../src/core/render/counts";
-import { renderPlanText } from "../../src/core/render";
+import { COUNTING_LEGEND } from "../../../src/core/render/counts";
+import { renderPlanText } from "../../../src/core/render";
 import {
   ANSI,
   declared,

@@ -1,8 +1,8 @@
 /** The access report as CSV (docs/contract.md §10.3): RFC 4180, one row per entry and alias, no formulas. */
-import { buildAccessReport } from "../../src/core/report/access-report";
-import type { DesiredUser } from "../../src/core/engine/desired";
-import { csvField, renderReportCsv } from "../../src/core/render/report-csv";
-import { HOSTILE_ALIASES } from "../support/hostile-aliases";
+import { buildAccessReport } from "../../../src/core/report/access-report";
+import type { DesiredUser } from "../../../src/core/engine/desired";
+import { csvField, renderReportCsv } from "../../../src/core/render/report-csv";
+import { HOSTILE_ALIASES } from "../../support/hostile-aliases";
 import { declared, entry, facts, inclusion, user } from "./builders";
 
 const until = (u: DesiredUser, expiresAt: string): DesiredUser => ({ ...u, expiresAt });

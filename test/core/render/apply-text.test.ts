@@ -1,4 +1,4 @@
-import { APPLY_SUMMARY_MARKER, renderApplyMarkdown, renderApplyText } from "../../src/core/render";
+import { APPLY_SUMMARY_MARKER, renderApplyMarkdown, renderApplyText } from "../../../src/core/render";
 import { ANSI, applyResult, call, ruleResult } from "./builders";
 
 function sample() {

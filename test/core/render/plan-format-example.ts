@@ -2,9 +2,9 @@
  * The example of docs/plan-format.md: a plan built by the real builder from hand-made
  * declarations and observations. plan-format-doc.test.ts checks the document's example against it.
  */
-import type { Plan } from "../../src/core/engine/plan-schema";
-import { buildPlan } from "../../src/core/engine/build-plan";
-import { TOOL_VERSION } from "../../src/io/version";
+import type { Plan } from "../../../src/core/engine/plan-schema";
+import { buildPlan } from "../../../src/core/engine/build-plan";
+import { TOOL_VERSION } from "../../../src/io/version";
 
 export function examplePlan(): Plan {
   return buildPlan({ toolVersion: TOOL_VERSION,

@@ -4,11 +4,11 @@
  * text, with a zero-width joiner after the `@` (GitHub ignores a backslash before `@`). It stays
  * readable: the `@` and the name are shown as they are; e-mail addresses are left alone.
  */
-import { renderApplyMarkdown, renderPlanMarkdown } from "../../src/core/render";
-import { renderApplyReportMarkdown } from "../../src/core/render/apply-report";
-import { ApplyReportRecorder } from "../../src/core/report/apply-report";
-import { StalePlanError } from "../../src/errors";
-import { TOOL_VERSION } from "../../src/io/version";
+import { renderApplyMarkdown, renderPlanMarkdown } from "../../../src/core/render";
+import { renderApplyReportMarkdown } from "../../../src/core/render/apply-report";
+import { ApplyReportRecorder } from "../../../src/core/report/apply-report";
+import { StalePlanError } from "../../../src/errors";
+import { TOOL_VERSION } from "../../../src/io/version";
 import { applyResult, declared, entry, found, inclusion, planOf, ruleResult, user } from "./builders";
 
 const ZWJ = "\u200d";

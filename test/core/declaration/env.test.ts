@@ -8,10 +8,10 @@ import {
   encodeTriggers,
   provisionerEnvironment,
   unescapeTemplate,
-} from "../../src/core/declaration";
-import type { Triggers } from "../../src/core/declaration";
-import type { ListDeclaration } from "../../src/core/engine/desired";
-import { ConfigError } from "../../src/errors";
+} from "../../../src/core/declaration";
+import type { Triggers } from "../../../src/core/declaration";
+import type { ListDeclaration } from "../../../src/core/engine/desired";
+import { ConfigError } from "../../../src/errors";
 
 /** What Terraform does to the provisioner environment: interpolate self.triggers, unescape literals. */
 function terraformEnvironment(environment: Record<string, string>, triggers: Triggers): NodeJS.ProcessEnv {

@@ -1,10 +1,10 @@
 /** Tiny builders of plans for the renderer tests: a declaration, what was observed, and the plan. */
-import type { ApplyResult, CallRecord, RuleResult } from "../../src/core/engine/apply-results";
-import type { ObservedEntry, Plan, PlannedUser } from "../../src/core/engine/plan-schema";
-import type { DesiredList } from "../../src/core/engine/desired";
-import type { ObservedList, RuleFacts, RuleObservation } from "../../src/core/engine/observation";
-import { buildPlan } from "../../src/core/engine/build-plan";
-import { TOOL_VERSION } from "../../src/io/version";
+import type { ApplyResult, CallRecord, RuleResult } from "../../../src/core/engine/apply-results";
+import type { ObservedEntry, Plan, PlannedUser } from "../../../src/core/engine/plan-schema";
+import type { DesiredList } from "../../../src/core/engine/desired";
+import type { ObservedList, RuleFacts, RuleObservation } from "../../../src/core/engine/observation";
+import { buildPlan } from "../../../src/core/engine/build-plan";
+import { TOOL_VERSION } from "../../../src/io/version";
 
 export const TENANT_ID = "tenant-7f3a9c2e-secret-looking";
 export const BASE_URL = "https://alerts.internal.example.net/api";

@@ -1,9 +1,9 @@
 /** The apply report recorder and its markdown: statuses, refusals, escaping, no connection details. */
-import { ApplyReportRecorder } from "../../src/core/report/apply-report";
-import { MassRemovalError, StalePlanError } from "../../src/errors";
-import { TOOL_VERSION } from "../../src/io/version";
-import { UsageError } from "../../src/errors";
-import { renderApplyReportMarkdown } from "../../src/core/render/apply-report";
+import { ApplyReportRecorder } from "../../../src/core/report/apply-report";
+import { MassRemovalError, StalePlanError } from "../../../src/errors";
+import { TOOL_VERSION } from "../../../src/io/version";
+import { UsageError } from "../../../src/errors";
+import { renderApplyReportMarkdown } from "../../../src/core/render/apply-report";
 
 const START = "2026-03-02T09:00:00.000Z";
 const END = "2026-03-02T09:00:02.000Z";

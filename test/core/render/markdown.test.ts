@@ -1,4 +1,4 @@
-import { PLAN_COMMENT_MARKER, renderPlanMarkdown } from "../../src/core/render";
+import { PLAN_COMMENT_MARKER, renderPlanMarkdown } from "../../../src/core/render";
 import type { Case } from "./builders";
 import {
   BASE_URL,

@@ -4,9 +4,9 @@
  * (test/browser) open it in chromium.
  */
 import { createHash } from "node:crypto";
-import { buildAccessReport } from "../../src/core/report/access-report";
-import { renderReportHtml } from "../../src/core/render/report-html";
-import { HOSTILE_ALIASES } from "../support/hostile-aliases";
+import { buildAccessReport } from "../../../src/core/report/access-report";
+import { renderReportHtml } from "../../../src/core/render/report-html";
+import { HOSTILE_ALIASES } from "../../support/hostile-aliases";
 import { entry, exclusion, facts } from "./builders";
 
 const RULE = "00000000-0000-4000-8000-000000000001";

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parsePlan, planSchema, serializePlan } from "../../src/core/engine/plan-schema";
-import { renderPlanText } from "../../src/core/render";
+import { parsePlan, planSchema, serializePlan } from "../../../src/core/engine/plan-schema";
+import { renderPlanText } from "../../../src/core/render";
 import { examplePlan } from "./plan-format-example";
 
-const doc = readFileSync(join(__dirname, "../../docs/plan-format.md"), "utf8");
+const doc = readFileSync(join(__dirname, "../../../docs/plan-format.md"), "utf8");
 
 function block(lang: string): string {
   const match = new RegExp("```" + lang + "\\n([\\s\\S]*?)\\n```").exec(doc);

@@ -3,9 +3,9 @@ import {
   decodeTriggers,
   encodeTriggers,
   unescapeTemplate,
-} from "../../src/core/declaration";
-import type { ListDeclaration } from "../../src/core/engine/desired";
-import { DeclarationError } from "../../src/errors";
+} from "../../../src/core/declaration";
+import type { ListDeclaration } from "../../../src/core/engine/desired";
+import { DeclarationError } from "../../../src/errors";
 
 function list(overrides: Partial<ListDeclaration> = {}): ListDeclaration {
   return {

@@ -11,6 +11,7 @@ import { renderApplyReportMarkdown } from "../../../core/render/apply-report";
 import { OutputFileError } from "../../../errors";
 import { writeFileAtomic } from "../../../shared/atomic-write";
 import { TOOL_VERSION } from "../../version";
+import { messageOf } from "../../../shared/text";
 
 /** A recorder of one apply run, fed as the run goes (src/core/report/apply-report.ts). */
 export function startApplyReport(startedAt: Date, source: ApplyReportSource): ApplyReportRecorder {
@@ -42,7 +43,7 @@ export async function writeApplyReports(
     try {
       await writeFileAtomic(resolve(cwd, file), redactString(render(), secrets));
     } catch (err) {
-      const reason = err instanceof OutputFileError ? err.reason : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
+      const reason = err instanceof OutputFileError ? err.reason : ((err as NodeJS.ErrnoException).code ?? messageOf(err));
       failed.push({ file, reason });
     }
   }

@@ -1,0 +1,27 @@
+/**
+ * The words both front doors (the CLI, the provider) say beside the workflow's calls
+ * (src/io/workflow/index.ts): the tool's errors, which a door throws for bad input and tells apart
+ * on the way out; the redaction of secrets in what it prints or stores; durations and time limits;
+ * the names of the environment it reads; the text helpers of its messages; the tool's version.
+ * Nothing here composes a step: these are names and pure checks, said once for both doors
+ * (eslint-rules/door-imports.mjs lets a door import this file; docs/architecture.md). It stands
+ * below the workflow, which says one of them too (the request's default time limit).
+ */
+/** The tool's errors (src/errors.ts), and the client's error a door tells network failures by. */
+export { AlertRuleUsersError, ConfigError, UsageError } from "../errors";
+export { ApiError } from "../api";
+/** Redaction: the secrets registered for the run, removed in every form from text and from the strings of a value. */
+export { SECRET_VALUE_VARIABLES } from "../shared/secret-variables";
+export { redactString, registerEnvironmentSecrets, registerSecret, registerUrlPassword } from "../api";
+export { redactStrings } from "../api/http/redact";
+/** Durations and time limits: `--max-plan-age` and `timeouts`' durations, `--now`'s instant, the request's and the run's limits. */
+export { DEFAULT_MAX_PLAN_AGE, parseDuration } from "../core/engine/admission";
+export { isInstant } from "../core/engine/expiry";
+export { MAX_RUN_DEADLINE_SECONDS } from "../api";
+/** Default of --timeout (and the most request_timeout shortens it to): how long one HTTP attempt may take, in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** The environment's names for the connection, and the check of a base URL. */
+export { ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, checkBaseUrl } from "../api";
+/** Text helpers of messages. */
+export { messageOf, shellQuote, titleCase } from "../shared/text";
+export { TOOL_VERSION } from "./version";
