@@ -10,7 +10,8 @@
  * - outputs of `file("/proc/self/environ")` and its base64: evaluated where no secret is;
  * - a provider `url` pointing at another host and a `token_command`: refused by the locked provider;
  * - a committed provider (terraform.d/…/9.9.9) and a committed `.terraformrc`: never used;
- * - data source reads from a fork: never answered.
+ * - a pull request from a fork: never planned (its comment would show the live lists), its data
+ *   source reads never answered.
  * In every case no secret is in any comment, artifact, step output or request to another host, and
  * no code of the pull request ran where a secret was. Needs terraform, PostgreSQL and the build.
  */
@@ -144,12 +145,12 @@ describe("hostile pull requests against the HCL team CI", () => {
     expectNothingLeaked(pr);
   }, 10 * MINUTES);
 
-  it("data source reads of a pull request from a fork are never answered: the comment says why", async () => {
+  it("a pull request from a fork is never planned, and its data source reads never answered: the comment says why", async () => {
     const head = ci.commit("hostile-fork", main, { "alert-rules/data.tf": `data "alertrules_rule" "finance" {\n  rule_id = "${RULES.finance}"\n}\n\noutput "finance_users" {\n  value = data.alertrules_rule.finance.users\n}\n` });
     const before = sim.requestLog().length;
     const pr = await ci.pullRequest(26, head, main, { fromFork: true });
     expect(pr.review.jobs["data"]).toBe("skipped");
-    expect(pr.comment).toContain("not answered for pull requests from forks");
+    expect(pr.comment).toContain("Not planned: this pull request comes from a fork.");
     expect(sim.requestLog().slice(before).filter((e) => e.operation === "query-users")).toEqual([]);
     expectNothingLeaked(pr);
   }, 10 * MINUTES);

@@ -9,30 +9,17 @@
  * concurrency group wait for each other, as GitHub queues them.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { parse } from "yaml";
-import { writeZip } from "../../src/io/provider-package/zip";
-import { CLI, REPO, runCommand } from "../support/cli";
+import { CLI, runCommand } from "../support/cli";
 import type { Postgres } from "../support/postgres";
-import { runWorkflow, type RunEvent, type RunResult, type Workflow } from "../ci/workflow-runner";
+import { artifactZip, runWorkflow, type Commit, type Reviewed, type RunEvent, type RunResult, type Workflow } from "../ci/workflow-runner";
+
+export type { Commit, Reviewed };
 import { MINUTES, explain, terraform } from "./support";
 import type { ServedRelease } from "./support-release";
-
-/** A commit: its tree (a directory) and its SHA. */
-export interface Commit {
-  readonly sha: string;
-  readonly dir: string;
-}
-
-/** What a pull request's plan came to. */
-export interface Reviewed {
-  readonly plan: RunResult;
-  readonly review: RunResult;
-  /** The comment the review posted (the last), if any. */
-  readonly comment: string | undefined;
-}
 
 interface ReviewArtifact {
   readonly id: number;
@@ -185,9 +172,7 @@ export class TeamCi {
         downloadArtifact: (p) => {
           const artifact = this.reviewArtifacts.find((a) => a.id === p["artifact_id"]);
           if (artifact === undefined) return Promise.reject(new Error("Not Found"));
-          const files = filesOf(artifact.dir).map((file) => ({ name: relative(artifact.dir, file), mode: 0o644 as const, data: readFileSync(file) }));
-          const zip = writeZip(files);
-          return reply(zip.buffer.slice(zip.byteOffset, zip.byteOffset + zip.byteLength));
+          return reply(artifactZip(artifact.dir));
         },
       },
       repos: {
@@ -218,16 +203,3 @@ export class TeamCi {
   }
 }
 
-/** Every file under `dir`. */
-function filesOf(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesOf(path) : [path];
-  });
-}
-
-/** The repository's package root, for messages. */
-export const REPO_ROOT = REPO;
-
-/** Whether the tree has the file. */
-export const has = (commit: Commit, path: string): boolean => existsSync(join(commit.dir, path));

@@ -34,18 +34,22 @@ function tail(log: string): { text: string; cut: boolean } {
   return { text: at < 0 ? end : end.slice(at + 1), cut: true };
 }
 
+/** Why a fork's pull request is never planned: its comment, and its data-source answers, would show the tenant's lists to anyone. */
+export const FORK_NOT_PLANNED =
+  ":warning: **Not planned: this pull request comes from a fork.** Its plan would show here, to anyone who can read it, the live lists of every rule it declares (the users and aliases it would add or remove), read with the tenant's token; and a data source it declares would read them into its own configuration. A maintainer can push its branch to this repository to have it planned.";
+
 /**
  * The comment: why the configuration was not planned. `fromFork`: the pull request comes from a
- * fork, whose data source reads are never answered.
+ * fork, which is never planned (FORK_NOT_PLANNED).
  */
 export function renderEvaluationMarkdown(evaluation: Evaluation, options: { readonly fromFork: boolean }): string {
   const out = [PLAN_COMMENT_MARKER, "## alert-rule-users plan", ""];
+  if (options.fromFork) {
+    out.push(FORK_NOT_PLANNED);
+    return `${out.join("\n")}\n`;
+  }
   if (evaluation.outcome === "needs-data") {
-    out.push(
-      options.fromFork
-        ? ":warning: **Not planned: the configuration reads data sources** (`alertrules_rule`, `alertrules_rules`), and their reads are not answered for pull requests from forks: their configuration would read the tenant's lists. A maintainer can push the change to a branch of this repository to have it planned."
-        : ":x: **Not planned: the configuration's data source reads were not answered.** See the workflow run.",
-    );
+    out.push(":x: **Not planned: the configuration's data source reads were not answered.** See the workflow run.");
   } else {
     out.push(
       ":x: **The pull request could not be planned.** It was evaluated in a job that holds no secret and reaches no service " +
