@@ -31,7 +31,7 @@ import type { DesiredUser, ListMode } from "../core/engine/desired";
 import { declarationPolicyFailures, encodeNativeAttributes } from "../core/declaration/native";
 import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, PROVIDER_LOCAL_NAME, nativeImportId } from "../core/native/native-provider";
 import type { OnDestroy } from "../core/native/native-provider";
-import { installProvider } from "../io/provider-install";
+import { installProviderAtHand } from "../io/provider-install";
 import { PROVIDER_CHILD_ID, ProviderDedupe } from "./native";
 import type { NativeSpec, ProvisionerResourceType } from "./native";
 
@@ -378,7 +378,7 @@ function installProviderOnce(stack: IConstruct, kit: TerraformKit): void {
   STACKS_WITH_PROVIDER.add(stack);
   const holder = new Construct(stack, "alert-rule-users-provider-mirror");
   kit.addCustomSynthesis(holder, (session) => {
-    installProvider({ dir: join(session.outdir, session.manifest.forStack(stack as never).workingDirectory) });
+    installProviderAtHand({ dir: join(session.outdir, session.manifest.forStack(stack as never).workingDirectory) });
   });
 }
 

@@ -1,14 +1,15 @@
 /**
  * `alert-rule-users init --hcl DIR`: writes the starter HCL configuration (src/core/init/init-hcl.ts)
- * into a new or empty directory, never over a file, and installs the native provider there
- * (src/io/provider-install.ts), so `terraform init` in DIR works at once and offline.
+ * into a new or empty directory, never over a file, and installs the native provider at hand there
+ * (src/io/provider-install.ts: nothing is built or fetched), so `terraform init` in DIR works at
+ * once and offline; `provider install` then writes the release's package where that one was not.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { InitFile } from "../core/init/init-files";
 import { hclWorkflowFiles, initHclFiles } from "../core/init/init-hcl";
 import { packageRoot, writeInitFiles } from "./init-app";
-import { installProvider } from "./provider-install";
+import { installProviderAtHand } from "./provider-install";
 import type { ProviderInstall } from "./provider-install";
 import { TOOL_VERSION } from "./version";
 import { UsageError } from "../errors";
@@ -47,7 +48,7 @@ export function workflowRoot(dir: string, cwd: string): string {
  * root (workflowRoot) with ALERT_RULES_DIR naming DIR; refuses (a UsageError, nothing written) when
  * DIR is a file or holds any of the files, or the root holds one of the workflows.
  */
-export async function initHcl(request: InitHclRequest): Promise<{ files: readonly InitFile[]; workflows: { root: string; files: readonly InitFile[] } | null; provider: ProviderInstall }> {
+export async function initHcl(request: InitHclRequest): Promise<{ files: readonly InitFile[]; workflows: { root: string; files: readonly InitFile[] } | null; provider: ProviderInstall | null }> {
   const files = initHclFiles({ providerVersion: TOOL_VERSION });
   const root = workflowRoot(request.dir, request.cwd);
   const configDir = path.relative(root, request.dir).split(path.sep).join("/") || ".";
@@ -59,5 +60,5 @@ export async function initHcl(request: InitHclRequest): Promise<{ files: readonl
   }
   await writeInitFiles(request.dir, request.shown, files, "alert-rule-users init --hcl alert-rules");
   if (workflows.length > 0) await writeInitFiles(root, path.relative(request.cwd, root) || ".", workflows, "alert-rule-users init --hcl alert-rules --workflows");
-  return { files, workflows: workflows.length > 0 ? { root, files: workflows } : null, provider: installProvider({ dir: request.dir }) };
+  return { files, workflows: workflows.length > 0 ? { root, files: workflows } : null, provider: installProviderAtHand({ dir: request.dir }) };
 }

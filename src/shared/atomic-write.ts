@@ -39,17 +39,18 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
  * with the file's permission bits (`mode`, e.g. 0o755 for an executable) set before the rename:
  * the file appears with its content and its mode at once.
  */
-export function writeFileAtomicSync(path: string, content: string, options: { readonly mode?: number } = {}): void {
+export function writeFileAtomicSync(path: string, content: string | Uint8Array, options: { readonly mode?: number } = {}): void {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd: number;
   try {
-    fd = openSync(temp, "w", 0o600);
+    fd = openSync(temp, "wx", 0o600);
   } catch (error) {
     throw outputFileError(path, error) ?? error;
   }
   try {
-    writeSync(fd, content, null, "utf8");
+    if (typeof content === "string") writeSync(fd, content, null, "utf8");
+    else for (let at = 0; at < content.length; ) at += writeSync(fd, content, at);
     if (options.mode !== undefined) fchmodSync(fd, options.mode);
     fsyncSync(fd);
   } catch (error) {

@@ -17,6 +17,8 @@ const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as
 
 const cli = (cwd: string, ...args: string[]) => runMain(args, cwd);
 
+const TARGET = `${process.platform === "darwin" ? "darwin" : "linux"}_${process.arch === "arm64" ? "arm64" : "amd64"}`;
+
 describe("alert-rule-users init --hcl", () => {
   let root: string;
   beforeEach(() => {
@@ -41,10 +43,11 @@ describe("alert-rule-users init --hcl", () => {
     expect(gitignore).toEqual(expect.arrayContaining([".terraform/", "terraform.tfstate", "terraform.tfstate.*", "*.tfplan", "terraform.d/"]));
     // the lock file is committed: its hashes are the same on every machine (design §12.2)
     expect(gitignore).not.toContain(".terraform.lock.hcl");
-    const executable = join(dir, "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "alertrules", VERSION);
-    expect(existsSync(executable)).toBe(true);
+    const zip = join(dir, "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "alertrules", `terraform-provider-alertrules_${VERSION}_${TARGET}.zip`);
+    expect(existsSync(zip)).toBe(true);
     expect(run.stdout).toContain("Wrote a Terraform configuration in alert rules: main.tf, .gitignore.");
-    expect(run.stdout).toContain("cd 'alert rules' && terraform init\n  terraform plan");
+    expect(run.stdout).toContain("cd 'alert rules' && npx --no alert-rule-users provider install --lock");
+    expect(run.stdout).toContain("\n  terraform init\n  terraform plan");
   });
 
   it("with --workflows writes the plan, apply and drift workflows where GitHub reads them: at the root that holds package.json, naming DIR", async () => {

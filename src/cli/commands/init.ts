@@ -121,8 +121,8 @@ export const initCommand: Command = {
             ? ""
             : `Wrote the GitHub workflows at the repository's root ${rootShown} (where package.json is; the jobs run npm ci there and terraform in ${relative(workflows.root, dir) || "."}): ${workflows.files.map((f) => f.path).join(", ")}.\n` +
               `If ${rootShown} is not the root of your git repository, move .github/ there and adjust ALERT_RULES_DIR in each workflow.\n`) +
-          `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (${provider.needsNode ? "it runs with the node on PATH" : "a self-contained executable"}).\n\n` +
-          `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
+          installedLine(provider, shown) +
+          `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}${CLI_IN_APP} provider install --lock   # the release's package, and .terraform.lock.hcl for every platform: commit it\n  terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
           `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +
           simulatorExports(io.env, "  "),
       );
@@ -149,3 +149,17 @@ export const initCommand: Command = {
     return 0;
   },
 };
+
+type ProviderInstall = NonNullable<Awaited<ReturnType<typeof initHcl>>["provider"]>;
+
+/** What init --hcl says of the provider it installed (or could not). */
+function installedLine(provider: ProviderInstall | null, shown: string): string {
+  const where = `${shown === "." ? "" : `${shown}/`}terraform.d/`;
+  if (provider === null) return `The alertrules provider is not installed yet: ${CLI_IN_APP} provider install (below) builds this platform's package.\n\n`;
+  const kind = provider.canonical
+    ? provider.needsNode
+      ? "it runs with the node on PATH"
+      : "a self-contained executable"
+    : "NOT the release's package, which has not been built on this machine yet: a launcher that runs with the node on PATH, until provider install (below) replaces it";
+  return `Installed the alertrules provider ${provider.version} (${provider.target}) into ${where} (${kind}).\n\n`;
+}
