@@ -261,7 +261,7 @@ describe("the network mirror, where no Node.js can run", () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it("providers lock -net-mirror for four platforms, init -lockfile=readonly from the mirror, then plan and 20 applies with node unusable; no provider process left", async () => {
+  it("providers lock -net-mirror for every platform (the file provider lock writes), init -lockfile=readonly from the mirror, then plan and 20 applies with node unusable; no provider process left", async () => {
     // given a configuration that installs from the mirror only
     const p = project("mirrored", `${providerBlock}\nresource "alertrules_rule_user_list" "finance" {\n  rule_id = ${JSON.stringify(RULES.finance)}\n  mode    = "additive"\n  users   = { "9990001" = { aliases = [var.alias] } }\n}\n\nvariable "alias" {\n  type = string\n}\n`);
     writeFileSync(join(p.dir, "terraform.rc"), `disable_checkpoint = true\nprovider_installation {\n  network_mirror {\n    url = ${JSON.stringify(url)}\n  }\n}\n`);
