@@ -73,7 +73,9 @@ export async function fetchSeaNode(platform: SeaPlatform, workDir: string): Prom
   const dir = path.join(workDir, `node-${platform}`);
   fs.mkdirSync(dir);
   try {
-    await run("npm", ["pack", spec, "--silent", "--pack-destination", dir], { cwd: dir, maxBuffer: 1 << 20, shell: process.platform === "win32" });
+    // --prefer-offline: the exact version is pinned and its integrity checked below, so a tarball in
+    // npm's own cache is used without asking the registry (a machine offline since then rebuilds)
+    await run("npm", ["pack", spec, "--silent", "--prefer-offline", "--pack-destination", dir], { cwd: dir, maxBuffer: 1 << 20, shell: process.platform === "win32" });
   } catch (error) {
     throw new ConfigError(
       `provider: cannot fetch ${spec} from the npm registry (${(error as Error).message.split("\n")[0] ?? ""}). The self-contained executables are made of it; reach the npm registry (npm config get registry), or install from a release: alert-rule-users provider install --from DIR`,
