@@ -48,7 +48,7 @@ export function workflowRoot(dir: string, cwd: string): string {
  * root (workflowRoot) with ALERT_RULES_DIR naming DIR; refuses (a UsageError, nothing written) when
  * DIR is a file or holds any of the files, or the root holds one of the workflows.
  */
-export async function initHcl(request: InitHclRequest): Promise<{ files: readonly InitFile[]; workflows: { root: string; files: readonly InitFile[] } | null; provider: ProviderInstall | null }> {
+export async function initHcl(request: InitHclRequest): Promise<{ files: readonly InitFile[]; workflows: { root: string; files: readonly InitFile[] } | null; provider: ProviderInstall | null; rootIgnore: string | null }> {
   const files = initHclFiles({ providerVersion: TOOL_VERSION });
   const root = workflowRoot(request.dir, request.cwd);
   const configDir = path.relative(root, request.dir).split(path.sep).join("/") || ".";
@@ -60,5 +60,20 @@ export async function initHcl(request: InitHclRequest): Promise<{ files: readonl
   }
   await writeInitFiles(request.dir, request.shown, files, "alert-rule-users init --hcl alert-rules");
   if (workflows.length > 0) await writeInitFiles(root, path.relative(request.cwd, root) || ".", workflows, "alert-rule-users init --hcl alert-rules --workflows");
-  return { files, workflows: workflows.length > 0 ? { root, files: workflows } : null, provider: installProviderAtHand({ dir: request.dir }) };
+  const rootIgnore = await ignoreNodeModules(root, request.dir);
+  return { files, workflows: workflows.length > 0 ? { root, files: workflows } : null, provider: installProviderAtHand({ dir: request.dir }), rootIgnore };
+}
+
+/** The `.gitignore` of the package above DIR: `node_modules/` of the package that holds alert-rule-users. */
+const ROOT_GITIGNORE = "# the npm packages of package.json (npm ci installs them again)\nnode_modules/\n";
+
+/**
+ * Where alert-rule-users was installed into a package.json above DIR (the quick start's layout),
+ * gives that package a `.gitignore` of `node_modules/` when it has none (never over a file): the
+ * file written, or null.
+ */
+async function ignoreNodeModules(root: string, dir: string): Promise<string | null> {
+  if (root === dir || !fs.existsSync(path.join(root, "package.json")) || fs.existsSync(path.join(root, ".gitignore"))) return null;
+  await writeInitFiles(root, root, [{ path: ".gitignore", content: ROOT_GITIGNORE }], "alert-rule-users init --hcl alert-rules");
+  return path.join(root, ".gitignore");
 }

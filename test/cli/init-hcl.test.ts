@@ -50,6 +50,21 @@ describe("alert-rule-users init --hcl", () => {
     expect(run.stdout).toContain("\n  terraform init\n  terraform plan");
   });
 
+  it("gives the package.json above DIR (the quick start's layout) a .gitignore of node_modules/, never over one", async () => {
+    // given the quick start's layout: a package.json that holds alert-rule-users, the configuration below it
+    writeFileSync(join(root, "package.json"), '{ "dependencies": { "alert-rule-users": "file:alert-rule-users-0.1.0.tgz" } }\n');
+    // when
+    const run = await cli(root, "init", "--hcl", "alert-rules");
+    // then
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(root, ".gitignore"), "utf8").split("\n")).toContain("node_modules/");
+    expect(run.stdout).toContain("Wrote .gitignore (node_modules/) for the package.json that holds alert-rule-users.");
+    // and a .gitignore already there is left as it is
+    writeFileSync(join(root, ".gitignore"), "dist/\n");
+    expect((await cli(root, "init", "--hcl", "more-rules")).code).toBe(0);
+    expect(readFileSync(join(root, ".gitignore"), "utf8")).toBe("dist/\n");
+  });
+
   it("with --workflows writes the plan, apply and drift workflows where GitHub reads them: at the root that holds package.json, naming DIR", async () => {
     // given the quick start's layout: package.json here, the configuration in tf/
     writeFileSync(join(root, "package.json"), "{}\n");

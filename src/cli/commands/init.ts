@@ -111,7 +111,7 @@ export const initCommand: Command = {
       if (packageSpec !== undefined || values.cdktn === true) {
         throw new UsageError(`init: ${values.cdktn === true ? "--cdktn" : "--package-spec"} is for a cdktf app; --hcl writes a Terraform configuration. Drop one of them.`);
       }
-      const { files, workflows, provider } = await initHcl({ dir, shown, cwd: io.cwd, workflows: values.workflows === true });
+      const { files, workflows, provider, rootIgnore } = await initHcl({ dir, shown, cwd: io.cwd, workflows: values.workflows === true });
       const rootShown = workflows === null ? "" : relative(io.cwd, workflows.root) || ".";
       // terraform looks for terraform.d/plugins in the directory it starts in (not the one of -chdir)
       const cd = shown === "." ? "" : `cd ${shellQuote(shown)} && `;
@@ -121,6 +121,7 @@ export const initCommand: Command = {
             ? ""
             : `Wrote the GitHub workflows at the repository's root ${rootShown} (where package.json is; the jobs run npm ci there and terraform in ${relative(workflows.root, dir) || "."}): ${workflows.files.map((f) => f.path).join(", ")}.\n` +
               `If ${rootShown} is not the root of your git repository, move .github/ there and adjust ALERT_RULES_DIR in each workflow.\n`) +
+          (rootIgnore === null ? "" : `Wrote ${relative(io.cwd, rootIgnore)} (node_modules/) for the package.json that holds alert-rule-users.\n`) +
           installedLine(provider, shown) +
           `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}${CLI_IN_APP} provider install --lock   # the release's package, and .terraform.lock.hcl for every platform: commit it\n  terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
           `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +
