@@ -43,8 +43,6 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { mirrorPath, terraformTarget } from "../../src/core/native/native-provider";
-import { TOOL_VERSION } from "../../src/io/version";
 import { makeServerCertificate } from "../../src/provider/protocol/certificate";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../src/provider/protocol/handshake";
 import { CPU_FILE_VARIABLE } from "../../src/provider/main";
@@ -54,7 +52,7 @@ import { check, fmt, sizedCheck, type Scenario, type ScenarioContext, type Scena
 import { hostSimulator, type HostedSimulator } from "../lib/simulator-host";
 import { generateTenant } from "../lib/tenant";
 import { PROVIDER_STARTS_PER_PLAN, transportFloor } from "../lib/transport-floor";
-import { expectExit, installProvider, terraformEnv, timedCommand, writeCdktfApp, writeHcl, type TimedRun } from "../lib/terraform-dir";
+import { expectExit, installProvider, terraformEnv, timedCommand, unpackedProvider, writeCdktfApp, writeHcl, type TimedRun } from "../lib/terraform-dir";
 
 export interface ProviderSizes {
   /** Launches of the provider executable for the start-up median. */
@@ -267,7 +265,7 @@ export const provider: Scenario = {
       const startDir = join(top, "start");
       mkdirSync(startDir);
       expectExit("alert-rule-users provider install --from", await timedCommand(process.execPath, [cli, "provider", "install", startDir, "--from", release], top, { ...process.env }));
-      const executable = join(startDir, mirrorPath(TOOL_VERSION, terraformTarget(process.platform, process.arch) ?? "linux_amd64"));
+      const executable = unpackedProvider(startDir);
       const client = makeServerCertificate();
       const starts: number[] = [];
       const loads = { start: load1(), refresh: 0, rate: 0 };
