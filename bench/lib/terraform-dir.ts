@@ -4,8 +4,11 @@
  * generated declarations written as HCL, and the same declarations as a cdktf app for the CLI.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { packedMirrorPath, terraformTarget } from "../../src/core/native/native-provider";
+import { executableName, readZip } from "../../src/io/provider-package";
+import { TOOL_VERSION } from "../../src/io/version";
 import type { DesiredList } from "../../src/core";
 
 export interface TimedRun {
@@ -65,10 +68,21 @@ export function terraformEnv(dir: string, connection: Connection): NodeJS.Proces
 /** `alert-rule-users provider install DIR` with the built CLI; returns the installed executable's path. */
 export async function installProvider(cli: string, dir: string, env: NodeJS.ProcessEnv): Promise<string> {
   expectExit("alert-rule-users provider install", await timedCommand(process.execPath, [cli, "provider", "install", dir], dir, env));
-  const plugins = join(dir, "terraform.d", "plugins");
-  const executable = readdirSync(plugins, { recursive: true, encoding: "utf8" }).find((f) => basename(f).startsWith("terraform-provider-alertrules"));
-  if (executable === undefined) throw new Error(`provider install wrote no terraform-provider-alertrules under ${plugins}`);
-  return join(plugins, executable);
+  return unpackedProvider(dir);
+}
+
+/**
+ * The executable of the provider `provider install` wrote into `dir` (the release's zip, in the
+ * implied mirror's packed layout), unpacked as Terraform unpacks it, into `dir/.bench-provider`.
+ */
+export function unpackedProvider(dir: string): string {
+  const target = terraformTarget(process.platform, process.arch) ?? "linux_amd64";
+  const zip = join(dir, packedMirrorPath(TOOL_VERSION, target));
+  if (!existsSync(zip)) throw new Error(`provider install wrote no ${zip}`);
+  const out = join(dir, ".bench-provider");
+  mkdirSync(out, { recursive: true });
+  for (const file of readZip(readFileSync(zip))) writeFileSync(join(out, file.name), file.data, { mode: file.mode });
+  return join(out, executableName(TOOL_VERSION));
 }
 
 const hclString = (s: string): string => JSON.stringify(s).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{");

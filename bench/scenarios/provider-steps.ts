@@ -8,8 +8,6 @@ import { mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { WRITE_OPERATION_LIST } from "../../src/core/engine/operations";
-import { mirrorPath, terraformTarget } from "../../src/core/native/native-provider";
-import { TOOL_VERSION } from "../../src/io/version";
 import { makeServerCertificate } from "../../src/provider/protocol/certificate";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../src/provider/protocol/handshake";
 import { CPU_FILE_VARIABLE } from "../../src/provider/main";
@@ -17,7 +15,7 @@ import type { RequestLogEntry } from "../../src/simulator";
 import type { ScenarioContext } from "../lib/report";
 import { hostSimulator, type HostedSimulator } from "../lib/simulator-host";
 import { generateTenant } from "../lib/tenant";
-import { expectExit, installProvider, terraformEnv, timedCommand, writeCdktfApp, writeHcl, type TimedRun } from "../lib/terraform-dir";
+import { expectExit, installProvider, terraformEnv, timedCommand, unpackedProvider, writeCdktfApp, writeHcl, type TimedRun } from "../lib/terraform-dir";
 
 export interface ProviderSizes {
   /** Launches of the provider executable for the start-up median. */
@@ -216,7 +214,7 @@ export async function startStep(ctx: ScenarioContext, top: string, cli: string, 
   const startDir = join(top, "start");
   mkdirSync(startDir);
   expectExit("alert-rule-users provider install --from", await timedCommand(process.execPath, [cli, "provider", "install", startDir, "--from", release], top, { ...process.env }));
-  const executable = join(startDir, mirrorPath(TOOL_VERSION, terraformTarget(process.platform, process.arch) ?? "linux_amd64"));
+  const executable = unpackedProvider(startDir);
   const client = makeServerCertificate();
   const starts: number[] = [];
   const load = load1();

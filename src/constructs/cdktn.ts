@@ -23,8 +23,10 @@ import { ValidateTerraformVersion } from "cdktn/lib/validations/validate-terrafo
 import type { Construct } from "constructs";
 import { RESOURCE_CHILD_ID } from "../core/declaration";
 import type { TriggerAttribute, Triggers } from "../core/declaration";
-import { RuleUserListBase, frameworkKit } from "./rule-user-list-base";
-import type { LocalExec, RuleUserListProps, TerraformKit } from "./rule-user-list-base";
+import { RuleUserListBase } from "./rule-user-list-base";
+import type { RuleUserListProps } from "./rule-user-list-base";
+import { frameworkKit } from "./framework-kit";
+import type { LocalExec, TerraformKit } from "./framework-kit";
 import { compatibleScope } from "./compat";
 import type { Framework } from "./compat";
 import { HCL_OUTPUT_UNSUPPORTED, PROVIDER_CONFIG, providerAttributes } from "./native";

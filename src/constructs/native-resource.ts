@@ -6,7 +6,7 @@
 import type { Construct } from "constructs";
 import { HCL_OUTPUT_UNSUPPORTED, NATIVE_RESOURCE_CONFIG, withMove } from "./native";
 import type { NativeSpec } from "./native";
-import type { OverridableResource, TerraformKit } from "./rule-user-list-base";
+import type { OverridableResource, TerraformKit } from "./framework-kit";
 
 /** What the shared class uses of a framework's `TerraformResource`. */
 interface FrameworkResource extends OverridableResource {

@@ -18,8 +18,10 @@ export type ProvisionerResourceType = "null_resource" | "terraform_data";
 export interface NativeSpec {
   /** The attributes, read at synth (the policies that apply are known only then). */
   readonly attributes: () => NativeAttributes;
-  /** The provisioner resource the list had, for the `removed` block. */
+  /** The provisioner resource the list had, for the `moved` block (or, moved by import, the `removed` block). */
   readonly movedFrom?: ProvisionerResourceType;
+  /** How the list moves: a `moved` block (Terraform 1.8+), or `removed` and `import` blocks (Terraform 1.7+). @default "moved" */
+  readonly moveWith?: "moved" | "import";
   /** The rule ID of the `import` block. */
   readonly importId?: string;
 }
@@ -68,10 +70,16 @@ export function removedBlock(from: ProvisionerResourceType, logicalId: string): 
   return { from: `${from}.${logicalId}`, lifecycle: { destroy: false } };
 }
 
-/** A native resource's JSON (`toTerraform`), with the `removed` block of its move when it has one. */
+/** The `moved` block that carries the provisioner resource's state over (the provider's MoveResourceState: no request). */
+export function movedBlock(from: ProvisionerResourceType, logicalId: string): Record<string, unknown> {
+  return { from: `${from}.${logicalId}`, to: `${NATIVE_RESOURCE_TYPE}.${logicalId}` };
+}
+
+/** A native resource's JSON (`toTerraform`), with the `moved` block (or the `removed` block) of its move when it has one. */
 export function withMove(tf: unknown, spec: NativeSpec, logicalId: string): Record<string, unknown> {
   const json = tf as Record<string, unknown>;
-  return spec.movedFrom === undefined ? json : { ...json, removed: [removedBlock(spec.movedFrom, logicalId)] };
+  if (spec.movedFrom === undefined) return json;
+  return spec.moveWith === "import" ? { ...json, removed: [removedBlock(spec.movedFrom, logicalId)] } : { ...json, moved: [movedBlock(spec.movedFrom, logicalId)] };
 }
 
 /**

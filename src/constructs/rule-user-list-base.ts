@@ -4,14 +4,15 @@
  * Imports `constructs` only; each entry passes its own framework in a {@link TerraformKit}, so the
  * same code builds the same JSON with either.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Construct } from "constructs";
 import type { IConstruct } from "constructs";
 import {
   DECLARED_RULES_FILE,
   DEFAULT_CLI_COMMAND,
   ENV_POLICIES,
+  POLICIES_TRIGGER,
   RESOURCE_CHILD_ID,
   encodeTriggerFields,
   duplicateKey,
@@ -23,17 +24,19 @@ import {
   usersSizeFailures,
   validateDeclaration,
 } from "../core/declaration";
-import type { RuleReference, TriggerAttribute, Triggers } from "../core/declaration";
+import type { RuleReference, TriggerAttribute } from "../core/declaration";
 import { canonicalUsers } from "../core/engine/canonical";
 import { POLICIES_KEY } from "../core/engine/policy-schema";
 import { policiesFor } from "./rule-user-list-policy";
 import type { DesiredUser, ListMode } from "../core/engine/desired";
-import { declarationPolicyFailures, encodeNativeAttributes } from "../core/declaration/native";
-import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, PROVIDER_LOCAL_NAME, nativeImportId } from "../core/native/native-provider";
+import { declarationPolicyFailures, encodeNativeAttributes, policiesTrigger } from "../core/declaration/native";
+import { NATIVE_RESOURCE_TYPE, ON_DESTROY_VALUES, nativeImportId } from "../core/native/native-provider";
+import { LOCK_FILE_NAME } from "../core/native/provider-lock";
 import type { OnDestroy } from "../core/native/native-provider";
-import { installProvider } from "../io/provider-install";
+import { installProviderAtHand } from "../io/provider-install";
 import { PROVIDER_CHILD_ID, ProviderDedupe } from "./native";
-import type { NativeSpec, ProvisionerResourceType } from "./native";
+import type { LocalExec, OverridableResource, TerraformKit } from "./framework-kit";
+import type { ProvisionerResourceType } from "./native";
 
 /** One user of a RuleUserList. */
 export interface RuleUserListUser {
@@ -70,13 +73,24 @@ export type { ProvisionerResourceType } from "./native";
 
 /**
  * Moving a list that Terraform applied as a provisioner resource onto the native resource, with no
- * write to the service: the stack gets a `removed` block (`lifecycle { destroy = false }`) for the
- * old resource (same construct, same logical ID) and an `import` block, by the rule's ID, for the
- * new one (docs/provider-migration.md).
+ * write to the service (docs/provider-migration.md): by default a `moved` block from the old
+ * resource (same construct, same logical ID; Terraform 1.8 or later), whose state the provider
+ * makes from the old resource's triggers (the declaration and its policies), so the first plan
+ * shows the move and no change; or, `with: "import"` (Terraform 1.7), a `removed` block
+ * (`lifecycle { destroy = false }`) for the old resource and an `import` block for the new one.
  */
 export interface RuleUserListMove {
   /** The resource type the list had until now. */
   readonly resourceType: ProvisionerResourceType;
+  /**
+   * How the state moves: `"moved"`, a `moved` block (Terraform 1.8+; the plan shows no change);
+   * `"import"`, `removed` and `import` blocks (Terraform 1.7+; the plan shows the import, the
+   * policies of the list as an update that sends nothing, and an additive list's undeclared live
+   * users leaving the state).
+   *
+   * @default "moved"
+   */
+  readonly with?: "moved" | "import";
   /**
    * Not needed: the `import` block names the rule as the list does (by ID, or `name:` and the
    * rule's name for a list declared by `ruleName`; `additive:` in front for an additive list), so
@@ -164,72 +178,6 @@ export interface RuleUserListProps {
   readonly movedFrom?: RuleUserListMove;
 }
 
-/** The `local-exec` provisioner of a list, in the shape both frameworks take. */
-export interface LocalExec {
-  readonly type: "local-exec";
-  readonly command: string;
-  readonly environment: Record<string, string>;
-}
-
-/** A synthesized resource, as the shared code uses it. */
-export interface OverridableResource extends IConstruct {
-  addOverride(path: string, value: unknown): void;
-}
-
-/** What a framework passes to a construct's custom synthesis: where the stacks are written. */
-export interface SynthesisSession {
-  readonly outdir: string;
-  readonly manifest: { forStack(stack: never): { readonly workingDirectory: string } };
-}
-
-/** The parts of a Terraform CDK framework (cdktf or cdktn) a RuleUserList needs. */
-export interface TerraformKit {
-  /** The stack a construct belongs to (`TerraformStack.of`). */
-  readonly stackOf: (construct: IConstruct) => IConstruct;
-  /** Whether a value is an unresolved token (`Token.isUnresolved`). */
-  readonly isUnresolved: (value: unknown) => boolean;
-  /** Adds an aspect to a scope (`Aspects.of(scope).add`). */
-  readonly addAspect: (scope: IConstruct, aspect: { visit(node: IConstruct): void }) => void;
-  /** A `null_resource` with these triggers and provisioner (and a null provider in its stack when needed). */
-  readonly nullResource: (scope: Construct, id: string, triggers: Triggers, provisioner: LocalExec) => OverridableResource;
-  /**
-   * A `terraform_data` resource with these `triggers_replace` and provisioner, without a process
-   * per resource at synth (cdktf's own class runs `terraform version` for each one): the Terraform
-   * version is checked once per stack.
-   */
-  readonly dataResource: (scope: Construct, id: string, triggers: Triggers, provisioner: LocalExec) => OverridableResource;
-  /** The native `alertrules_rule_user_list` resource, with its `import` block when the spec has one. */
-  readonly nativeResource: (scope: Construct, id: string, spec: NativeSpec) => OverridableResource;
-  /** A provider block of the native provider (`AlertRulesProvider` with no props) in `stack`. */
-  readonly alertRulesProvider: (stack: IConstruct, id: string) => void;
-  /** Whether a construct is a provider block of the native provider. */
-  readonly isAlertRulesProvider: (construct: IConstruct) => boolean;
-  /** Calls `onSynthesize` when the stack of `construct` is written (the framework's custom synthesis). */
-  readonly addCustomSynthesis: (construct: IConstruct, onSynthesize: (session: SynthesisSession) => void) => void;
-}
-
-/** The framework values the members of every {@link TerraformKit} are made of: cdktf's or cdktn's, the same shape. */
-export interface FrameworkValues {
-  readonly TerraformStack: { of(construct: IConstruct): IConstruct };
-  readonly Token: { isUnresolved(value: unknown): boolean };
-  readonly Aspects: { of(scope: IConstruct): { add(aspect: { visit(node: IConstruct): void }): void } };
-  readonly TerraformProvider: { isTerraformProvider(x: unknown): x is { terraformResourceType: string } };
-  readonly addCustomSynthesis: (construct: IConstruct, synthesis: { onSynthesize(session: SynthesisSession): void }) => void;
-}
-
-/** The members of a kit that only call the framework, the same in both. */
-export function frameworkKit(
-  cdk: FrameworkValues,
-): Pick<TerraformKit, "stackOf" | "isUnresolved" | "addAspect" | "isAlertRulesProvider" | "addCustomSynthesis"> {
-  return {
-    stackOf: (construct) => cdk.TerraformStack.of(construct),
-    isUnresolved: (value) => cdk.Token.isUnresolved(value),
-    addAspect: (scope, aspect) => cdk.Aspects.of(scope).add(aspect),
-    isAlertRulesProvider: (c) => cdk.TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === PROVIDER_LOCAL_NAME,
-    addCustomSynthesis: (construct, onSynthesize) => cdk.addCustomSynthesis(construct, { onSynthesize: (session) => onSynthesize(session) }),
-  };
-}
-
 /** Failures for values only known at apply time: plan reads the synthesized JSON as written. */
 function tokenFailures(props: RuleUserListProps, isUnresolved: (value: unknown) => boolean): string[] {
   // every token marker of cdktf and cdktn (`${TfToken[`, `#{…`, `&{…`) holds a brace: a string
@@ -269,7 +217,8 @@ function nativeFailures(props: RuleUserListProps, native: boolean): string[] {
   }
   const move: unknown = props.movedFrom;
   if (move !== undefined) {
-    const from = typeof move === "object" && move !== null ? (move as { resourceType?: unknown; ruleId?: unknown }) : {};
+    const from = typeof move === "object" && move !== null ? (move as { resourceType?: unknown; ruleId?: unknown; with?: unknown }) : {};
+    if (from.with !== undefined && from.with !== "moved" && from.with !== "import") failures.push(`movedFrom.with: must be "moved" (a moved block, Terraform 1.8+) or "import" (removed and import blocks), got ${JSON.stringify(from.with) ?? typeof from.with}`);
     if (!native) failures.push(`movedFrom: applies to resourceType "${NATIVE_RESOURCE_TYPE}" only (the resource the list moves to)`);
     if (from.resourceType !== "null_resource" && from.resourceType !== "terraform_data") {
       failures.push(`movedFrom.resourceType: must be "null_resource" or "terraform_data" (the resource type the list had), got ${JSON.stringify(from.resourceType) ?? typeof from.resourceType}`);
@@ -365,6 +314,17 @@ function addProviderBlockOnce(stack: IConstruct, kit: TerraformKit): void {
   kit.addAspect(stack, new ProviderDedupe(stack, PROVIDER_CHILD_ID, kit.isAlertRulesProvider));
 }
 
+/**
+ * The lock file committed beside the app (`.terraform.lock.hcl` in the directory the app runs in,
+ * where cdktf.json is), copied into a stack directory at synth: cdktf.out is git-ignored and
+ * rewritten, so a lock file kept only there is never committed (docs/provider-migration.md).
+ */
+function copyCommittedLock(stackDir: string): void {
+  const committed = join(process.cwd(), LOCK_FILE_NAME);
+  if (!existsSync(committed) || resolve(committed) === resolve(stackDir, LOCK_FILE_NAME)) return;
+  writeFileSync(join(stackDir, LOCK_FILE_NAME), readFileSync(committed));
+}
+
 /** The stacks whose directory gets the provider at synth. */
 const STACKS_WITH_PROVIDER = new WeakSet<IConstruct>();
 
@@ -378,7 +338,9 @@ function installProviderOnce(stack: IConstruct, kit: TerraformKit): void {
   STACKS_WITH_PROVIDER.add(stack);
   const holder = new Construct(stack, "alert-rule-users-provider-mirror");
   kit.addCustomSynthesis(holder, (session) => {
-    installProvider({ dir: join(session.outdir, session.manifest.forStack(stack as never).workingDirectory) });
+    const dir = join(session.outdir, session.manifest.forStack(stack as never).workingDirectory);
+    installProviderAtHand({ dir });
+    copyCommittedLock(dir);
   });
 }
 
@@ -393,6 +355,7 @@ class PolicyWriter {
     private readonly list: IConstruct,
     private readonly resource: OverridableResource,
     private readonly provisioner: LocalExec,
+    private readonly attribute: TriggerAttribute,
   ) {}
 
   visit(node: IConstruct): void {
@@ -400,6 +363,8 @@ class PolicyWriter {
     const policies = policiesFor(this.list);
     if (policies.length === 0) return;
     this.resource.addOverride(`//.${POLICIES_KEY}`, policies);
+    // in the triggers too, so that a moved block onto the native resource carries them (triggers.ts)
+    this.resource.addOverride(`${this.attribute}.${POLICIES_TRIGGER}`, policiesTrigger(policies));
     this.provisioner.environment[ENV_POLICIES] = escapeTemplate(JSON.stringify(policies));
   }
 }
@@ -461,8 +426,9 @@ export abstract class RuleUserListBase extends Construct {
       const move = props.movedFrom;
       // A list declared by name is imported by name (`name:…`), an additive one as additive: the
       // first plan after the move then shows the import and no change (src/core/native/native-provider.ts).
+      const moveWith = move?.with === "import" ? "import" : "moved";
       const importId =
-        move === undefined
+        move === undefined || moveWith === "moved"
           ? undefined
           : nativeImportId({ ruleId: ruleId ?? null, ruleName: ruleId === undefined ? (ruleName ?? null) : null, mode: this.mode === "additive" ? "additive" : "authoritative" });
       this.resource = kit.nativeResource(this, RESOURCE_CHILD_ID, {
@@ -471,7 +437,7 @@ export abstract class RuleUserListBase extends Construct {
             { ruleId, ruleName: ruleId === undefined ? ruleName : undefined, mode: String(this.mode), allowMassRemoval: this.allowMassRemoval === true, users: this.users, onDestroy },
             policiesFor(this),
           ),
-        ...(move?.resourceType === "null_resource" || move?.resourceType === "terraform_data" ? { movedFrom: move.resourceType } : {}),
+        ...(move?.resourceType === "null_resource" || move?.resourceType === "terraform_data" ? { movedFrom: move.resourceType, moveWith } : {}),
         ...(typeof importId === "string" && importId !== "" ? { importId } : {}),
       });
       addProviderBlockOnce(stack, kit);
@@ -494,6 +460,6 @@ export abstract class RuleUserListBase extends Construct {
     };
     const make = this.resourceType === "terraform_data" ? kit.dataResource : kit.nullResource;
     this.resource = make(this, RESOURCE_CHILD_ID, triggers, provisioner);
-    kit.addAspect(this, new PolicyWriter(this, this.resource, provisioner));
+    kit.addAspect(this, new PolicyWriter(this, this.resource, provisioner, attribute));
   }
 }

@@ -133,6 +133,15 @@ async function withKnownNames<T extends RuleObservation | FoundWithoutList>(
   pageSize: number,
 ): Promise<readonly (T | RuleObservation)[]> {
   if (!resolved.some((o) => o.kind === "not-found")) return resolved;
+  const knownNames = await knownRuleNames(client, pageSize, metadata);
+  return resolved.map((o) => (o.kind === "not-found" ? { kind: "not-found", knownNames } : o));
+}
+
+/**
+ * The names a typo may have meant: those of `metadata` (the search's answer) and of the first page
+ * of the tenant's rules (one bounded request; on failure, only the suggestion is lost).
+ */
+export async function knownRuleNames(client: RuleListClient, pageSize: number, metadata: readonly RuleMetadata[] = []): Promise<string[]> {
   const names = new Set(metadata.map((m) => m.name));
   try {
     const page = await client.queryRuleMetadataPage([group([filter("TenantId", "Is", client.tenantId)])], { groupClause: "OR", pageSize, pageNumber: 0 });
@@ -140,8 +149,7 @@ async function withKnownNames<T extends RuleObservation | FoundWithoutList>(
   } catch (err) {
     if (!(err instanceof AlertRuleUsersError)) throw err;
   }
-  const knownNames = [...names];
-  return resolved.map((o) => (o.kind === "not-found" ? { kind: "not-found", knownNames } : o));
+  return [...names];
 }
 
 /** The observed list in the engine's terms: entries without a usable user ID get `userId: null`. */

@@ -5,24 +5,31 @@
  * configuration file, and records the same `h1:` hash on every machine. No absolute path, no
  * Node.js version and no machine is in what it writes.
  *
+ * What it writes is the release's zip, in the mirror's packed layout
+ * (`terraform.d/plugins/HOST/NAMESPACE/TYPE/NAME_VERSION_OS_ARCH.zip`): Terraform unpacks it into
+ * `.terraform/providers`, or into the plugin cache however and whenever one is set, and never
+ * links either into `terraform.d` (which it does for an unpacked directory: removing the project
+ * would break every other project sharing the cache). Under OpenTofu's registry host the same
+ * file is a hard link: one copy on disk.
+ *
  * Two entries:
- * - {@link installProvider}, synchronous (synth and `init --hcl` call it): the package it is given,
- *   else the canonical one where it is at hand (darwin: always; Linux: once the executable has been
- *   built on this machine, by `provider install` or `provider package`), else, on Linux, the
- *   launcher package that runs with the node on PATH (`canonical: false`; `doctor` says so);
- * - {@link installCanonicalProvider}, for the CLI: builds the Linux executable first (or takes a
- *   release's zip, `--from`), checks it, then installs it.
+ * - {@link installProviderAtHand}, synchronous (a cdktf synth calls it): the package at hand
+ *   without building anything (darwin: always; the self-contained ones: once built on this
+ *   machine), else, on Linux, the launcher package that runs with the node on PATH, marked as not
+ *   the release's (`canonical: false`; `doctor` says so);
+ * - {@link installCanonicalProvider}, for the CLI and `init --hcl`: builds the self-contained
+ *   executable first (or takes a release's zip, `--from`), checks it, then installs it.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { UsageError, ConfigError } from "../errors";
-import { OPENTOFU_PROVIDER_HOST, mirrorPath, terraformTarget } from "../core/native/native-provider";
+import { OPENTOFU_PROVIDER_HOST, mirrorPath, packedMirrorPath, terraformTarget } from "../core/native/native-provider";
 import { h1Hash, sha256Hex } from "./provider-package/hashes";
-import { executableName, isPackageTarget, releaseNames, sortedFiles, type PackageFile, type PackageTarget } from "./provider-package/package-file";
-import { BUNDLE_NAME, bundlePath, canonicalPackage, needsNode, nodeLauncherPackage, readBundle } from "./provider-package/packages";
-import { seaKey } from "./provider-package/sea";
+import { isPackageTarget, releaseNames, type PackageFile, type PackageTarget } from "./provider-package/package-file";
+import { BUNDLE_NAME, bundlePath, canonicalPackages, packageAtHand, packageOfFiles, packageOfZip, readBundle, type ProviderPackage } from "./provider-package/packages";
+import { mirrorDirectory } from "./provider-package/release";
 import { providerCacheDir } from "./provider-package/sea-node";
-import { readZip } from "./provider-package/zip";
+import { writeInside } from "./provider-package/write-inside";
 import { TOOL_VERSION } from "./version";
 
 /** What an install is for; every field defaults to the running process and this package. */
@@ -39,21 +46,14 @@ export interface ProviderInstallRequest {
   readonly files?: readonly PackageFile[];
   /** @default - {@link providerCacheDir} */
   readonly cacheDir?: string;
-  /**
-   * Terraform's plugin cache (`TF_PLUGIN_CACHE_DIR`), where the package is written too, as a
-   * directory of its own: Terraform would otherwise make the cache entry a link into this
-   * directory's `terraform.d`, which breaks every other project when this one is removed.
-   * @default - none
-   */
-  readonly pluginCacheDir?: string;
 }
 
 export interface ProviderInstall {
-  /** The executable Terraform runs, absolute. */
+  /** The zip Terraform installs from, absolute. */
   readonly file: string;
   /** The same, relative to the request's directory (`/`-separated). */
   readonly relativePath: string;
-  /** The same executable under OpenTofu's registry host, relative to the request's directory. */
+  /** The same zip under OpenTofu's registry host, relative to the request's directory. */
   readonly openTofuPath: string;
   readonly version: string;
   /** Terraform's OS_ARCH, e.g. `linux_amd64`. */
@@ -70,102 +70,84 @@ export interface ProviderInstall {
 
 /** The platform of a request, refused where Terraform has no package of this provider. */
 export function installTarget(platform: string = process.platform, arch: string = process.arch): PackageTarget {
-  if (platform === "win32") {
-    throw new UsageError(
-      "provider install: Windows is not supported: Terraform there runs a provider only as a .exe, and this provider has packages for Linux and macOS. Use Linux or macOS (WSL works), or the CLI's own plan and apply.",
-    );
-  }
   const target = terraformTarget(platform, arch);
   if (target === null || !isPackageTarget(target)) {
-    throw new UsageError(`provider install: no package of this provider for ${platform} on ${arch}; there are packages for Linux and macOS (amd64, arm64).`);
+    throw new UsageError(`provider install: no package of this provider for ${platform} on ${arch}; there are packages for Linux and macOS (amd64, arm64) and Windows (amd64).`);
   }
   return target;
 }
 
-/** The Linux executable built on this machine before, if any: read from the cache, checked by its key. */
-function cachedLinuxPackage(target: PackageTarget, version: string, bundle: Buffer, cacheDir: string): PackageFile[] | null {
-  const kept = path.join(cacheDir, "sea", seaKey(bundle, target === "linux_amd64" ? "x64" : "arm64"));
-  try {
-    return sortedFiles([
-      { name: executableName(version), mode: 0o755, data: fs.readFileSync(path.join(kept, "executable")) },
-      { name: "LICENSE.node", mode: 0o644, data: fs.readFileSync(path.join(kept, "LICENSE")) },
-    ]);
-  } catch {
-    return null;
-  }
+/**
+ * Writes the package at hand (see the module's comment) into `request.dir`'s implied local
+ * mirror; null where nothing is at hand (Windows, before `provider install` built its executable).
+ */
+export function installProviderAtHand(request: ProviderInstallRequest): ProviderInstall | null {
+  const target = installTarget(request.platform, request.arch);
+  const version = request.version ?? TOOL_VERSION;
+  if (request.files !== undefined) return writeInstall(request.dir, version, packageOfFiles(target, request.files), true);
+  const atHand = packageAtHand(target, version, readBundle(), request.cacheDir ?? providerCacheDir());
+  return atHand === null ? null : writeInstall(request.dir, version, atHand.pkg, atHand.canonical);
 }
 
-/** The package at hand without building anything (see the module's comment). */
-function localPackage(target: PackageTarget, version: string, cacheDir: string): { files: readonly PackageFile[]; canonical: boolean } {
-  const bundle = readBundle();
-  if (needsNode(target)) return { files: nodeLauncherPackage(version, bundle), canonical: true };
-  const built = cachedLinuxPackage(target, version, bundle, cacheDir);
-  return built !== null ? { files: built, canonical: true } : { files: nodeLauncherPackage(version, bundle), canonical: false };
+/** The command that builds this machine's package where none is at hand. */
+const REINSTALL_COMMAND = "npx --no alert-rule-users provider install";
+
+/** {@link installProviderAtHand}, where a package is sure to be at hand (given, or not Windows). */
+export function installProvider(request: ProviderInstallRequest): ProviderInstall {
+  const installed = installProviderAtHand(request);
+  if (installed === null) throw new UsageError(`provider install: the ${installTarget(request.platform, request.arch)} package is built by ${REINSTALL_COMMAND} (or taken from a release with --from DIR); it has not been built on this machine.`);
+  return installed;
 }
 
 /**
- * Writes the package into `request.dir`'s implied local mirror, under Terraform's registry host and
- * OpenTofu's: the `OS_ARCH` directory holds exactly the package's files (anything else there would
- * change its `h1:` hash), modes 0755/0644. Leaves an identical package as it is.
+ * Writes `pkg`'s zip into `dir`'s implied local mirror, under Terraform's registry host and
+ * OpenTofu's (one file, two names), never through a link already in `dir`; removes the unpacked
+ * directory an earlier install left for the same version and platform. Leaves an identical
+ * package as it is.
  */
-export function installProvider(request: ProviderInstallRequest): ProviderInstall {
-  const target = installTarget(request.platform, request.arch);
-  const version = request.version ?? TOOL_VERSION;
-  const { files, canonical } = request.files !== undefined ? { files: request.files, canonical: true } : localPackage(target, version, request.cacheDir ?? providerCacheDir());
-  const relativePath = mirrorPath(version, target);
-  const openTofuPath = mirrorPath(version, target, OPENTOFU_PROVIDER_HOST);
-  const file = path.join(request.dir, ...relativePath.split("/"));
-  let changed = false;
-  const dirs = [path.dirname(file), path.dirname(path.join(request.dir, ...openTofuPath.split("/")))];
-  if (request.pluginCacheDir !== undefined && request.pluginCacheDir !== "") dirs.push(pluginCacheEntry(path.resolve(request.dir, request.pluginCacheDir), version, target));
-  for (const dir of dirs) {
-    if (writePackage(dir, files)) changed = true;
-  }
-  return { file, relativePath, openTofuPath, version, target, h1: h1Hash(files), canonical, needsNode: files.some((f) => f.name === BUNDLE_NAME), changed };
+function writeInstall(dir: string, version: string, pkg: ProviderPackage, canonical: boolean): ProviderInstall {
+  const relativePath = packedMirrorPath(version, pkg.target);
+  const openTofuPath = packedMirrorPath(version, pkg.target, OPENTOFU_PROVIDER_HOST);
+  const file = path.join(dir, ...relativePath.split("/"));
+  const changed = !installedAlready(dir, relativePath, openTofuPath, pkg.zip);
+  if (changed) writeInside(dir, new Map([[relativePath, { data: pkg.zip, mode: 0o644 }], [openTofuPath, { sameAs: relativePath }]]), "provider install");
+  for (const host of [undefined, OPENTOFU_PROVIDER_HOST]) removeUnpacked(dir, path.posix.dirname(mirrorPath(version, pkg.target, host)));
+  return { file, relativePath, openTofuPath, version, target: pkg.target, h1: h1Hash(pkg.files), canonical, needsNode: pkg.files.some((f) => f.name === BUNDLE_NAME), changed };
 }
 
-/** Writes `files` as the whole content of `dir`; false when it held exactly them already. */
-function writePackage(dir: string, files: readonly PackageFile[]): boolean {
-  if (holdsExactly(dir, files)) return false;
-  try {
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "error";
-    throw new UsageError(`provider install: cannot create ${dir} (${code}); give a directory you can write to.`);
-  }
-  for (const file of files) {
-    const target = path.join(dir, file.name);
-    const temp = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, file.data, { mode: file.mode });
-    fs.chmodSync(temp, file.mode);
-    fs.renameSync(temp, target);
-  }
-  return true;
+/** Whether both names hold exactly `zip` as regular files (no link). */
+function installedAlready(dir: string, relativePath: string, openTofuPath: string, zip: Buffer): boolean {
+  return [relativePath, openTofuPath].every((rel) => {
+    const full = path.join(dir, ...rel.split("/"));
+    try {
+      const stat = fs.lstatSync(full);
+      return stat.isFile() && stat.size === zip.length && fs.readFileSync(full).equals(zip);
+    } catch {
+      return false;
+    }
+  });
 }
 
-/** The directory of this provider's package in Terraform's plugin cache (the unpacked layout). */
-export function pluginCacheEntry(cacheDir: string, version: string, target: string): string {
-  return path.join(cacheDir, ...path.posix.dirname(mirrorPath(version, target)).split("/").slice(2));
-}
-
-function holdsExactly(dir: string, files: readonly PackageFile[]): boolean {
-  try {
-    if (fs.lstatSync(dir).isSymbolicLink()) return false;
-    const names = fs.readdirSync(dir).sort();
-    if (names.join("\n") !== files.map((f) => f.name).join("\n")) return false;
-    return files.every((f) => {
-      const full = path.join(dir, f.name);
-      const stat = fs.statSync(full);
-      return stat.isFile() && (stat.mode & 0o777) === f.mode && stat.size === f.data.length && fs.readFileSync(full).equals(f.data);
-    });
-  } catch {
-    return false;
-  }
+/** Removes `dir/rel` (`.../VERSION/OS_ARCH`, an unpacked package) when it and its version directory are real directories, and the version directory when it is left empty. */
+function removeUnpacked(dir: string, rel: string): void {
+  const target = path.join(dir, ...rel.split("/"));
+  const versionDir = path.dirname(target);
+  const isDir = (p: string) => {
+    try {
+      return fs.lstatSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  if (!isDir(versionDir) || !isDir(target)) return;
+  fs.rmSync(target, { recursive: true, force: true });
+  if (fs.readdirSync(versionDir).length === 0) fs.rmdirSync(versionDir);
 }
 
 /** Where a canonical package comes from for {@link installCanonicalProvider}. */
 export interface CanonicalInstallRequest extends ProviderInstallRequest {
+  /** The environment whose build cache is used (`ALERT_RULE_USERS_PROVIDER_CACHE`, when `cacheDir` is not given). @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
   /** A release directory (`provider package --out`), its mirror directory, or one zip of it. */
   readonly from?: string;
 }
@@ -179,18 +161,21 @@ export interface CanonicalInstallRequest extends ProviderInstallRequest {
 export async function installCanonicalProvider(request: CanonicalInstallRequest): Promise<ProviderInstall> {
   const target = installTarget(request.platform, request.arch);
   const version = request.version ?? TOOL_VERSION;
-  const files = request.from !== undefined ? packageFromRelease(request.from, version, target) : await canonicalPackage(target, version, readBundle(), request.cacheDir ?? providerCacheDir());
+  const pkg =
+    request.from !== undefined
+      ? packageFromRelease(request.from, version, target)
+      : ((await canonicalPackages([target], version, readBundle(), request.cacheDir ?? providerCacheDir(request.env))).get(target) as ProviderPackage);
   const carried = carriedHashes();
   if (carried !== null && carried.version === version) {
     const expected = carried.packages[target]?.h1;
-    const got = h1Hash(files);
+    const got = h1Hash(pkg.files);
     if (expected !== undefined && expected !== got) {
       throw new ConfigError(
         `provider install: the ${target} package made here has hash ${got}, but this alert-rule-users ${version} was released with ${expected}: refused. Install from the release instead: alert-rule-users provider install --from DIR (the directory of its zips).`,
       );
     }
   }
-  return installProvider({ ...request, version, files });
+  return writeInstall(request.dir, version, pkg, true);
 }
 
 /** dist/provider/packages.json: the `h1:`/`zh:` hashes of every platform's package of this version. */
@@ -203,12 +188,16 @@ export function carriedHashes(): { version: string; packages: Partial<Record<Pac
   }
 }
 
-/** The package of `target` from a release directory, its mirror, or a zip; checked against SHA256SUMS where there is one. */
-function packageFromRelease(from: string, version: string, target: PackageTarget): PackageFile[] {
+/**
+ * The package of `target` from a release directory, its mirror, or a zip; checked against the
+ * SHA256SUMS beside the zip (the mirror's entry is a link to the release's zip: beside that one).
+ */
+function packageFromRelease(from: string, version: string, target: PackageTarget): ProviderPackage {
   const names = releaseNames(version);
   let zipFile = from;
   if (fs.existsSync(from) && fs.statSync(from).isDirectory()) {
-    const candidates = [path.join(from, names.zip(target)), path.join(from, "mirror", "registry.terraform.io", "alert-rule-users", "alertrules", names.zip(target))];
+    // the release directory, the mirror directory (DIR/mirror), or the mirror's provider directory
+    const candidates = [path.join(from, names.zip(target)), path.join(from, ...mirrorDirectory().split("/"), names.zip(target)), path.join(from, ...mirrorDirectory().split("/").slice(1), names.zip(target))];
     const found = candidates.find((c) => fs.existsSync(c));
     if (found === undefined) throw new UsageError(`provider install --from ${from}: no ${names.zip(target)} there; give the directory 'provider package --out' wrote, or the zip itself.`);
     zipFile = found;
@@ -219,7 +208,7 @@ function packageFromRelease(from: string, version: string, target: PackageTarget
   } catch {
     throw new UsageError(`provider install --from ${from}: cannot read it; give the directory 'provider package --out' wrote, or the zip itself.`);
   }
-  const sums = path.join(path.dirname(zipFile), names.sums);
+  const sums = path.join(path.dirname(fs.realpathSync(zipFile)), names.sums);
   if (fs.existsSync(sums)) {
     const line = fs
       .readFileSync(sums, "utf8")
@@ -229,5 +218,9 @@ function packageFromRelease(from: string, version: string, target: PackageTarget
       throw new ConfigError(`provider install --from: ${zipFile} does not match ${sums}: refused (a damaged or altered download; fetch it again).`);
     }
   }
-  return readZip(zip);
+  try {
+    return packageOfZip(target, zip);
+  } catch (error) {
+    throw new ConfigError(`provider install --from: ${zipFile} is not a zip this reader knows (${(error as Error).message}): fetch it again.`);
+  }
 }

@@ -209,7 +209,7 @@ function indexPage(input: DocsInput): string {
     "",
     `# ${PROVIDER_NAME} Provider`,
     "",
-    `Keeps the user lists of security alert rules as declared: one \`${RULE_USER_LIST}\` per rule, read live at every plan. The provider ships in the \`alert-rule-users\` npm package (version ${input.version}) and runs with Node.js: \`npx --no alert-rule-users provider install\` in the directory that holds your \`.tf\` files writes it where \`terraform init\` finds it, with no registry and no network.`,
+    `Keeps the user lists of security alert rules as declared: one \`${RULE_USER_LIST}\` per rule, read live at every plan. The provider ships in the \`alert-rule-users\` npm package (version ${input.version}), and its release (\`provider package\`) serves as a filesystem or network mirror. On Linux and Windows it is a self-contained executable (no Node.js where Terraform runs); on macOS a launcher that runs it with the \`node\` (20 or later) on PATH. \`npx --no alert-rule-users provider install\` in the directory that holds your \`.tf\` files writes it where \`terraform init\` finds it, with no registry and no network; \`npx --no alert-rule-users provider lock\` writes \`.terraform.lock.hcl\` for every platform: commit it.`,
     "",
     "Every argument is optional and falls back to its environment variable; a value set in the block wins. No secret is written to state, a plan, Terraform's log or a diagnostic.",
     "",

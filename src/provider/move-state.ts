@@ -11,8 +11,9 @@
  *   }
  */
 import { declarationOfProvisionerState } from "../core/declaration/provisioner-state";
-import type { Diagnostic, MoveRequest, ObjectValue } from "./protocol";
+import type { Diagnostic, MoveRequest, ObjectValue, Value } from "./protocol";
 import { ruleUserListSchema } from "./schema";
+import { typedLiteral } from "./dynamic";
 import { usersValue } from "./values";
 
 /** The providers whose resources a RuleUserList writes: Terraform's built-in one (terraform_data) and hashicorp/null. */
@@ -38,7 +39,7 @@ export function movedState(request: Pick<MoveRequest, "sourceProvider" | "source
   }
   const read = declarationOfProvisionerState(request.sourceType, request.sourceState);
   if (!read.ok) return fail(read.reason);
-  const { declaration } = read;
+  const { declaration, policies } = read;
   return {
     state: {
       ...emptyState(),
@@ -50,6 +51,8 @@ export function movedState(request: Pick<MoveRequest, "sourceProvider" | "source
       users: usersValue(declaration.users),
       allow_mass_removal: declaration.allowMassRemoval,
       on_destroy: "keep",
+      // as the configuration writes them (the construct's own encoding): the move shows no change of policies
+      policies: policies === null ? null : typedLiteral(policies as Value),
       expired_user_ids: [],
       entries_without_user_id: [],
     },

@@ -100,7 +100,10 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
   async read({ state, private: kept }: { readonly state: RuleUserListModel; readonly private: Buffer }): Promise<ReadAnswer> {
     const run = this.need();
     const stored = decodePrivate(kept);
-    const read = await readRuleState(run, { id: state.ruleId ?? (state.ruleName === null ? state.id : null), reference: state.reference, declared: { mode: state.mode, users: state.users } }, stored);
+    // an import's first read: what importState wrote, no users and no private data yet
+    const importing = stored === null && state.values.users === null;
+    const read = await readRuleState(run, { id: state.ruleId ?? (state.ruleName === null ? state.id : null), reference: state.reference, declared: { mode: state.mode, users: state.users }, importing }, stored);
+    if (read.kind === "gone" && read.reason !== null) return { state: null, diagnostics: [error("Cannot import: the import ID names no rule", redactText(read.reason))] };
     if (read.kind === "gone") return { state: null, diagnostics: [warning("Rule not found", `The rule ${read.id ?? "?"} no longer exists in this tenant: it is removed from state, and a plan that still declares it fails.`)] };
     if (read.kind === "unreadable") return { state: state.wire, private: kept, diagnostics: [error(read.what === "rule" ? "Cannot read the rule" : "Cannot read the rule's list", read.message)] };
     const { rule } = read;

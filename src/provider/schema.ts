@@ -47,11 +47,15 @@ const policyAttributes: readonly Attribute[] = [
 
 /** The `timeouts` block of the resource: a deadline for each of Terraform's calls (src/provider/timeouts.ts). */
 export const TIMEOUT_OPERATIONS = ["create", "read", "update", "delete"] as const;
+
+/** An operation of a `timeouts` block, as its description names it ("an update", never "a update"). */
+const OPERATION_WORDS: Readonly<Record<(typeof TIMEOUT_OPERATIONS)[number], string>> = { create: "a create", read: "a refresh (read)", update: "an update", delete: "a delete" };
+
 const timeoutsBlock: Block = {
   name: "timeouts",
   nesting: "single",
   description: 'Deadlines of Terraform\'s refresh (read) and apply (create, update, delete) of this resource, as durations ("30s", "5m", "1h"); a plan is not bounded. Past its deadline a call that has sent nothing stops and says so; a call already writing finishes (never half a list) and warns.',
-  attributes: TIMEOUT_OPERATIONS.map((operation): Attribute => ({ name: operation, type: "string", optional: true, description: `The deadline of ${operation === "read" ? "a refresh (read)" : `a ${operation}`} (default: none; each request keeps its own deadline, request_timeout).` })),
+  attributes: TIMEOUT_OPERATIONS.map((operation): Attribute => ({ name: operation, type: "string", optional: true, description: `The deadline of ${OPERATION_WORDS[operation]} (default: none; each request keeps its own deadline, request_timeout).` })),
 };
 
 /** The resource's attributes: the keys of its model (src/provider/rule-user-list-model.ts). */

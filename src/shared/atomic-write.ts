@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
@@ -31,6 +32,49 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
     throw outputFileError(path, error) ?? error;
   }
   await syncDirectory(dir);
+}
+
+/**
+ * {@link writeFileAtomic} for callers that cannot wait (a cdktf synthesis step is synchronous),
+ * with the file's permission bits (`mode`, e.g. 0o755 for an executable) set before the rename:
+ * the file appears with its content and its mode at once.
+ */
+export function writeFileAtomicSync(path: string, content: string | Uint8Array, options: { readonly mode?: number } = {}): void {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(temp, "wx", 0o600);
+  } catch (error) {
+    throw outputFileError(path, error) ?? error;
+  }
+  try {
+    if (typeof content === "string") writeSync(fd, content, null, "utf8");
+    else for (let at = 0; at < content.length; ) at += writeSync(fd, content, at);
+    if (options.mode !== undefined) fchmodSync(fd, options.mode);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw outputFileError(path, error) ?? error;
+  }
+  try {
+    const dirFd = openSync(dir, "r");
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+  } catch {
+    // ignored: directories cannot be opened or fsynced on some platforms
+  }
 }
 
 /** Makes the rename itself durable; not possible on every platform, so best effort. */

@@ -27,6 +27,7 @@ export type { SimAlert, SimCase, SimFileEvent, SimObservation } from "./triage/s
 
 export const DEFAULT_SIMULATOR_TOKEN = "local-simulator-token";
 export { OAUTH_PATH, DEFAULT_MINTED_TTL_SECONDS, type MintedToken } from "./tokens";
+export { ConsoleError, consoleAddUser, consoleRemoveUser, type ConsoleChange, type ConsoleTarget } from "./console";
 
 /** The route tables the simulator serves; alert, case and file-event tables go here. */
 const ROUTE_TABLES: readonly RouteTable[] = [ruleRoutes, alertRoutes, caseRoutes, fileEventRoutes];

@@ -4,9 +4,15 @@ import type { SimHttpError } from "./http-error";
 
 export const JSON_TYPE = "application/json";
 
+/**
+ * The header every answer of the simulator carries: how `simulator users` (console.ts) knows it
+ * talks to a simulator, never to a real tenant.
+ */
+export const SIMULATOR_HEADER = "x-alert-rule-users-simulator";
+
 export function send(res: http.ServerResponse, status: number, body: string, headers: Record<string, string | number>): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { "Content-Length": Buffer.byteLength(body), ...headers });
+  res.writeHead(status, { "Content-Length": Buffer.byteLength(body), [SIMULATOR_HEADER]: "1", ...headers });
   res.end(body);
 }
 

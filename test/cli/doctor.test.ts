@@ -155,7 +155,7 @@ describe("what passes, what is skipped", () => {
     const result = await doctor(connection(), dir);
     expect(result.byCheck["provider"]).toMatchObject({
       status: "fail",
-      message: expect.stringMatching(/\.\/terraform\.d\/plugins\/registry\.terraform\.io\/alert-rule-users\/alertrules\/\d+\.\d+\.\d+\/[a-z]+_[a-z0-9]+\/terraform-provider-alertrules_v/),
+      message: expect.stringMatching(/\.\/terraform\.d\/plugins\/registry\.terraform\.io\/alert-rule-users\/alertrules\/terraform-provider-alertrules_\d+\.\d+\.\d+_[a-z]+_[a-z0-9]+\.zip\), and terraform init has not installed it/),
       fix: expect.stringMatching(/provider install/),
     });
   });

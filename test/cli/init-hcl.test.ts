@@ -17,6 +17,8 @@ const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as
 
 const cli = (cwd: string, ...args: string[]) => runMain(args, cwd);
 
+const TARGET = `${process.platform === "darwin" ? "darwin" : "linux"}_${process.arch === "arm64" ? "arm64" : "amd64"}`;
+
 describe("alert-rule-users init --hcl", () => {
   let root: string;
   beforeEach(() => {
@@ -41,10 +43,26 @@ describe("alert-rule-users init --hcl", () => {
     expect(gitignore).toEqual(expect.arrayContaining([".terraform/", "terraform.tfstate", "terraform.tfstate.*", "*.tfplan", "terraform.d/"]));
     // the lock file is committed: its hashes are the same on every machine (design §12.2)
     expect(gitignore).not.toContain(".terraform.lock.hcl");
-    const executable = join(dir, "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "alertrules", VERSION);
-    expect(existsSync(executable)).toBe(true);
+    const zip = join(dir, "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "alertrules", `terraform-provider-alertrules_${VERSION}_${TARGET}.zip`);
+    expect(existsSync(zip)).toBe(true);
     expect(run.stdout).toContain("Wrote a Terraform configuration in alert rules: main.tf, .gitignore.");
-    expect(run.stdout).toContain("cd 'alert rules' && terraform init\n  terraform plan");
+    expect(run.stdout).toContain("cd 'alert rules' && npx --no alert-rule-users provider install --lock");
+    expect(run.stdout).toContain("\n  terraform init\n  terraform plan");
+  });
+
+  it("gives the package.json above DIR (the quick start's layout) a .gitignore of node_modules/, never over one", async () => {
+    // given the quick start's layout: a package.json that holds alert-rule-users, the configuration below it
+    writeFileSync(join(root, "package.json"), '{ "dependencies": { "alert-rule-users": "file:alert-rule-users-0.1.0.tgz" } }\n');
+    // when
+    const run = await cli(root, "init", "--hcl", "alert-rules");
+    // then
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(root, ".gitignore"), "utf8").split("\n")).toContain("node_modules/");
+    expect(run.stdout).toContain("Wrote .gitignore (node_modules/) for the package.json that holds alert-rule-users.");
+    // and a .gitignore already there is left as it is
+    writeFileSync(join(root, ".gitignore"), "dist/\n");
+    expect((await cli(root, "init", "--hcl", "more-rules")).code).toBe(0);
+    expect(readFileSync(join(root, ".gitignore"), "utf8")).toBe("dist/\n");
   });
 
   it("with --workflows writes the four workflows and the trusted tool directory where GitHub reads them: at the repository's root (.git), naming DIR", async () => {

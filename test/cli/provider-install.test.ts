@@ -1,17 +1,19 @@
 /**
  * `alert-rule-users provider install [DIR]` (docs/contract.md §11.1, §12.2): the canonical package
- * of this platform in the implied local mirror, exactly its files (so its `h1:` hash is the
- * release's), under Terraform's and OpenTofu's hosts, idempotent; `--from` a release, checked
- * against its SHA256SUMS; no absolute path, no Node.js version in what it writes. No network: the
- * packages here are small stand-ins or the darwin package (the Linux executables are built and run
- * by test/terraform/provider-package.test.ts).
+ * of this platform in the implied local mirror, as the release's zip (the packed layout, so
+ * Terraform copies it into .terraform/providers and any plugin cache instead of linking to it),
+ * under Terraform's and OpenTofu's hosts as one file, idempotent; `--from` a release (or its
+ * mirror), checked against its SHA256SUMS; no absolute path, no Node.js version in what it writes;
+ * never through a link in DIR. No network: the packages here are small stand-ins or the darwin
+ * package (the self-contained executables are built and run by test/terraform/provider-package.test.ts).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { installProvider } from "../../src/io/provider-install";
-import { h1Hash, type PackageFile } from "../../src/io/provider-package";
+import { h1Hash, readZip, writeZip, type PackageFile } from "../../src/io/provider-package";
+import { packageOfFiles } from "../../src/io/provider-package/packages";
 import { writeRelease } from "../../src/io/provider-package/release";
 import { REPO } from "../support/cli";
 import { runMain, type MainResult } from "../support/run-main";
@@ -19,7 +21,8 @@ import { runMain, type MainResult } from "../support/run-main";
 const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 const TARGETS: Record<string, string> = { "linux/x64": "linux_amd64", "linux/arm64": "linux_arm64", "darwin/arm64": "darwin_arm64", "darwin/x64": "darwin_amd64" };
 const TARGET = TARGETS[`${process.platform}/${process.arch}`]!;
-const RELATIVE = `terraform.d/plugins/registry.terraform.io/alert-rule-users/alertrules/${VERSION}/${TARGET}/terraform-provider-alertrules_v${VERSION}`;
+const RELATIVE = `terraform.d/plugins/registry.terraform.io/alert-rule-users/alertrules/terraform-provider-alertrules_${VERSION}_${TARGET}.zip`;
+const UNPACKED = `terraform.d/plugins/registry.terraform.io/alert-rule-users/alertrules/${VERSION}/${TARGET}`;
 const EXECUTABLE = `terraform-provider-alertrules_v${VERSION}`;
 
 const standIn = (body: string): PackageFile[] => [{ name: EXECUTABLE, mode: 0o755, data: Buffer.from(`#!/bin/sh\n${body}\n`) }];
@@ -28,7 +31,15 @@ const cli = (cwd: string, ...args: string[]): Promise<MainResult> => runMain(arg
 
 /** A release directory whose every platform holds `files` (as `provider package` writes it). */
 function release(out: string, files: PackageFile[]): void {
-  writeRelease(out, VERSION, { darwin_amd64: files, darwin_arm64: files, linux_amd64: files, linux_arm64: files });
+  const pkg = (target: "darwin_amd64" | "darwin_arm64" | "linux_amd64" | "linux_arm64" | "windows_amd64") => packageOfFiles(target, files);
+  writeRelease(out, VERSION, { darwin_amd64: pkg("darwin_amd64"), darwin_arm64: pkg("darwin_arm64"), linux_amd64: pkg("linux_amd64"), linux_arm64: pkg("linux_arm64"), windows_amd64: pkg("windows_amd64") });
+}
+
+/** The files unpacked into a directory of their own, as Terraform unpacks a zip. */
+function unpack(files: readonly PackageFile[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "aru-unpacked-"));
+  for (const f of files) writeFileSync(join(dir, f.name), f.data, { mode: f.mode });
+  return dir;
 }
 
 describe("alert-rule-users provider install", () => {
@@ -44,11 +55,11 @@ describe("alert-rule-users provider install", () => {
     release(join(root, "release"), files);
     // when
     const run = await cli(root, "provider", "install", "tf", "--from", "release");
-    // then
+    // then the release's zip, as it is, in the packed layout
     expect(run.code).toBe(0);
     const file = join(root, "tf", RELATIVE);
-    expect(statSync(file).mode & 0o777).toBe(0o755);
-    expect(readFileSync(file)).toEqual(files[0]!.data);
+    expect(readFileSync(file).equals(writeZip(files))).toBe(true);
+    expect(readZip(readFileSync(file))).toEqual(files);
     expect(run.stdout).toContain(`Installed the alertrules provider ${VERSION} (${TARGET}): tf/${RELATIVE}`);
     expect(run.stdout).toContain(`Package hash ${h1Hash(files)}`);
     expect(run.stdout).toContain("Next: cd tf && terraform init");
@@ -70,12 +81,24 @@ describe("alert-rule-users provider install", () => {
     expect(run.stderr).toContain("refused");
   });
 
-  it("writes the same package where OpenTofu looks for alert-rule-users/alertrules (its own registry host, the same implied mirror)", async () => {
+  it("--from the release's mirror (its links to the zips) checks the zip against the release's SHA256SUMS too", async () => {
+    // given a release whose linux zip was altered after SHA256SUMS was written
+    release(join(root, "release"), standIn("echo provider"));
+    writeFileSync(join(root, "release", `terraform-provider-alertrules_${VERSION}_${TARGET}.zip`), writeZip(standIn("echo altered")));
+    // when installing from its mirror
+    const run = await cli(root, "provider", "install", "--from", "release/mirror");
+    // then
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("does not match");
+  });
+
+  it("writes the same package where OpenTofu looks for alert-rule-users/alertrules (its own registry host, the same implied mirror): one file, two names", async () => {
     release(join(root, "release"), standIn("echo provider"));
     const run = await cli(root, "provider", "install", "--from", "release");
     const forTofu = RELATIVE.replace("/registry.terraform.io/", "/registry.opentofu.org/");
-    expect(statSync(join(root, forTofu)).mode & 0o777).toBe(0o755);
     expect(readFileSync(join(root, forTofu))).toEqual(readFileSync(join(root, RELATIVE)));
+    expect(statSync(join(root, forTofu)).ino).toBe(statSync(join(root, RELATIVE)).ino);
+    expect(statSync(join(root, RELATIVE)).nlink).toBe(2);
     expect(run.stdout).toContain(`The same for OpenTofu: ${forTofu}`);
   });
 
@@ -89,14 +112,31 @@ describe("alert-rule-users provider install", () => {
     expect(statSync(join(root, RELATIVE)).ino).toBe(before.ino);
   });
 
-  it("the platform's directory holds exactly the package (a file left there would change its h1: hash)", () => {
-    // given an earlier install of another package with two files
-    installProvider({ dir: root, files: [...standIn("old"), { name: "alertrules-provider.js", mode: 0o644, data: Buffer.from("old") }] });
+  it("replaces the unpacked package an earlier version of install left for this version and platform (Terraform would link to it)", () => {
+    // given an earlier install's unpacked directory
+    mkdirSync(join(root, UNPACKED), { recursive: true });
+    writeFileSync(join(root, UNPACKED, EXECUTABLE), "#!/bin/sh\nold\n");
+    chmodSync(join(root, UNPACKED, EXECUTABLE), 0o755);
     // when
     const installed = installProvider({ dir: root, files: standIn("new") });
-    // then
-    expect(readdirSync(dirname(installed.file))).toEqual([EXECUTABLE]);
+    // then the zip only
+    expect(lstatSync(join(root, dirname(UNPACKED)), { throwIfNoEntry: false })).toBeUndefined();
+    expect(readdirSync(dirname(installed.file))).toEqual([`terraform-provider-alertrules_${VERSION}_${TARGET}.zip`]);
     expect(installed.h1).toBe(h1Hash(standIn("new")));
+  });
+
+  it("never writes through a link in DIR: terraform.d/plugins linked elsewhere is refused, naming it, and nothing is written there", () => {
+    // given
+    const elsewhere = mkdtempSync(join(tmpdir(), "aru-provider-elsewhere-"));
+    try {
+      mkdirSync(join(root, "terraform.d"));
+      symlinkSync(elsewhere, join(root, "terraform.d", "plugins"));
+      // when / then
+      expect(() => installProvider({ dir: root, files: standIn("x") })).toThrow(`provider install: ${join(root, "terraform.d", "plugins")} is a symbolic link`);
+      expect(readdirSync(elsewhere)).toEqual([]);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("on macOS writes the launcher and the bundle, no absolute path in them; the launcher runs the bundle with the node on PATH", () => {
@@ -104,29 +144,32 @@ describe("alert-rule-users provider install", () => {
     const installed = installProvider({ dir: root, platform: "darwin", arch: "arm64" });
     // then
     expect(installed.needsNode).toBe(true);
-    expect(readdirSync(dirname(installed.file)).sort()).toEqual(["alertrules-provider.js", EXECUTABLE]);
-    const launcher = readFileSync(installed.file, "utf8");
+    const files = readZip(readFileSync(installed.file));
+    expect(files.map((f) => f.name)).toEqual(["alertrules-provider.js", EXECUTABLE]);
+    const launcher = files[1]!.data.toString("utf8");
     expect(launcher).not.toContain(REPO);
     expect(launcher).not.toContain(process.execPath);
     // the launcher starts the provider, which says what it is when started by hand
-    const run = spawnSync(installed.file, [], { env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: "utf8" });
+    const unpacked = unpack(files);
+    const run = spawnSync(join(unpacked, EXECUTABLE), [], { env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: "utf8" });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("This executable is the alertrules Terraform provider");
   });
 
   it("the launcher without a node on PATH exits 1 with a sentence, on stdout (where Terraform shows it) and stderr", () => {
     const installed = installProvider({ dir: root, platform: "darwin", arch: "x64" });
-    const run = spawnSync(installed.file, [], { env: { PATH: "/nonexistent" }, encoding: "utf8" });
+    const run = spawnSync(join(unpack(readZip(readFileSync(installed.file))), EXECUTABLE), [], { env: { PATH: "/nonexistent" }, encoding: "utf8" });
     expect(run.status).toBe(1);
     const sentence = `terraform-provider-alertrules ${VERSION}: this package runs with Node.js 20 or later on PATH, and there is no node on PATH`;
     expect(run.stdout).toContain(sentence);
     expect(run.stderr).toContain(sentence);
   });
 
-  it("names the platform in Terraform's words, and refuses Windows with a sentence", () => {
-    expect(installProvider({ dir: root, platform: "darwin", arch: "arm64" }).relativePath).toContain("/darwin_arm64/");
-    expect(installProvider({ dir: root, platform: "linux", arch: "x64", files: standIn("x") }).relativePath).toContain("/linux_amd64/");
-    expect(() => installProvider({ dir: root, platform: "win32", arch: "x64" })).toThrow("provider install: Windows is not supported");
+  it("names the platform in Terraform's words; Windows (amd64) has a package, other platforms are refused with a sentence", () => {
+    expect(installProvider({ dir: root, platform: "darwin", arch: "arm64" }).relativePath).toMatch(/_darwin_arm64\.zip$/);
+    expect(installProvider({ dir: root, platform: "linux", arch: "x64", files: standIn("x") }).relativePath).toMatch(/_linux_amd64\.zip$/);
+    expect(installProvider({ dir: root, platform: "win32", arch: "x64", files: standIn("x") }).relativePath).toMatch(/_windows_amd64\.zip$/);
+    expect(() => installProvider({ dir: root, platform: "win32", arch: "arm64" })).toThrow("provider install: no package of this provider for win32 on arm64");
   });
 
   it("lists install, package and lock in the CLI's help", async () => {

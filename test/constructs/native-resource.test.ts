@@ -5,7 +5,7 @@
  * policies a declaration fails by itself fail synth, the others travel to the resource; synth
  * installs the provider into the stack directory; `movedFrom` writes the zero-write move.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, TerraformStack, Testing } from "cdktf";
@@ -14,6 +14,7 @@ import { AlertRulesProvider, RuleUserList, RuleUserListPolicy } from "../../src/
 import type { RuleUserListProps, RuleUserListPolicyProps } from "../../src/constructs";
 import * as terrain from "../../src/constructs/cdktn";
 import { decodeStack } from "../../src/core/declaration/decode-stack";
+import { readZip } from "../../src/io/provider-package";
 import { REPO } from "../support/cli";
 
 const NATIVE = "alertrules_rule_user_list";
@@ -34,6 +35,7 @@ interface Synthesized {
   resource: Record<string, Record<string, NativeResource>>;
   import?: unknown[];
   removed?: unknown[];
+  moved?: unknown[];
 }
 
 const alice = { userId: "9102", aliases: ["alice@example.com", "Alice@corp.example"] };
@@ -133,20 +135,47 @@ describe("RuleUserList as alertrules_rule_user_list", () => {
     expect(() => synthJson([{ id: "watch", props: native({ ruleId: "c3e0", users: [], onDestroy: "wipe" as never }) }])).toThrow('onDestroy: must be "keep" or "clear", got "wipe"');
   });
 
-  it("moves a list declared by name, or an additive one, with an import ID that declares it as the configuration does (no change after the import)", () => {
-    const after = synthJson([
-      { id: "by-name", props: native({ ruleName: "Engineering", users: [], movedFrom: { resourceType: "terraform_data" } }) },
-      { id: "extra", props: native({ ruleId: "c3e0", mode: "additive", users: [alice], movedFrom: { resourceType: "terraform_data" } }) },
-    ]);
-    expect((after.import as Array<{ id: string }>).map((i) => i.id).sort()).toEqual(["additive:c3e0", "name:Engineering"]);
-  });
-
-  it("movedFrom writes a removed block (destroy = false) for the old resource and an import block for the new, at the same logical ID", () => {
+  it("movedFrom writes a moved block from the old resource to the new, at the same logical ID (Terraform 1.8+): no removed, no import", () => {
     const before = synthJson([{ id: "watch", props: { ruleId: "c3e0", users: [alice], resourceType: "terraform_data" } }]);
     const oldName = Object.keys(before.resource["terraform_data"]!)[0]!;
     const after = synthJson([
       { id: "watch", props: native({ ruleId: "c3e0", users: [alice], movedFrom: { resourceType: "terraform_data" } }) },
-      { id: "by-name", props: native({ ruleName: "Finance", users: [], movedFrom: { resourceType: "terraform_data" } }) },
+      { id: "by-name", props: native({ ruleName: "Finance", users: [], movedFrom: { resourceType: "null_resource" } }) },
+    ]);
+    const byName = Object.keys(after.resource[NATIVE]!).find((n) => n.startsWith("by-name"))!;
+    expect(after.moved).toEqual([
+      { from: `terraform_data.${oldName}`, to: `${NATIVE}.${oldName}` },
+      { from: `null_resource.${byName}`, to: `${NATIVE}.${byName}` },
+    ]);
+    expect(after.removed).toBeUndefined();
+    expect(after.import).toBeUndefined();
+  });
+
+  it("a provisioner list's triggers carry the policies that apply, as the native resource's policies, so a moved block keeps them", () => {
+    // given a list under a policy, on terraform_data
+    const stack = stackOf([{ id: "watch", props: { ruleId: "c3e0", users: [alice], resourceType: "terraform_data" } }]);
+    new RuleUserListPolicy(stack, "domains", { allowedAliasDomains: ["example.com", "corp.example"], maxUsers: 50 });
+    const provisioner = JSON.parse(Testing.synth(stack, true)) as { resource: Record<string, Record<string, { triggers_replace: Record<string, string> }>> };
+    const triggers = Object.values(provisioner.resource["terraform_data"]!)[0]!.triggers_replace;
+    // then the same policies as the list synthesizes on the native resource
+    const nativeStack = stackOf([{ id: "watch", props: native({ ruleId: "c3e0", users: [alice] }) }]);
+    new RuleUserListPolicy(nativeStack, "domains", { allowedAliasDomains: ["example.com", "corp.example"], maxUsers: 50 });
+    const nativeJson = JSON.parse(Testing.synth(nativeStack, true)) as Synthesized;
+    expect(JSON.parse(triggers["policies"]!)).toEqual(Object.values(nativeJson.resource[NATIVE]!)[0]!.policies);
+  });
+
+  it("movedFrom with: import writes a removed block (destroy = false) and an import block that declares the list as the configuration does, at the same logical ID", () => {
+    const before = synthJson([{ id: "watch", props: { ruleId: "c3e0", users: [alice], resourceType: "terraform_data" } }]);
+    const oldName = Object.keys(before.resource["terraform_data"]!)[0]!;
+    const byImport = { resourceType: "terraform_data", with: "import" } as const;
+    const additive = synthJson([
+      { id: "by-name", props: native({ ruleName: "Engineering", users: [], movedFrom: byImport }) },
+      { id: "extra", props: native({ ruleId: "c3e0", mode: "additive", users: [alice], movedFrom: byImport }) },
+    ]);
+    expect((additive.import as Array<{ id: string }>).map((i) => i.id).sort()).toEqual(["additive:c3e0", "name:Engineering"]);
+    const after = synthJson([
+      { id: "watch", props: native({ ruleId: "c3e0", users: [alice], movedFrom: byImport }) },
+      { id: "by-name", props: native({ ruleName: "Finance", users: [], movedFrom: byImport }) },
     ]);
     const byName = Object.keys(after.resource[NATIVE]!).find((n) => n.startsWith("by-name"))!;
     expect(after.removed).toEqual([
@@ -158,7 +187,7 @@ describe("RuleUserList as alertrules_rule_user_list", () => {
       { id: "name:Finance", to: `${NATIVE}.${byName}` },
     ]);
     // from null_resource, the stack keeps hashicorp/null: Terraform needs it to forget the old resource
-    const fromNull = synthJson([{ id: "watch", props: native({ ruleId: "c3e0", users: [], movedFrom: { resourceType: "null_resource" } }) }]);
+    const fromNull = synthJson([{ id: "watch", props: native({ ruleId: "c3e0", users: [], movedFrom: { resourceType: "null_resource", with: "import" } }) }]);
     expect(Object.keys(fromNull.terraform?.required_providers ?? {}).sort()).toEqual(["alertrules", "null"]);
   });
 
@@ -181,16 +210,35 @@ describe("RuleUserList as alertrules_rule_user_list", () => {
       };
       const first = synth();
       expect(synth()).toBe(first);
-      const provider = join(outdir, "stacks", "alert-rules", "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "alertrules", VERSION);
-      expect(existsSync(provider)).toBe(true);
-      const [target] = readdirSync(provider);
-      const executable = join(provider, target!, `terraform-provider-alertrules_v${VERSION}`);
-      expect(statSync(executable).mode & 0o111).toBe(0o111);
-      // the canonical package (no path of this machine or checkout in it): docs/provider.md "Install"
-      const bytes = readFileSync(executable);
-      for (const path of [outdir, join(__dirname, "..", ".."), process.execPath]) expect(bytes.includes(Buffer.from(path))).toBe(false);
+      const provider = join(outdir, "stacks", "alert-rules", "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "alertrules");
+      const [zip] = readdirSync(provider);
+      expect(zip).toMatch(new RegExp(`^terraform-provider-alertrules_${VERSION.replace(/\./g, "\\.")}_[a-z]+_[a-z0-9]+\\.zip$`));
+      const files = readZip(readFileSync(join(provider, zip!)));
+      expect(files.find((f) => f.name === `terraform-provider-alertrules_v${VERSION}`)?.mode).toBe(0o755);
+      // the package (no path of this machine or checkout in it): docs/provider.md "Install"
+      for (const file of files) for (const path of [outdir, join(__dirname, "..", ".."), process.execPath]) expect(file.data.includes(Buffer.from(path))).toBe(false);
     } finally {
       rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it("copies the lock file committed beside the app into the stack directory at synth (cdktf.out is git-ignored)", () => {
+    const appDir = mkdtempSync(join(tmpdir(), "aru-native-lock-"));
+    const was = process.cwd();
+    try {
+      // given the app's directory, with its committed lock file, as the directory the app runs in
+      const lock = 'provider "registry.terraform.io/alert-rule-users/alertrules" {\n  version = "0.0.0"\n}\n';
+      writeFileSync(join(appDir, ".terraform.lock.hcl"), lock);
+      process.chdir(appDir);
+      // when
+      const app = new App({ outdir: join(appDir, "cdktf.out") });
+      new RuleUserList(new TerraformStack(app, "alert-rules"), "watch", native({ ruleId: "c3e0", users: [alice] }));
+      app.synth();
+      // then
+      expect(readFileSync(join(appDir, "cdktf.out", "stacks", "alert-rules", ".terraform.lock.hcl"), "utf8")).toBe(lock);
+    } finally {
+      process.chdir(was);
+      rmSync(appDir, { recursive: true, force: true });
     }
   });
 

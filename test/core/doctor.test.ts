@@ -24,6 +24,11 @@ describe("the Node.js check reads package.json's engines range", () => {
     expect(nodeCheck("v18.20.4", ENGINES)).toMatchObject({ status: "fail", message: `Node.js v18.20.4 is not supported (supported: ${ENGINES})`, fix: expect.stringMatching(/Node\.js 22 or 24/) });
     expect(nodeCheck("v20.20.2", "20.x")).toMatchObject({ status: "skip" });
   });
+
+  it("inside the provider's self-contained executable no Node.js is needed: skipped, saying so; an unreadable package.json is skipped, naming it", () => {
+    expect(nodeCheck("v22.23.3", ENGINES, true)).toEqual({ check: "node", status: "skip", message: "no Node.js needed", fix: "this runs inside the provider's self-contained executable, which carries its own" });
+    expect(nodeCheck("v22.23.3", null)).toMatchObject({ status: "skip", fix: expect.stringContaining("package.json") });
+  });
 });
 
 describe("the base URL", () => {

@@ -3,7 +3,9 @@
  * null_resource a RuleUserList wrote → the state of alertrules_rule_user_list, from the triggers
  * alone (no request). test/terraform/provider-moved.test.ts runs it under real Terraform.
  */
-import { encodeTriggers } from "../../src/core/declaration";
+import { POLICIES_TRIGGER, encodeTriggers } from "../../src/core/declaration";
+import { policiesTrigger } from "../../src/core/declaration/native";
+import { plain } from "../../src/provider/dynamic";
 import type { ListDeclaration } from "../../src/core/engine/desired";
 import { movedState } from "../../src/provider/move-state";
 import { ruleUserListSchema } from "../../src/provider/schema";
@@ -45,6 +47,19 @@ describe("moving a RuleUserList's provisioner resource onto alertrules_rule_user
     });
     expect(usersOf(moved.state["users"])).toEqual([{ userId: "9102", aliases: ["alice@example.com"] }, { userId: "9107", aliases: ["bob@example.com"], expiresAt: "2099-12-31" }]);
     expect(Object.keys(moved.state).sort()).toEqual([...ruleUserListSchema.attributes.map((a) => a.name), ...(ruleUserListSchema.blocks ?? []).map((b) => b.name)].sort());
+  });
+
+  it("carries the policies the triggers hold into the state, as the configuration writes them (a template sequence in a name included); a damaged policies trigger is refused", () => {
+    // given the triggers as a RuleUserList under a policy writes them
+    const policies = [{ path: "app/${company}-domains", allowedAliasDomains: ["example.com"], maxUsers: 50 }];
+    const triggers = { ...encodeTriggers(list()), [POLICIES_TRIGGER]: policiesTrigger(policies) };
+    // when
+    const moved = movedState({ sourceProvider: NULL, sourceType: "null_resource", sourceState: { id: "1", triggers: evaluated(triggers) } });
+    // then
+    if (!("state" in moved)) throw new Error(moved.error.detail);
+    expect(plain(moved.state["policies"])).toEqual([{ name: "app/${company}-domains", max_users: 50, allowed_alias_domains: ["example.com"] }]);
+    const damaged = movedState({ sourceProvider: NULL, sourceType: "null_resource", sourceState: { id: "1", triggers: { ...evaluated(triggers), [POLICIES_TRIGGER]: "{not json" } } });
+    expect("error" in damaged && damaged.error.detail).toMatch(/policies of this null_resource is not the policies a RuleUserList writes/);
   });
 
   it("makes the state from null_resource's triggers, a list declared by name and additive", () => {

@@ -274,6 +274,28 @@ describe("alertrules_rule_user_list", () => {
     expect(setwise(plan.planned)).toBe(setwise(refreshed.state));
   });
 
+  it("an import ID that names no rule: an error naming what it looked for, with the rule a typo meant (never 'non-existent remote object')", async () => {
+    const { resource } = await configured();
+    // a name one letter off
+    const byName = await resource.importState(`name:${FINANCE_NAME.replace("type", "tpye")}`);
+    const missing = await resource.read({ state: { ...config({}), ...byName.state }, private: EMPTY });
+    expect(missing.state).toBeNull();
+    expect(errors(missing.diagnostics)).toEqual([
+      `Cannot import: the import ID names no rule: no rule is named '${FINANCE_NAME.replace("type", "tpye")}' in this tenant (names match exactly, case included): check the name or import the rule by RULE_ID. Did you mean '${FINANCE_NAME}'?`,
+    ]);
+    // a rule's name given as the ID (no name: in front)
+    const asId = await resource.importState(FINANCE_NAME.replace(/ /g, "_"));
+    const wrongId = await resource.read({ state: { ...config({}), ...asId.state }, private: EMPTY });
+    expect(errors(wrongId.diagnostics).join("\n")).toContain(`no rule has the ID '${FINANCE_NAME.replace(/ /g, "_")}' in this tenant: check the RULE_ID (the rule's observerRuleId) or import the rule by name:. This looks like a rule name ('${FINANCE_NAME}'): import it with name:${FINANCE_NAME} instead of RULE_ID.`);
+    // a well-formed ID of no rule
+    const unknown = await resource.importState("00000000-0000-4000-8000-000000000000");
+    const none = await resource.read({ state: { ...config({}), ...unknown.state }, private: EMPTY });
+    expect(errors(none.diagnostics)).toEqual([
+      "Cannot import: the import ID names no rule: no rule has the ID '00000000-0000-4000-8000-000000000000' in this tenant: check the RULE_ID (the rule's observerRuleId) or import the rule by name:.",
+    ]);
+    expect(writes()).toBe(0);
+  });
+
   it("never puts a secret the service echoes (in an alias) into state or private data", async () => {
     const { resource } = await configured();
     sim.setUsers(RULES.finance, [{ userIdFromAuthority: "1", userAliasList: [`${sim.token}@example.com`] }]);

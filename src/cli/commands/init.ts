@@ -113,7 +113,7 @@ export const initCommand: Command = {
       if (packageSpec !== undefined || values.cdktn === true) {
         throw new UsageError(`init: ${values.cdktn === true ? "--cdktn" : "--package-spec"} is for a cdktf app; --hcl writes a Terraform configuration. Drop one of them.`);
       }
-      const { files, workflows, provider } = await initHcl({ dir, shown, cwd: io.cwd, workflows: values.workflows === true });
+      const { files, workflows, provider, rootIgnore } = await initHcl({ dir, shown, cwd: io.cwd, env: io.env, workflows: values.workflows === true });
       const rootShown = workflows === null ? "" : relative(io.cwd, workflows.root) || ".";
       // terraform looks for terraform.d/plugins in the directory it starts in (not the one of -chdir)
       const cd = shown === "." ? "" : `cd ${shellQuote(shown)} && `;
@@ -125,8 +125,9 @@ export const initCommand: Command = {
               `Commit .github/ with its .github/alert-rule-users/.terraform.lock.hcl (the workflows install the provider, and their tool, only as it pins them),\n` +
               `then set the variable ALERT_RULE_USERS_PROVIDER_MIRROR and the environment alert-rules with its secrets: docs/provider-workflows.md walks through it.\n` +
               `If ${rootShown} is not the root of your git repository, move .github/ there and adjust ALERT_RULES_DIR in each workflow.\n`) +
-          `Installed the alertrules provider ${provider.version} (${provider.target}) into ${shown === "." ? "" : `${shown}/`}terraform.d/ (${provider.needsNode ? "it runs with the node on PATH" : "a self-contained executable"}).\n\n` +
-          `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
+          (rootIgnore === null ? "" : `Wrote ${relative(io.cwd, rootIgnore)} (node_modules/) for the package.json that holds alert-rule-users.\n`) +
+          installedLine(provider, shown) +
+          `Next (run terraform in that directory: -chdir does not find the provider):\n  ${cd}${CLI_IN_APP} provider install --lock   # the release's package, and .terraform.lock.hcl for every platform: commit it\n  terraform init\n  terraform plan      # with ALERTS_API_URL, ALERTS_TENANT_ID and ALERTS_API_TOKEN set\n\n` +
           `To try it against the simulator first (another terminal): ${CLI_IN_APP} simulator --port 8080, then\n` +
           simulatorExports(io.env, "  "),
       );
@@ -156,3 +157,17 @@ export const initCommand: Command = {
     return 0;
   },
 };
+
+type ProviderInstall = NonNullable<Awaited<ReturnType<typeof initHcl>>["provider"]>;
+
+/** What init --hcl says of the provider it installed (or could not). */
+function installedLine(provider: ProviderInstall | null, shown: string): string {
+  const where = `${shown === "." ? "" : `${shown}/`}terraform.d/`;
+  if (provider === null) return `The alertrules provider is not installed yet: ${CLI_IN_APP} provider install (below) builds this platform's package.\n\n`;
+  const kind = provider.canonical
+    ? provider.needsNode
+      ? "it runs with the node on PATH"
+      : "a self-contained executable"
+    : "NOT the release's package, which has not been built on this machine yet: a launcher that runs with the node on PATH, until provider install (below) replaces it";
+  return `Installed the alertrules provider ${provider.version} (${provider.target}) into ${where} (${kind}).\n\n`;
+}

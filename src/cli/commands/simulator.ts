@@ -8,6 +8,7 @@ import { checkBaseUrl, ConfigError, ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECR
 import { withTwoDashes } from "../args";
 import { CLI_IN_APP } from "../hints";
 import { DEFAULT_SIMULATOR_TOKEN, OAUTH_PATH, loadSeedFile, startSimulator, type FaultOptions, type SimulatorOptions } from "../../simulator";
+import { ConsoleError, consoleAddUser, consoleRemoveUser } from "../../simulator";
 
 /** What this command writes to (process.stdout / process.stderr, or anything with `write`). */
 export interface SimulatorCommandIo {
@@ -53,6 +54,8 @@ function helpText(env: NodeJS.ProcessEnv | undefined): string {
   const token = defaultTokenText(env);
   return `Usage: alert-rule-users simulator [flags]
        alert-rule-users simulator token [--url URL]
+       alert-rule-users simulator users add RULE USER_ID ALIAS... [--url URL] [--tenant-id ID]
+       alert-rule-users simulator users remove RULE USER_ID [--url URL] [--tenant-id ID]
 
 Serves a local simulator of the whole alert service (rules and their user lists, alerts, cases,
 file events) on 127.0.0.1 until interrupted (Ctrl+C). Every request needs the bearer token; the
@@ -80,11 +83,22 @@ Flags:
                             tokens live 900 s
   -h, --help
 
-Subcommand:
+Subcommands:
   token [--url URL]         mints a token at the simulator at URL (default: ALERTS_API_URL) and
                             prints {"token": "...", "expiresAt": "<ISO 8601>"}: a token command.
                             Client ID and secret: ${ENV_CLIENT_ID} and ${ENV_CLIENT_SECRET}
                             (default: the built-in simulator client and token)
+  users add RULE USER_ID ALIAS...
+  users remove RULE USER_ID
+                            what someone does in the console, to try drift: adds the user (with
+                            its aliases) to the list of RULE (its ID or exact name), or removes
+                            it, at the simulator at URL (default: ALERTS_API_URL; the token of
+                            ALERTS_API_TOKEN, else the built-in one; the tenant of --tenant-id or
+                            ALERTS_TENANT_ID). Refuses any server that is not a simulator.
+
+Stopping it: Ctrl+C, or SIGTERM to its process. Started through npm (npx, npm exec, npm run), it
+also stops when that npm process ends, so 'npx --no alert-rule-users simulator &' and later
+'kill $!' (which ends npm) stop it too.
 
 Then, in another shell:
   export ALERTS_API_URL=<the URL printed>
@@ -183,12 +197,26 @@ export function simulatorOptionsFromArgs(argv: string[]): { help: true } | { hel
   return { help: false, options };
 }
 
-function untilSignal(): Promise<NodeJS.Signals> {
+/** How often a simulator started through npm looks whether its parent is still there. */
+const PARENT_POLL_MS = 500;
+
+/**
+ * Until SIGINT or SIGTERM, or, for a simulator started through npm (`npm_command` in its
+ * environment: npx, npm exec, npm run), until the process that started it ends: npm does not pass
+ * a SIGTERM on to its child, so `kill $!` after `npx … simulator &` would otherwise leave the
+ * simulator serving, its port taken. Says why it stopped.
+ */
+function untilStopped(env: NodeJS.ProcessEnv | undefined): Promise<string> {
   return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
+    const parent = process.ppid;
+    const watch = env?.["npm_command"] !== undefined ? setInterval(() => process.ppid !== parent && stop(`its parent process (pid ${parent}: it was started through npm) ended`), PARENT_POLL_MS) : null;
+    watch?.unref();
+    const onSignal = (signal: NodeJS.Signals): void => stop(`Received ${signal}`);
+    const stop = (why: string): void => {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
-      resolve(signal);
+      if (watch !== null) clearInterval(watch);
+      resolve(why);
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
@@ -216,6 +244,7 @@ export const simulatorCommand = {
   help: helpText(undefined),
   async run(argv: string[], io: SimulatorCommandIo): Promise<number> {
     if (argv[0] === "token") return mintCommand(argv.slice(1), io);
+    if (argv[0] === "users") return usersCommand(argv.slice(1), io);
     const parsed = simulatorOptionsFromArgs(argv);
     if (parsed.help) {
       io.stdout.write(helpText(io.env));
@@ -224,7 +253,7 @@ export const simulatorCommand = {
     const sim = await startSimulator({ ...parsed.options, log: (line) => io.stderr.write(`${line}\n`) }).catch((error: unknown) => {
       throw listenError(error, parsed.options) ?? error;
     });
-    const stopped = untilSignal();
+    const stopped = untilStopped(io.env);
     const tokenLine =
       parsed.options.tokenTtlSeconds !== undefined
         ? `  export ALERTS_API_TOKEN_COMMAND="${CLI_IN_APP} simulator token --url ${sim.url}"   # tokens live ${parsed.options.tokenTtlSeconds} s`
@@ -244,8 +273,8 @@ export const simulatorCommand = {
         "",
       ].join("\n"),
     );
-    const signal = await stopped;
-    io.stderr.write(`Received ${signal}; stopping the simulator.\n`);
+    const why = await stopped;
+    io.stderr.write(`${why}; stopping the simulator.\n`);
     await sim.stop();
     return 0;
   },
@@ -309,4 +338,46 @@ async function mintCommand(argv: string[], io: SimulatorCommandIo): Promise<numb
   // The expiry counted from before the request: never later than the simulator's own.
   io.stdout.write(`${JSON.stringify({ token: body.access_token, expiresAt: new Date(started + body.expires_in * 1000).toISOString() })}\n`);
   return 0;
+}
+
+/** `simulator users add RULE USER_ID ALIAS...` and `simulator users remove RULE USER_ID` (src/simulator/console.ts). */
+async function usersCommand(argv: string[], io: SimulatorCommandIo): Promise<number> {
+  let values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, options: { url: { type: "string" }, "tenant-id": { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: true }));
+  } catch (error) {
+    throw new UsageError(`simulator users: ${error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, "") : String(error)}. Run 'alert-rule-users simulator --help'.`);
+  }
+  if (values.help === true) {
+    io.stdout.write(helpText(io.env));
+    return 0;
+  }
+  const [action, rule, userId, ...aliases] = positionals;
+  const shape = "simulator users add RULE USER_ID ALIAS... or simulator users remove RULE USER_ID";
+  if (action !== "add" && action !== "remove") throw new UsageError(`simulator users: ${action === undefined ? "say add or remove" : `'${action}' is not add or remove`}: ${shape}.`);
+  if (rule === undefined || rule.trim() === "" || userId === undefined || userId.trim() === "" || /\s/.test(userId)) {
+    throw new UsageError(`simulator users ${action}: give the rule (its ID or exact name) and a user ID without spaces: ${shape}.`);
+  }
+  if (action === "add" && (aliases.length === 0 || aliases.some((a) => a.trim() === ""))) throw new UsageError(`simulator users add: give the user's aliases (at least one, none empty): ${shape}.`);
+  if (action === "remove" && aliases.length > 0) throw new UsageError(`simulator users remove: takes the rule and the user ID only (got ${aliases.join(" ")} too): every alias of the user is removed.`);
+  const env = io.env ?? {};
+  const raw = values.url ?? env[ENV_BASE_URL];
+  if (raw === undefined || raw.trim() === "") throw new UsageError(`simulator users: give the simulator's URL with --url URL (or set ${ENV_BASE_URL}).`);
+  const checked = checkBaseUrl(raw.trim());
+  if (!checked.ok) throw new UsageError(`simulator users: the URL is invalid: ${checked.reason}`);
+  const tenantId = values["tenant-id"]?.trim() || env["ALERTS_TENANT_ID"]?.trim();
+  if (tenantId === undefined || tenantId === "") throw new UsageError("simulator users: give the tenant with --tenant-id ID (or set ALERTS_TENANT_ID): the simulator prints it when it starts.");
+  const target = { url: checked.url, token: env[ENV_TOKEN]?.trim() || DEFAULT_SIMULATOR_TOKEN, tenantId };
+  try {
+    const change = action === "add" ? await consoleAddUser(target, rule, userId, aliases) : await consoleRemoveUser(target, rule, userId);
+    io.stdout.write(
+      `${action === "add" ? `Added user ${userId} (${aliases.join(", ")}) to` : `Removed user ${userId} from`} '${change.ruleName}' (${change.ruleId}): its list has ${change.userCount} user${change.userCount === 1 ? "" : "s"} now.\n` +
+        "A change outside your declarations, as in the console: the next plan shows it.\n",
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ConsoleError) throw new ConfigError(`simulator users ${action}: ${error.message}`);
+    throw error;
+  }
 }

@@ -11,6 +11,7 @@ export {
   TRIGGERS,
   TRIGGER_FORMAT,
   TRIGGER_NAMES,
+  POLICIES_TRIGGER,
   USERS_TRIGGER_CHUNKS,
   decodeDeclarationValues,
   decodeTriggers,

@@ -68,6 +68,14 @@ export function nativePolicy(policy: ListPolicy): NativePolicy {
   };
 }
 
+/**
+ * The `policies` trigger of a provisioner resource (triggers.ts): the native `policies` value as
+ * JSON (its strings escaped for Terraform's templates once, as in the resource's attribute).
+ */
+export function policiesTrigger(policies: readonly ListPolicy[]): string {
+  return JSON.stringify(policies.map(nativePolicy));
+}
+
 /** The resource's attributes (users in canonical order, every string escaped); `policies` only when some apply. */
 export function encodeNativeAttributes(fields: NativeFields, policies: readonly ListPolicy[]): NativeAttributes {
   const users: Record<string, { aliases: string[]; expires_at?: string }> = {};

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { DeclarationError } from "../../errors";
 import type { ListDeclaration } from "../engine/desired";
-import { decodeTriggers, escapeTemplate, isRuleUserListTriggers } from "./triggers";
+import { POLICIES_TRIGGER, decodeTriggers, escapeTemplate, isRuleUserListTriggers } from "./triggers";
 
 /** The resource types a RuleUserList synthesizes, with the attribute of their triggers. */
 export const PROVISIONER_CARRIERS = { terraform_data: "triggers_replace", null_resource: "triggers" } as const;
@@ -20,7 +20,16 @@ export type ProvisionerType = keyof typeof PROVISIONER_CARRIERS;
 /** A dynamic value (terraform_data's triggers_replace) as Terraform's state JSON writes it: `{value, type}`. */
 const dynamicValue = z.object({ value: z.unknown(), type: z.unknown() });
 
-export type ProvisionerDeclaration = { readonly ok: true; readonly declaration: ListDeclaration } | { readonly ok: false; readonly reason: string };
+/**
+ * The declaration, and the policies the triggers carry (the native `policies` value, as JSON
+ * parsed: triggers.ts `policies`; null when the list had none, or was synthesized before they
+ * were carried).
+ */
+export type ProvisionerDeclaration =
+  | { readonly ok: true; readonly declaration: ListDeclaration; readonly policies: readonly Readonly<Record<string, unknown>>[] | null }
+  | { readonly ok: false; readonly reason: string };
+
+const carriedPolicies = z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])));
 
 /** The declaration in a provisioner resource's state, or why there is none (a sentence saying what to do). */
 export function declarationOfProvisionerState(sourceType: string, state: unknown): ProvisionerDeclaration {
@@ -36,8 +45,21 @@ export function declarationOfProvisionerState(sourceType: string, state: unknown
     return { ok: false, reason: `this ${sourceType} was not written by a RuleUserList (its ${attribute} are not alert-rule-users triggers): remove the moved block and import the list instead (terraform import, or an import block).` };
   }
   const escaped = Object.fromEntries(Object.entries(triggers as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? escapeTemplate(v) : v]));
+  const rawPolicies = (triggers as Record<string, unknown>)[POLICIES_TRIGGER];
+  let policies: readonly Readonly<Record<string, unknown>>[] | null = null;
+  if (typeof rawPolicies === "string") {
+    let parsedPolicies: unknown;
+    try {
+      parsedPolicies = JSON.parse(rawPolicies);
+    } catch {
+      parsedPolicies = undefined;
+    }
+    const checked = carriedPolicies.safeParse(parsedPolicies);
+    if (!checked.success) return { ok: false, reason: `the ${attribute}.${POLICIES_TRIGGER} of this ${sourceType} is not the policies a RuleUserList writes: remove the moved block and import the list instead (terraform import, or an import block).` };
+    policies = checked.data;
+  }
   try {
-    return { ok: true, declaration: decodeTriggers(escaped, `${sourceType} state`, attribute) };
+    return { ok: true, declaration: decodeTriggers(escaped, `${sourceType} state`, attribute), policies };
   } catch (err) {
     if (err instanceof DeclarationError) return { ok: false, reason: `${err.failures.map((f) => f.message).join("; ")}. Import the list instead (terraform import, or an import block).` };
     throw err;

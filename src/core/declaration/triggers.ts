@@ -14,6 +14,13 @@
  * | `allow_mass_removal`      | `"true"` or `"false"`                                  |
  * | `users`                   | canonical JSON `[{"userId":..,"aliases":[..]}]`        |
  *
+ * | `policies` (optional)    | the RuleUserListPolicy checks that apply, as the native resource's `policies` (JSON), when some do |
+ *
+ * `policies` is not part of the declaration a reader decodes (`plan` reads the policies from the
+ * resource's `//` block): it is there so that a `moved` block onto `alertrules_rule_user_list`
+ * carries the policies into the new state (the provider's MoveResourceState), and the first plan
+ * after the move shows no change.
+ *
  * A users JSON over {@link USERS_CHUNK_BYTES} is written in chunks instead (format `"2"`):
  * `users_chunks` (their number) and `users_0`..`users_<n-1>` replace `users` (see chunks.ts), so
  * the provisioner can pass each in its own environment variable.
@@ -57,6 +64,9 @@ export type TriggerField = keyof typeof TRIGGERS;
 export type TriggerName = (typeof TRIGGERS)[TriggerField];
 /** A trigger map: the names of {@link TRIGGERS}, with `users` replaced by its chunks for a big list. */
 export type Triggers = Readonly<Record<string, string>>;
+
+/** The optional trigger of the policies that apply to a list (see the module's comment). */
+export const POLICIES_TRIGGER = "policies";
 
 /** Every trigger name of a list carried whole, in the order of {@link TRIGGERS}. */
 export const TRIGGER_NAMES: readonly TriggerName[] = Object.values(TRIGGERS);

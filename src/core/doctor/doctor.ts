@@ -3,7 +3,7 @@
  * each function turns one observation into one line (what was found) and, unless it passed, what
  * to do. A check that does not apply here is skipped with its reason, never failed.
  */
-export { mirrorPath, terraformTarget } from "../native/native-provider";
+export { initializedProviderDir, mirrorPath, packedMirrorPath, terraformTarget } from "../native/native-provider";
 
 export type CheckStatus = "pass" | "fail" | "skip";
 
@@ -60,7 +60,13 @@ export function satisfiesEngines(version: string, range: string): boolean | unde
   return answer;
 }
 
-export function nodeCheck(version: string, engines: string): DoctorCheck {
+/**
+ * The running Node.js against `engines` (null: this package's package.json could not be read).
+ * Inside the provider's self-contained executable (`sea`), no Node.js is needed: skipped, saying so.
+ */
+export function nodeCheck(version: string, engines: string | null, sea = false): DoctorCheck {
+  if (sea) return skip("node", "no Node.js needed", "this runs inside the provider's self-contained executable, which carries its own");
+  if (engines === null) return skip("node", `Node.js ${version}`, "this package's package.json (its engines range) could not be read");
   const ok = satisfiesEngines(version, engines);
   if (ok === true) return pass("node", `Node.js ${version} (supported: ${engines})`);
   if (ok === undefined) return skip("node", `Node.js ${version}`, `the supported range '${engines}' could not be read`);
@@ -275,30 +281,59 @@ export function terraformCheck(versionLine: string | null): DoctorCheck {
   return pass("terraform", `terraform ${m[0].replace(/^v/, "")}`);
 }
 
-/** The provider where `terraform init` looks: found (executable), absent, or not applicable here. */
-export function providerCheck(
-  state: { readonly kind: "not-applicable"; readonly why: string } | { readonly kind: "found" | "missing" | "not-executable"; readonly path: string },
-): DoctorCheck {
+/**
+ * How this machine can install the provider, for the fixes: with the npm package (`npx`: a node on
+ * PATH), or only from a release or a mirror (a runner without Node.js).
+ */
+export type InstallRoute = "npx" | "release";
+
+/** The provider where `terraform init` looks, or where it put it: found, absent, or not applicable here. */
+export type ProviderState =
+  | { readonly kind: "not-applicable"; readonly why: string }
+  | { readonly kind: "found"; readonly path: string; readonly by: "mirror-here" | "terraform-init" }
+  | { readonly kind: "not-executable"; readonly path: string; readonly route: InstallRoute }
+  | { readonly kind: "missing"; readonly path: string; readonly route: InstallRoute };
+
+const installFix = (route: InstallRoute, again = false): string =>
+  route === "npx"
+    ? `install it${again ? " again" : ""}: npx --no alert-rule-users provider install (or terraform init, where your CLI configuration names a mirror of the release)`
+    : "run terraform init where your CLI configuration names a mirror of the release (provider_installation), or put the release's zip for this platform there (docs/provider.md \"Install\")";
+
+export function providerCheck(state: ProviderState): DoctorCheck {
   switch (state.kind) {
     case "not-applicable":
       return skip("provider", "not checked", state.why);
     case "found":
-      return pass("provider", `installed at ./${state.path}`);
+      return pass("provider", state.by === "mirror-here" ? `installed at ./${state.path}` : `installed by terraform init at ./${state.path} (from a mirror)`);
     case "not-executable":
-      return fail("provider", `./${state.path} is not executable`, "install it again: npx --no alert-rule-users provider install");
+      return fail("provider", `./${state.path} is not executable`, installFix(state.route, true));
     case "missing":
-      return fail("provider", `not installed where terraform init looks (./${state.path})`, "install it: npx --no alert-rule-users provider install");
+      return fail("provider", `not installed where terraform init looks (./${state.path}), and terraform init has not installed it (./.terraform/providers)`, installFix(state.route));
   }
 }
 
-/** The lock file's entry for this provider against the installed package (docs/provider.md "Install"). */
+/** The lock file's entry for this provider against the package Terraform uses (docs/provider.md "The lock file"). */
 export function providerLockCheck(
   state:
     | { readonly kind: "not-applicable"; readonly why: string }
-    | { readonly kind: "compared"; readonly lockVersion: string; readonly lockHashes: readonly string[]; readonly installedVersion: string; readonly installedHash: string },
+    | {
+        readonly kind: "compared";
+        readonly lockVersion: string;
+        readonly lockHashes: readonly string[];
+        readonly installedVersion: string;
+        readonly installedHash: string;
+        /** Where the compared package is: installed in this directory (`provider install`), or by terraform init from a mirror. */
+        readonly from: "mirror-here" | "terraform-init";
+        readonly route: InstallRoute;
+      },
 ): DoctorCheck {
   if (state.kind === "not-applicable") return skip("provider-lock", "not checked", state.why);
-  const fix = "write both again: npx --no alert-rule-users provider install --lock (then commit .terraform.lock.hcl)";
+  const fix =
+    state.route === "release"
+      ? "write the lock file again from the release: terraform providers lock -fs-mirror=RELEASE/mirror (or -net-mirror=URL) with -platform= each of linux_amd64, linux_arm64, darwin_amd64, darwin_arm64, windows_amd64; then terraform init -upgrade here, and commit .terraform.lock.hcl"
+      : state.from === "mirror-here"
+        ? "write both again: npx --no alert-rule-users provider install --lock (then commit .terraform.lock.hcl)"
+        : "write the lock file again: npx --no alert-rule-users provider lock, then terraform init -upgrade (and commit .terraform.lock.hcl)";
   if (state.lockVersion !== state.installedVersion) {
     return fail("provider-lock", `.terraform.lock.hcl records alertrules ${state.lockVersion}, and ${state.installedVersion} is installed: terraform init -lockfile=readonly will refuse it`, fix);
   }
@@ -312,12 +347,12 @@ export function providerLockCheck(
   return pass("provider-lock", `.terraform.lock.hcl records the installed provider (${state.installedHash})`);
 }
 
-/** This provider's entry in Terraform's plugin cache (`TF_PLUGIN_CACHE_DIR`). */
+/** This provider's entry in Terraform's plugin cache (`plugin_cache_dir`, `TF_PLUGIN_CACHE_DIR`). */
 export function pluginCacheCheck(
   state:
     | { readonly kind: "not-applicable"; readonly why: string }
     | { readonly kind: "directory" | "absent"; readonly entry: string }
-    | { readonly kind: "link"; readonly entry: string; readonly target: string; readonly targetExists: boolean },
+    | { readonly kind: "link"; readonly entry: string; readonly target: string; readonly targetExists: boolean; readonly route: InstallRoute },
 ): DoctorCheck {
   switch (state.kind) {
     case "not-applicable":
@@ -326,22 +361,34 @@ export function pluginCacheCheck(
       return pass("plugin-cache", `no alertrules entry in the plugin cache yet (${state.entry})`);
     case "directory":
       return pass("plugin-cache", `the plugin cache holds the provider as a directory of its own (${state.entry})`);
-    case "link":
+    case "link": {
+      const again = `remove the entry (rm ${state.entry}), ${state.route === "npx" ? "install the provider again (npx --no alert-rule-users provider install: the release's zip, which terraform init copies into the cache)" : "put the release's zip where terraform init looks"}, then terraform init`;
       return state.targetExists
-        ? pass("plugin-cache", `the plugin cache's entry links to ${state.target}: removing that directory would break every project that shares the cache (provider install writes it as a directory of its own)`)
-        : fail(
+        ? fail(
             "plugin-cache",
-            `the plugin cache's entry ${state.entry} points at ${state.target}, which is gone: terraform says "there is no package for … cached in .terraform/providers"`,
-            "write it as a directory of its own: npx --no alert-rule-users provider install (with TF_PLUGIN_CACHE_DIR set), then terraform init",
-          );
+            `the plugin cache's entry ${state.entry} is a link to ${state.target}: removing that directory will break every project that shares the cache`,
+            again,
+          )
+        : fail("plugin-cache", `the plugin cache's entry ${state.entry} points at ${state.target}, which is gone: terraform says "there is no package for … cached in .terraform/providers"`, again);
+    }
   }
 }
 
-/** A package that runs with the node on PATH (the darwin packages, or the launcher that synth wrote on Linux) where none runs. */
+/** A package that runs with the node on PATH (the darwin packages, or the launcher written on Linux where the executable was not at hand). */
 export function providerNodeCheck(
-  state: { readonly kind: "not-applicable"; readonly why: string } | { readonly kind: "needs-node"; readonly nodeOnPath: string | null; readonly os: "linux" | "darwin" },
+  state:
+    | { readonly kind: "not-applicable"; readonly why: string }
+    | { readonly kind: "needs-node"; readonly nodeOnPath: string | null; readonly os: "linux" | "darwin"; readonly fallback: boolean; readonly route: InstallRoute },
 ): DoctorCheck | null {
   if (state.kind === "not-applicable") return null;
+  const selfContained = state.route === "npx" ? "npx --no alert-rule-users provider install" : "put the release's zip for this platform where terraform init looks, then terraform init -upgrade";
+  if (state.fallback) {
+    return fail(
+      "provider",
+      "the installed provider is not the release's package but the launcher written where the self-contained executable was not at hand: it runs only with a node on PATH, and a lock file of the release refuses it",
+      `install the release's package (no Node.js needed): ${selfContained}`,
+    );
+  }
   if (state.nodeOnPath !== null) {
     const major = Number(/^v?(\d+)/.exec(state.nodeOnPath)?.[1] ?? "0");
     if (major >= 20) return null;
@@ -350,9 +397,7 @@ export function providerNodeCheck(
   return fail(
     "provider",
     `the installed provider runs with Node.js 20 or later on PATH, and ${found}: terraform cannot start it`,
-    state.os === "linux"
-      ? "install the self-contained executable (no Node.js needed): npx --no alert-rule-users provider install"
-      : "install Node.js 20 or later (brew install node), first on the PATH terraform runs with",
+    state.os === "linux" ? `install the self-contained executable (no Node.js needed): ${selfContained}` : "install Node.js 20 or later (brew install node), first on the PATH terraform runs with",
   );
 }
 

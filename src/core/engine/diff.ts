@@ -34,6 +34,10 @@ export interface RuleFieldNames {
   readonly ruleName: string;
   /** between a field and its value in the caller's syntax: `: ` for TypeScript props, ` = ` for HCL */
   readonly assign: string;
+  /** what the caller does with the rule, in a hint: "declare" (a declaration) or "import" (an import ID). @default "declare" */
+  readonly verb?: "declare" | "import";
+  /** how a name is written after `assign`. @default JSON.stringify (a quoted string) */
+  readonly quote?: (name: string) => string;
 }
 
 /** The RuleUserList construct's words. */
@@ -41,6 +45,9 @@ export const CONSTRUCT_RULE_FIELDS: RuleFieldNames = { ruleId: "ruleId", ruleNam
 
 /** The native resource's words (alertrules_rule_user_list, HCL). */
 export const NATIVE_RULE_FIELDS: RuleFieldNames = { ruleId: "rule_id", ruleName: "rule_name", assign: " = " };
+
+/** The native resource's import IDs (`RULE_ID`, `name:RULE NAME`: src/core/native/native-provider.ts). */
+export const IMPORT_RULE_FIELDS: RuleFieldNames = { ruleId: "RULE_ID", ruleName: "name:", assign: "", verb: "import", quote: (name) => name };
 
 export const NO_CHANGES: RuleChanges = {
   addUsers: [],
@@ -140,23 +147,26 @@ function withoutExpiry(users: readonly DesiredUser[]): readonly PlannedUser[] {
 }
 
 /**
- * Why a declared rule was not found, with the name a typo most likely meant: a ruleName that
- * differs from a rule's name in case or by a small edit, or a rule's name given as the ruleId.
- * `knownNames`: names of rules the tenant has (from the metadata search, see src/io/observe.ts).
+ * Why a declared (or imported) rule was not found, with the name a typo most likely meant: a
+ * ruleName that differs from a rule's name in case or by a small edit, or a rule's name given as
+ * the ruleId. `knownNames`: names of rules the tenant has (from the metadata search, see
+ * src/io/observe.ts).
  */
-function notFoundReason(desired: DesiredList, knownNames: readonly string[], fields: RuleFieldNames): string {
+export function notFoundReason(desired: Pick<DesiredList, "ruleId" | "ruleName">, knownNames: readonly string[], fields: RuleFieldNames): string {
+  const verb = fields.verb ?? "declare";
+  const quote = fields.quote ?? JSON.stringify;
   if (desired.ruleId !== null) {
     const asName = knownNames.find((n) => n === desired.ruleId) ?? suggest(desired.ruleId, knownNames);
     const hint =
       asName !== undefined
-        ? ` This looks like a rule name ('${asName}'): declare it with ${fields.ruleName}${fields.assign}${JSON.stringify(asName)} instead of ${fields.ruleId}.`
+        ? ` This looks like a rule name ('${asName}'): ${verb} it with ${fields.ruleName}${fields.assign}${quote(asName)} instead of ${fields.ruleId}.`
         : /\s/.test(desired.ruleId)
-          ? ` This looks like a rule name (it has spaces): declare it with ${fields.ruleName} instead of ${fields.ruleId}.`
+          ? ` This looks like a rule name (it has spaces): ${verb} it with ${fields.ruleName} instead of ${fields.ruleId}.`
           : "";
-    return `no rule has the ID '${desired.ruleId}' in this tenant: check the ${fields.ruleId} (the rule's observerRuleId) or declare the rule by ${fields.ruleName}.${hint}`;
+    return `no rule has the ID '${desired.ruleId}' in this tenant: check the ${fields.ruleId} (the rule's observerRuleId) or ${verb} the rule by ${fields.ruleName}.${hint}`;
   }
   const name = desired.ruleName ?? "";
-  return `no rule is named '${name}' in this tenant (names match exactly, case included): check the name or declare the rule by ${fields.ruleId}.${didYouMean(name, knownNames)}`;
+  return `no rule is named '${name}' in this tenant (names match exactly, case included): check the name or ${verb} the rule by ${fields.ruleId}.${didYouMean(name, knownNames)}`;
 }
 
 interface Computed {

@@ -29,6 +29,7 @@ function mainTf(providerVersion: string): string {
     "#",
     "# The provider runs from this directory's terraform.d/ (written by",
     "# `npx --no alert-rule-users provider install`; init --hcl did it once): `terraform init` needs no network.",
+    "# `npx --no alert-rule-users provider lock` writes .terraform.lock.hcl for every platform: commit it.",
     "#",
     "# The rule below is the sample tenant's that the simulator serves (`npx --no alert-rule-users simulator`).",
     "# For your tenant, write every rule's list as it is now, with import blocks:",
@@ -55,9 +56,10 @@ terraform.tfstate
 terraform.tfstate.*
 *.tfplan
 crash.log
-# the provider's package (a 126 MB executable on Linux): each machine and CI job installs it with
-# \`npx --no alert-rule-users provider install\`. Commit .terraform.lock.hcl: its hashes are the same
-# on every machine (\`npx --no alert-rule-users provider lock\` records all four platforms)
+# the provider's package (the release's zip; about 43 MB on Linux): each machine and CI job installs
+# it (\`npx --no alert-rule-users provider install\`, or terraform init from a mirror of the release).
+# Commit .terraform.lock.hcl: its hashes are the same on every machine
+# (\`npx --no alert-rule-users provider lock\` records every platform of the release)
 terraform.d/
 `;
 

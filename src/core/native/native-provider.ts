@@ -34,11 +34,28 @@ export type OnDestroy = (typeof ON_DESTROY_VALUES)[number];
 
 /**
  * The path, relative to the directory `terraform init` runs in, of the provider executable in the
- * implied local mirror (unpacked layout): `terraform.d/plugins/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION`.
+ * implied local mirror's unpacked layout (what `provider install` wrote before 0.1.0 took the
+ * packed layout, {@link packedMirrorPath}): `terraform.d/plugins/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION`.
  */
 export function mirrorPath(version: string, target: string, host: string = PROVIDER_HOST): string {
   const [namespace, type] = PROVIDER_SOURCE.split("/");
-  return `terraform.d/plugins/${host}/${namespace ?? ""}/${type ?? ""}/${version}/${target}/terraform-provider-${type ?? ""}_v${version}`;
+  return `terraform.d/plugins/${host}/${namespace ?? ""}/${type ?? ""}/${version}/${target}/terraform-provider-${type ?? ""}_v${version}${target.startsWith("windows_") ? ".exe" : ""}`;
+}
+
+/**
+ * The path, relative to the directory `terraform init` runs in, of the release's zip in the
+ * implied local mirror's packed layout: `terraform.d/plugins/HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip`.
+ * Terraform unpacks a zip into `.terraform/providers` (and into a plugin cache), so neither is
+ * ever a link into the project (an unpacked directory there is linked instead).
+ */
+export function packedMirrorPath(version: string, target: string, host: string = PROVIDER_HOST): string {
+  const [namespace, type] = PROVIDER_SOURCE.split("/");
+  return `terraform.d/plugins/${host}/${namespace ?? ""}/${type ?? ""}/terraform-provider-${type ?? ""}_${version}_${target}.zip`;
+}
+
+/** Where `terraform init` put the provider it chose, relative to its directory: `.terraform/providers/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH`. */
+export function initializedProviderDir(version: string, target: string, host: string = PROVIDER_HOST): string {
+  return `.terraform/providers/${host}/${PROVIDER_SOURCE}/${version}/${target}`;
 }
 
 /** Terraform's `OS_ARCH` for a Node.js platform and architecture; null where there is none. */

@@ -10,17 +10,20 @@ export interface PackageFile {
   readonly data: Buffer;
 }
 
-/** The four platforms every release has, in Terraform's `OS_ARCH` spelling. */
-export const PACKAGE_TARGETS = ["darwin_amd64", "darwin_arm64", "linux_amd64", "linux_arm64"] as const;
+/** The platforms every release has, in Terraform's `OS_ARCH` spelling. */
+export const PACKAGE_TARGETS = ["darwin_amd64", "darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64"] as const;
 export type PackageTarget = (typeof PACKAGE_TARGETS)[number];
 
 export function isPackageTarget(target: string): target is PackageTarget {
   return (PACKAGE_TARGETS as readonly string[]).includes(target);
 }
 
-/** The executable's name inside a package, as Terraform looks for it: `terraform-provider-TYPE_vVERSION`. */
-export function executableName(version: string): string {
-  return `terraform-provider-alertrules_v${version}`;
+/**
+ * The executable's name inside a package, as Terraform looks for it: `terraform-provider-TYPE_vVERSION`,
+ * with `.exe` on Windows (Terraform there runs only a file of that name).
+ */
+export function executableName(version: string, target?: PackageTarget): string {
+  return `terraform-provider-alertrules_v${version}${target !== undefined && target.startsWith("windows_") ? ".exe" : ""}`;
 }
 
 /** The release file names of a version (the registry's and `terraform providers mirror`'s). */

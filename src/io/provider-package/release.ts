@@ -1,19 +1,20 @@
 /**
  * `alert-rule-users provider package [--out DIR]` (docs/contract.md §12.2): the release files as
  * registries and mirrors expect them, byte-identical from any install of one version:
- * - `terraform-provider-alertrules_VERSION_OS_ARCH.zip` of the four platforms (zip.ts);
+ * - `terraform-provider-alertrules_VERSION_OS_ARCH.zip` of the five platforms (zip.ts);
  * - `terraform-provider-alertrules_VERSION_SHA256SUMS` (`SHA256HEX  NAME` lines, by name) and
  *   `terraform-provider-alertrules_VERSION_manifest.json`;
  * - `mirror/registry.terraform.io/alert-rule-users/alertrules/`: `index.json`, `VERSION.json`
- *   (each archive's relative `url` and its `h1:` hash) and the zips: a static network mirror
- *   (Terraform's provider network mirror protocol) that is also a packed `filesystem_mirror`.
+ *   (each archive's relative `url` and its `h1:` hash) and a link to each zip: a static network
+ *   mirror (Terraform's provider network mirror protocol) that is also a packed `filesystem_mirror`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { PROVIDER_HOST, PROVIDER_SOURCE } from "../../core/native/native-provider";
 import { h1Hash, sha256Hex, zhHash } from "./hashes";
-import { PACKAGE_TARGETS, releaseNames, type PackageFile, type PackageTarget } from "./package-file";
-import { writeZip } from "./zip";
+import { PACKAGE_TARGETS, releaseNames, type PackageTarget } from "./package-file";
+import type { ProviderPackage } from "./packages";
+import { writeInside, type Entry } from "./write-inside";
 
 export interface ReleaseArchive {
   readonly target: PackageTarget;
@@ -39,48 +40,37 @@ function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** The zips and every hash of a version's packages, in memory. */
-export function releaseArchives(
-  version: string,
-  packages: Readonly<Record<PackageTarget, readonly PackageFile[]>>,
-  zipOf: (files: readonly PackageFile[]) => Buffer = writeZip,
-): { archives: ReleaseArchive[]; zips: Map<PackageTarget, Buffer> } {
+/** Every hash of a version's packages. */
+export function releaseArchives(version: string, packages: Readonly<Record<PackageTarget, ProviderPackage>>): ReleaseArchive[] {
   const names = releaseNames(version);
-  const zips = new Map<PackageTarget, Buffer>();
-  const archives = PACKAGE_TARGETS.map((target) => {
-    const zip = zipOf(packages[target]);
-    zips.set(target, zip);
-    return { target, file: names.zip(target), bytes: zip.length, h1: h1Hash(packages[target]), zh: zhHash(zip) };
+  return PACKAGE_TARGETS.map((target) => {
+    const pkg = packages[target];
+    return { target, file: names.zip(target), bytes: pkg.zip.length, h1: h1Hash(pkg.files), zh: zhHash(pkg.zip) };
   });
-  return { archives, zips };
 }
 
-export function writeRelease(
-  outDir: string,
-  version: string,
-  packages: Readonly<Record<PackageTarget, readonly PackageFile[]>>,
-  zipOf: (files: readonly PackageFile[]) => Buffer = writeZip,
-): Release {
+/**
+ * Writes the release into `outDir` (write-inside.ts: never through a link already there). Each zip
+ * is stored once, at the top; the mirror's entry for it is a relative link to it
+ * (`../../../../NAME.zip`), which Terraform's filesystem mirror and static web servers follow.
+ */
+export function writeRelease(outDir: string, version: string, packages: Readonly<Record<PackageTarget, ProviderPackage>>): Release {
   const names = releaseNames(version);
-  const { archives, zips } = releaseArchives(version, packages, zipOf);
+  const archives = releaseArchives(version, packages);
   const mirror = mirrorDirectory();
-  const contents = new Map<string, Buffer | string>();
+  const up = mirror.split("/").map(() => "..").join("/");
+  const contents = new Map<string, Entry>();
+  const file = (data: Buffer | string): Entry => ({ data, mode: 0o644 });
   for (const archive of archives) {
-    const zip = zips.get(archive.target) as Buffer;
-    contents.set(archive.file, zip);
-    contents.set(`${mirror}/${archive.file}`, zip);
+    contents.set(archive.file, file(packages[archive.target].zip));
+    contents.set(`${mirror}/${archive.file}`, { link: `${up}/${archive.file}` });
   }
-  contents.set(names.sums, archives.map((a) => `${a.zh.slice("zh:".length)}  ${a.file}\n`).join(""));
-  contents.set(names.manifest, json({ version: 1, metadata: { protocol_versions: ["6.0"] } }));
-  contents.set(`${mirror}/index.json`, json({ versions: { [version]: {} } }));
-  contents.set(`${mirror}/${version}.json`, json({ archives: Object.fromEntries(archives.map((a) => [a.target, { url: a.file, hashes: [a.h1] }])) }));
+  contents.set(names.sums, file(archives.map((a) => `${a.zh.slice("zh:".length)}  ${a.file}\n`).join("")));
+  contents.set(names.manifest, file(json({ version: 1, metadata: { protocol_versions: ["6.0"] } })));
+  contents.set(`${mirror}/index.json`, file(json({ versions: { [version]: {} } })));
+  contents.set(`${mirror}/${version}.json`, file(json({ archives: Object.fromEntries(archives.map((a) => [a.target, { url: a.file, hashes: [a.h1] }])) })));
   const files = [...contents.keys()].sort();
-  for (const name of files) {
-    const file = path.join(outDir, ...name.split("/"));
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, contents.get(name) as Buffer | string, { mode: 0o644 });
-    fs.chmodSync(file, 0o644);
-  }
+  writeInside(outDir, new Map(files.map((name) => [name, contents.get(name) as Entry])), "provider package");
   return { version, archives, files };
 }
 

@@ -18,7 +18,8 @@ import { planSchema, type Plan } from "../../../core/engine/plan-schema";
 import { rulesToReadAgain } from "../../../core/engine/still-planned";
 import type { ApplyResult } from "../../../core/engine/apply-results";
 import type { ListView, ViewBasis } from "../../../core/live/list-view";
-import type { RuleReference } from "../../observe";
+import { IMPORT_RULE_FIELDS, notFoundReason } from "../../../core/engine/diff";
+import { knownRuleNames, type RuleReference } from "../../observe";
 import type { TerraformRun } from "../../terraform-run";
 import { applyPlanned } from "../steps/apply";
 import { planOneRule, readRuleList, today, viewOfLiveList, type RuleLookup } from "./one-rule";
@@ -215,18 +216,20 @@ export interface KeptRead {
 
 /** A resource's refresh: the rule gone, unreadable, skipped (never written), or its list seen through the declaration. */
 export type RuleStateRead =
-  | { readonly kind: "gone"; readonly id: string | null }
+  | { readonly kind: "gone"; readonly id: string | null; readonly reason: string | null }
   | { readonly kind: "unreadable"; readonly what: "rule" | "list"; readonly message: string }
   | { readonly kind: "skipped"; readonly rule: RuleFacts; readonly list: ObservedList | null }
   | { readonly kind: "read"; readonly rule: RuleFacts; readonly list: ObservedList; readonly view: ListView };
 
 /**
  * Reads the rule a resource's state names (the facts kept from the last read: no search; else a
- * lookup), then its list (one query-users), seen through the declaration in state.
+ * lookup), then its list (one query-users), seen through the declaration in state. For an import
+ * (`importing`), a rule not found comes with the plan's reason in the import ID's words and the
+ * name a typo meant (one more bounded request: the first page of the tenant's rules).
  */
 export async function readRuleState(
   context: ProviderRuleContext,
-  state: { readonly id: string | null; readonly reference: RuleReference; readonly declared: ViewBasis },
+  state: { readonly id: string | null; readonly reference: RuleReference; readonly declared: ViewBasis; readonly importing?: boolean },
   kept: KeptRead | null,
 ): Promise<RuleStateRead> {
   const { id, reference } = state;
@@ -234,7 +237,10 @@ export async function readRuleState(
   if (kept !== null && (id === null || kept.rule.observerRuleId === id)) rule = kept.rule;
   else {
     const found = await context.lookup.lookup(id !== null ? { ruleId: id, ruleName: null } : reference);
-    if (found.kind === "not-found") return { kind: "gone", id: id ?? reference.ruleName };
+    if (found.kind === "not-found") {
+      const reason = state.importing === true ? notFoundReason(reference, await knownRuleNames(context.session.client, context.session.pageSize), IMPORT_RULE_FIELDS) : null;
+      return { kind: "gone", id: id ?? reference.ruleName, reason };
+    }
     if (found.kind !== "found") return { kind: "unreadable", what: "rule", message: found.kind === "ambiguous" ? `${found.ruleIds.length} rules are named ${JSON.stringify(reference.ruleName)} (${found.ruleIds.join(", ")}): declare the list by rule_id.` : found.message };
     rule = found.rule;
   }
