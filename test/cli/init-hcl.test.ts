@@ -16,6 +16,8 @@ import { runMain } from "../support/run-main";
 const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 
 const cli = (cwd: string, ...args: string[]) => runMain(args, cwd);
+/** With terraform on PATH: `--workflows` writes the tool directory's lock with `terraform providers lock`. */
+const cliWithTerraform = (cwd: string, ...args: string[]) => runMain(args, cwd, { PATH: process.env["PATH"], HOME: process.env["HOME"], ALERT_RULE_USERS_PROVIDER_CACHE: process.env["ALERT_RULE_USERS_PROVIDER_CACHE"] });
 
 const TARGET = `${process.platform === "darwin" ? "darwin" : "linux"}_${process.arch === "arm64" ? "arm64" : "amd64"}`;
 
@@ -69,7 +71,7 @@ describe("alert-rule-users init --hcl", () => {
     // given a repository's root here, the configuration in tf/
     mkdirSync(join(root, ".git"));
     // when
-    const run = await cli(root, "init", "--hcl", "tf", "--workflows");
+    const run = await cliWithTerraform(root, "init", "--hcl", "tf", "--workflows");
     // then
     expect(`${run.code} ${run.stderr}`).toBe("0 ");
     expect(existsSync(join(root, "tf", ".github"))).toBe(false);
@@ -85,8 +87,9 @@ describe("alert-rule-users init --hcl", () => {
     expect(statSync(join(tool, "ci.sh")).mode & 0o111).not.toBe(0);
     expect(readFileSync(join(tool, "versions.tf"), "utf8")).toContain(`      version = "${VERSION}"\n`);
     const lock = readFileSync(join(tool, ".terraform.lock.hcl"), "utf8");
-    expect(lock).toContain(`provider "registry.terraform.io/alert-rule-users/alertrules" {\n  version = "${VERSION}"`);
-    expect(lock.match(/"h1:/g)?.length).toBeGreaterThanOrEqual(3);
+    // written by terraform providers lock, as the configuration's own: the version the tool directory pins, every platform's hash
+    expect(lock).toMatch(new RegExp(`provider "registry\\.terraform\\.io/alert-rule-users/alertrules" \\{\\n  version += "${VERSION.replace(/\./g, "\\.")}"\\n  constraints = "${VERSION.replace(/\./g, "\\.")}"`));
+    expect(lock.match(/"h1:/g)?.length).toBeGreaterThanOrEqual(4);
     expect(run.stdout).toContain("Wrote the GitHub workflows at the repository's root . (terraform runs in tf)");
     expect(run.stdout).toContain("Commit .github/ with its .github/alert-rule-users/.terraform.lock.hcl");
   });
@@ -94,12 +97,12 @@ describe("alert-rule-users init --hcl", () => {
   it("with --workflows and no repository above DIR, writes them where package.json is (else where init runs); refuses, writing nothing, when one is there already", async () => {
     mkdirSync(join(root, "tf"));
     writeFileSync(join(root, "tf", "package.json"), "{}\n");
-    expect((await cli(root, "init", "--hcl", "tf", "--workflows")).code).toBe(0);
+    expect((await cliWithTerraform(root, "init", "--hcl", "tf", "--workflows")).code).toBe(0);
     expect(readFileSync(join(root, "tf", ".github", "workflows", "alert-rule-users-terraform-plan.yml"), "utf8")).toContain('  ALERT_RULES_DIR: "."\n');
     writeFileSync(join(root, "package.json"), "{}\n");
     mkdirSync(join(root, ".github", "workflows"), { recursive: true });
     writeFileSync(join(root, ".github", "workflows", "alert-rule-users-terraform-drift.yml"), "# mine\n");
-    const again = await cli(root, "init", "--hcl", "other", "--workflows");
+    const again = await cliWithTerraform(root, "init", "--hcl", "other", "--workflows");
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("already has .github/workflows/alert-rule-users-terraform-drift.yml: nothing was written");
     expect(existsSync(join(root, "other"))).toBe(false);

@@ -62,7 +62,7 @@ export class TeamCi {
     rmSync(join(dir, ".git"), { recursive: true, force: true });
     rmSync(join(dir, "alert-rules", "terraform.d"), { recursive: true, force: true });
     // The configuration's lock, as the README says: from the release's mirror, every platform.
-    const lock = await terraform(["providers", "lock", `-net-mirror=${this.o.release.url}`, ...["linux_amd64", "linux_arm64", "darwin_amd64", "darwin_arm64"].map((p) => `-platform=${p}`), "-no-color"], join(dir, "alert-rules"), {
+    const lock = await terraform(["providers", "lock", `-net-mirror=${this.o.release.url}`, ...["linux_amd64", "linux_arm64", "darwin_amd64", "darwin_arm64", "windows_amd64"].map((p) => `-platform=${p}`), "-no-color"], join(dir, "alert-rules"), {
       ...this.o.env,
       SSL_CERT_FILE: this.o.release.ca,
     });
