@@ -14,6 +14,10 @@
  *             fills its page with rules the plans to come will ask for, so N new resources cost
  *             ⌈N / page⌉ searches though Terraform plans only a few at a time
  *
+ * The root is this user's own: made with mode 0700, and refused unless it is a real directory owned
+ * by this user and writable by no one else ({@link safeRoot}), so no other local user can plant a
+ * link there and have the provider write, or delete, outside it.
+ *
  * Directories of commands that have ended are removed when the next one starts. Nothing secret is
  * written here: rule IDs and declarations are hashed into file names, the lists come redacted, and
  * `declared` holds only the rule IDs and names the configuration itself spells out.
@@ -22,6 +26,7 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { ConfigError } from "../errors";
 
 /** Overrides the command a provider process belongs to (tests run many "commands" in one process). */
 export const RUN_SCOPE_VARIABLE = "ALERT_RULE_USERS_RUN_SCOPE";
@@ -51,10 +56,13 @@ function alive(pid: number): boolean {
 export class TerraformRun {
   private constructor(private readonly dir: string) {}
 
-  /** The run of this provider process: its Terraform command's directory, made if missing. */
+  /**
+   * The run of this provider process: its Terraform command's directory, made if missing, under a
+   * root of this user's ({@link safeRoot}: checked before anything is read, written or removed).
+   */
   static current(env: NodeJS.ProcessEnv): TerraformRun {
-    const root = path.join(os.tmpdir(), `alert-rule-users-${typeof process.getuid === "function" ? process.getuid() : "user"}`);
-    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    const tmp = env["TMPDIR"] !== undefined && env["TMPDIR"] !== "" ? env["TMPDIR"] : os.tmpdir();
+    const root = safeRoot(path.join(tmp, `alert-rule-users-${typeof process.getuid === "function" ? process.getuid() : "user"}`));
     const scope = env[RUN_SCOPE_VARIABLE];
     const name = scope !== undefined && scope !== "" ? `scope-${digest(scope)}` : `tf-${process.ppid}-${startTimeOf(process.ppid)}`;
     if (scope === undefined || scope === "") TerraformRun.removeEnded(root, name);
@@ -188,6 +196,33 @@ export class TerraformRun {
       return null;
     }
   }
+}
+
+/**
+ * The root of every command's directory, made with mode 0700 where missing and then checked: a
+ * real directory (not a symbolic link, which another local user could plant on a shared /tmp
+ * before us), owned by this user, writable by no one else. Anything else is refused in one
+ * sentence, before anything is written into it or removed from it.
+ */
+export function safeRoot(root: string): string {
+  try {
+    fs.mkdirSync(root, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  const stat = fs.lstatSync(root);
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  const problem = stat.isSymbolicLink()
+    ? "is a symbolic link"
+    : !stat.isDirectory()
+      ? "is not a directory"
+      : uid !== undefined && stat.uid !== uid
+        ? `belongs to another user (uid ${stat.uid}, not ${uid})`
+        : process.platform !== "win32" && (stat.mode & 0o022) !== 0
+          ? `is writable by other users (mode ${(stat.mode & 0o777).toString(8).padStart(4, "0")})`
+          : null;
+  if (problem !== null) throw new ConfigError(`The alertrules provider's run directory ${root} ${problem}, so another user could plant files in it; remove it (or point TMPDIR at a directory of your own) and run terraform again.`);
+  return root;
 }
 
 /** The whole lines of a file (a last line cut short is left out), or none when it does not exist. */

@@ -160,7 +160,12 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
   const decided = beforeSession(config, env);
   if (decided !== null) return decided;
   const warnings: Diagnostic[] = [];
-  const terraform = TerraformRun.current(env);
+  let terraform: TerraformRun;
+  try {
+    terraform = TerraformRun.current(env);
+  } catch (err) {
+    return { run: null, diagnostics: [{ severity: "error", summary: "Unsafe run directory", detail: err instanceof Error ? err.message : String(err) }] };
+  }
   // the service's limit, once measured, is kept for the provider processes this command starts later
   let rateKey: string | null = null;
   const keepLimit = (limit: number) => {
