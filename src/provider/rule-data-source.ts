@@ -10,6 +10,7 @@ import type { DataSourceType, Diagnostic, ObjectValue, Value } from "./protocol"
 import { UNKNOWN } from "./protocol";
 import { valuesOf } from "./resource";
 import { ruleDataSourceSchema } from "./schema";
+import { untilStopped } from "./rules-data-source";
 
 const str = (v: Value | undefined): string | null => (typeof v === "string" && v !== "" ? v : null);
 
@@ -73,7 +74,7 @@ export function ruleDataSource(current: () => ProviderRun | null): DataSourceTyp
       if (run === null) throw new Error("the alertrules provider is not configured: run terraform again.");
       const values = valuesOf(ruleDataSourceSchema, config);
       const id = str(values.rule_id);
-      const observation = await run.lookup.observe(id !== null ? { ruleId: id, ruleName: null } : { ruleId: null, ruleName: str(values.rule_name) });
+      const observation = await untilStopped(run.lookup.observe(id !== null ? { ruleId: id, ruleName: null } : { ruleId: null, ruleName: str(values.rule_name) }), run.signal);
       const answer = ruleState(config, observation, observation.kind === "found" ? run.lookup.isEnabled(observation.rule.observerRuleId) : null);
       return "state" in answer ? { state: answer.state } : { state: config, diagnostics: [answer.error] };
     },

@@ -95,7 +95,7 @@ export const rulesDataSourceSchema: ResourceSchema<RulesDataSourceAttribute> = {
   version: 0,
   description: "The rules of the tenant (one metadata search), every one or those the filters keep.",
   attributes: [
-    { name: "name_regex", type: "string", optional: true, description: "Keep the rules whose name matches this regular expression (JavaScript syntax, unanchored: ^ and $ anchor it)." },
+    { name: "name_regex", type: "string", optional: true, description: "Keep the rules whose name matches this regular expression (RE2 syntax, matched in time linear in the name: no lookaround or backreferences; unanchored: ^ and $ anchor it; (?i) ignores case)." },
     { name: "list_type", type: "string", optional: true, description: "Keep the rules whose list is of this type: SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED or ALL_USERS." },
     { name: "include_system", type: "bool", optional: true, description: "Keep system rules (Departing Employee, High Risk Employee) too (default true)." },
     {
