@@ -7,6 +7,7 @@
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { connect, createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
 import { CLI, runCommand } from "../support/cli";
@@ -143,6 +144,37 @@ describe("the provider applies what its plan showed, or nothing", () => {
     const planned = await tf(["plan"], 1);
     expect(planned.stdout + planned.stderr).toMatch(/Two resources for one rule/);
     expect(writes()).toEqual([]);
+  }, 5 * MINUTES);
+
+  it("refuses one rule through three provider configurations whose url is written differently (localhost, 127.0.0.1, [::1]): at plan, nothing written", async () => {
+    // given the simulator reached three ways: by name with a trailing slash, by IPv4 address in
+    // capitals, and by IPv6 loopback (a relay on [::1] to the simulator)
+    const port = new URL(sim.url).port;
+    const relay = createServer((socket) => socket.pipe(connect(Number(port), "127.0.0.1")).pipe(socket));
+    await new Promise<void>((resolve) => relay.listen(0, "::1", resolve));
+    try {
+      const v6 = (relay.address() as AddressInfo).port;
+      configure(
+        resource("one", RULES.finance, live(RULES.finance)) +
+          resource("two", RULES.finance, [...live(RULES.finance), { userId: "1", aliases: ["x@example.com"] }], "  provider = alertrules.v4\n") +
+          resource("three", RULES.finance, [...live(RULES.finance), { userId: "2", aliases: ["y@example.com"] }], "  provider = alertrules.v6\n"),
+        `provider "alertrules" {\n  url = "http://localhost:${port}/"\n}\nprovider "alertrules" {\n  alias = "v4"\n  url = "HTTP://127.0.0.1:${port}"\n}\nprovider "alertrules" {\n  alias = "v6"\n  url = "http://[::1]:${v6}/"\n}\n`,
+      );
+      const before = liveIds(RULES.finance);
+      sim.resetCounts();
+      // when
+      const planned = await tf(["plan"], 1);
+      // then
+      expect(planned.stdout + planned.stderr).toMatch(/Two resources for one rule/);
+      expect(planned.stdout + planned.stderr).toMatch(/reach the same tenant, however their url is written/);
+      expect(writes()).toEqual([]);
+      const applied = await tf(["apply", "-auto-approve"], 1);
+      expect(applied.stdout + applied.stderr).toMatch(/Two resources for one rule/);
+      expect(writes()).toEqual([]);
+      expect(liveIds(RULES.finance)).toEqual(before);
+    } finally {
+      relay.close();
+    }
   }, 5 * MINUTES);
 
   it("sends nothing to another rule when the state's id was edited (destroy with on_destroy = clear, -refresh=false)", async () => {

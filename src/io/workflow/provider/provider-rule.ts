@@ -19,6 +19,7 @@ import { rulesToReadAgain } from "../../../core/engine/still-planned";
 import type { ApplyResult } from "../../../core/engine/apply-results";
 import type { ListView, ViewBasis } from "../../../core/live/list-view";
 import type { RuleReference } from "../../observe";
+import { printable } from "../../../core/render/common";
 import type { TerraformRun } from "../../terraform-run";
 import { applyPlanned } from "../steps/apply";
 import { planOneRule, readRuleList, today, viewOfLiveList, type RuleLookup } from "./one-rule";
@@ -324,6 +325,17 @@ export async function planRuleChange(
 }
 
 /**
+ * What a claim is keyed on: the rule as the service knows it, its tenant and its ID, and not the
+ * URL it was reached by. Two provider configurations whose `url` differs in spelling only (case,
+ * `localhost` / `127.0.0.1` / `[::1]`, a default port, a trailing slash or a path, another name
+ * of the same host) reach the same rule, and so do two whose URLs no spelling rule could relate.
+ * (Two services holding the same tenant and rule IDs, a copy of a tenant, are taken for one.)
+ */
+export function claimKey(tenantId: string, ruleId: string): string {
+  return JSON.stringify([tenantId.trim().toLowerCase(), ruleId]);
+}
+
+/**
  * One resource per rule, across every provider configuration of this Terraform command (an alias
  * is a process of its own: src/io/terraform-run.ts): notes `list` as planning `rule`. Null, or why
  * the plan is refused.
@@ -333,7 +345,7 @@ export function claimRule(claims: RuleClaims, rule: RuleFacts, list: DesiredList
   const seen = claims.planned.get(rule.observerRuleId) ?? new Set<string>();
   seen.add(identity);
   claims.planned.set(rule.observerRuleId, seen);
-  const elsewhere = claims.terraform.claim(JSON.stringify([claims.session.connection, rule.observerRuleId]), identity);
+  const elsewhere = claims.terraform.claim(claimKey(claims.session.connection.tenantId, rule.observerRuleId), identity);
   if (seen.size === 1 && elsewhere === null) return null;
-  return `rule ${rule.observerRuleId} (${rule.name}) is declared by more than one alertrules_rule_user_list in this configuration (by rule_id and by rule_name, twice, or through two provider configurations of the same tenant): keep exactly one resource per rule.`;
+  return `rule ${printable(rule.observerRuleId)} (${printable(rule.name)}) is declared by more than one alertrules_rule_user_list in this configuration (by rule_id and by rule_name, twice, or through two provider configurations that reach the same tenant, however their url is written): keep exactly one resource per rule.`;
 }
