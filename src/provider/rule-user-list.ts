@@ -24,7 +24,7 @@ import { moveResourceState } from "./move-state";
 import type { ApplyAnswer, ImportAnswer, PlanAnswer, ReadAnswer, Resource } from "./resource";
 import { decodeRuleUserList, type RuleUserListModel } from "./rule-user-list-model";
 import { ruleUserListSchema } from "./schema";
-import { declarationOf, decodePrivate, encodePrivate, stateOf, usersValue, type PrivateData } from "./values";
+import { declarationOf, decodePrivate, encodePrivate, hasUnknown, stateOf, usersValue, type PrivateData } from "./values";
 
 /** A planned value, or `fallback` where the plan did not know it. */
 const known = (planned: Value, fallback: Value): Value => (planned === UNKNOWN ? fallback : planned);
@@ -142,7 +142,11 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const declared = declarationOf(config.wire);
     if (declared.kind === "invalid") return { planned: null, diagnostics: declared.diagnostics };
     if (declared.kind === "unknown") {
-      return { planned: { ...planned.wire, id: prior?.values.id ?? UNKNOWN, rule_id: config.values.rule_id ?? UNKNOWN, rule_name: config.values.rule_name ?? UNKNOWN, list_type: UNKNOWN, expired_user_ids: UNKNOWN, entries_without_user_id: UNKNOWN, removes: UNKNOWN } };
+      // `removes` is a promise, not "known after apply": nothing leaves the list. Terraform plans
+      // again at apply with the values known then and refuses the apply when that plan's `removes`
+      // differs, so an entry this plan could not show is never removed (docs/guarantees.md).
+      const diagnostics = config.values.mode === "additive" ? [] : [unknownRemovals(config, prior)];
+      return { planned: { ...planned.wire, id: prior?.values.id ?? UNKNOWN, rule_id: config.values.rule_id ?? UNKNOWN, rule_name: config.values.rule_name ?? UNKNOWN, list_type: UNKNOWN, expired_user_ids: UNKNOWN, entries_without_user_id: UNKNOWN, removes: [] }, diagnostics };
     }
     const observed = await observeForPlan(run, this.observeRequest(prior, config, priorPrivate, declared.list));
     // the schema replaces the resource where the configuration resolves to another rule (requiresReplace: "identity")
@@ -208,10 +212,8 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const answer = (state: ObjectValue | null, diagnostics: Diagnostic[]) => ({ state, ...(nextPrivate === undefined ? {} : { private: nextPrivate }), diagnostics });
     const before = prior?.wire ?? null;
     try {
-      const applied = await applyRuleChange(run, { kept, planUnknown: planned.values.removes === UNKNOWN, observe: this.observeRequest(prior, config, Buffer.alloc(0), declared.list), options });
+      const applied = await applyRuleChange(run, { kept, observe: this.observeRequest(prior, config, Buffer.alloc(0), declared.list), options });
       switch (applied.kind) {
-        case "unshown-removals":
-          return answer(before, [error("Apply refused: removals no plan showed", `${label}: the plan could not show what it would remove (users was known only at apply), and applying it now would remove ${describeRemovals(removesValue(applied.plan))}. Nothing was sent: run terraform plan again now that the values are known.`)]);
         case "nothing-planned":
           return answer(settled(planned, null, kept), []);
         case "no-changes":
@@ -275,6 +277,20 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
       return { state: prior.wire, diagnostics: [error("Destroy refused", messageOf(err))] };
     }
   }
+}
+
+/** The attributes that decide what leaves the list, where the plan does not know them yet. */
+const DECIDING = ["users", "mode", "rule_id", "rule_name", "policies"] as const;
+
+/** The warning of a plan that cannot know what leaves the list: it promises nothing does, and says how to see the removals. */
+function unknownRemovals(config: RuleUserListModel, prior: RuleUserListModel | null): Diagnostic {
+  const unknown = DECIDING.filter((name) => hasUnknown(config.values[name]));
+  const which = unknown.length === 0 ? "this configuration" : unknown.join(" and ");
+  const rule = prior?.id ?? (typeof config.values.rule_id === "string" ? config.values.rule_id : typeof config.values.rule_name === "string" ? JSON.stringify(config.values.rule_name) : null);
+  return warning(
+    "Nothing leaves the list in this apply",
+    `${which} ${unknown.length > 1 ? "are" : "is"} known only at apply, so this plan cannot show what would leave the live list${rule === null ? "" : ` of rule ${rule}`}; it promises that nothing does (removes = []). If the values known at apply would remove any entry, Terraform refuses the apply and nothing is sent ("Provider produced inconsistent final plan ... .removes": this promise kept, not a bug). To remove entries, make them known at plan time: apply what ${unknown.includes("users") ? "users" : which} depends on first (terraform apply -target=ADDRESS), then plan again; or declare them directly.`,
+  );
 }
 
 /** A message of the engine in the resource's words (its attribute names, not the construct's props). */

@@ -299,11 +299,19 @@ describe("alertrules_rule_user_list", () => {
     expect(liveIds(RULES.legal)).toEqual([]);
   });
 
-  it("marks what it cannot know yet as unknown, and validates the configuration with attribute paths", async () => {
+  it("marks what it cannot know yet as unknown but removes (a promise: nothing leaves), and validates the configuration with attribute paths", async () => {
     const { resource } = await configured();
     const later = config({ rule_id: RULES.finance, users: UNKNOWN });
     const plan = await resource.plan({ prior: null, proposed: proposed(null, later), config: later, priorPrivate: EMPTY });
     expect(plan.planned?.["id"]).toBe(UNKNOWN);
+    // what leaves the list is not "known after apply": the plan promises nothing does, and says so
+    expect(plan.planned?.["removes"]).toEqual([]);
+    expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: "warning", summary: "Nothing leaves the list in this apply", detail: expect.stringMatching(/^users is known only at apply.*terraform apply -target=ADDRESS/) })]);
+    // an additive list never removes: no warning
+    const additive = config({ rule_id: RULES.finance, mode: "additive", users: UNKNOWN });
+    const quiet = await resource.plan({ prior: null, proposed: proposed(null, additive), config: additive, priorPrivate: EMPTY });
+    expect(quiet.planned?.["removes"]).toEqual([]);
+    expect(quiet.diagnostics ?? []).toEqual([]);
     const bad = config({ rule_id: RULES.finance, rule_name: FINANCE_NAME, mode: "sometimes", users: users([{ userId: "1", aliases: ["a@example.com", "A@example.com"] }]) });
     const diagnostics = await resource.validate!(bad);
     const text = errors(diagnostics).join("\n");

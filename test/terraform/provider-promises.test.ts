@@ -122,6 +122,37 @@ describe("the provider applies what its plan showed, or nothing", () => {
     expect(liveIds(RULES.sales)).toEqual(declared.map((u) => u.userId).sort());
   }, 5 * MINUTES);
 
+  it("removes nothing a plan did not print: users known only at apply (keyed by another resource's output) promise removes = [], and the saved plan's apply is refused when they would remove a live user", async () => {
+    // given a live list of ten, declared as nine of them and one user whose ID another resource
+    // computes at apply: the tenth, b9, would leave
+    const ten = Array.from({ length: 10 }, (_, i) => ({ userIdFromAuthority: `b${i}`, userAliasList: [`b${i}@example.com`] }));
+    sim.setUsers(RULES.sales, ten);
+    const later = (known: number, computed: string) =>
+      `resource "terraform_data" "k" {\n  input = ${JSON.stringify(computed)}\n}\n` +
+      `resource "alertrules_rule_user_list" "sales" {\n  rule_id = ${JSON.stringify(RULES.sales)}\n` +
+      `  users = merge({ for i in range(${known}) : "b\${i}" => { aliases = ["b\${i}@example.com"] } }, { (terraform_data.k.output) = { aliases = ["\${terraform_data.k.output}@example.com"] } })\n}\n`;
+    configure(later(9, "new1"));
+    // when
+    const planned = await tf(["plan", "-out=p"]);
+    // then the plan promises that nothing leaves, and says how to see removals
+    expect((await changeOf("p", "alertrules_rule_user_list.sales")).after?.["removes"]).toEqual([]);
+    expect(planned.stdout + planned.stderr).toMatch(/Nothing leaves the list in this apply/);
+    expect(planned.stdout + planned.stderr).toMatch(/terraform apply\s+-target=ADDRESS/);
+    sim.resetCounts();
+    const applied = await tf(["apply", "p"], 1);
+    expect(applied.stdout + applied.stderr).toMatch(/inconsistent final plan[\s\S]*\.removes/);
+    expect(applied.stdout + applied.stderr).toMatch(/user\s+"b9"\s+\(b9@example\.com\)/);
+    expect(writes()).toEqual([]);
+    expect(liveIds(RULES.sales)).toEqual(ten.map((u) => u.userIdFromAuthority).sort());
+    // and when the values known at apply remove nothing (all ten declared, the eleventh's ID
+    // computed again: a new input replaces terraform_data.k), the same kind of plan applies
+    configure(later(10, "new2"));
+    const again = await tf(["plan", "-out=q"]);
+    expect(again.stdout + again.stderr).toMatch(/Nothing leaves the list in this apply/);
+    await tf(["apply", "q"]);
+    expect(liveIds(RULES.sales)).toEqual([...ten.map((u) => u.userIdFromAuthority), "new2"].sort());
+  }, 5 * MINUTES);
+
   it("refuses a destroy with on_destroy = clear when a user was added after plan -destroy: the late user is kept", async () => {
     configure(resource("legal", RULES.legal, live(RULES.legal), '  on_destroy = "clear"\n'));
     await tf(["apply", "-auto-approve"]);

@@ -72,8 +72,6 @@ export interface ReachedList {
 export type RuleChangeApplied =
   /** The plan had no calls to keep (nothing to send). */
   | { readonly kind: "nothing-planned" }
-  /** The plan could not know its calls, and planning them now would remove what no plan showed: nothing was sent. */
-  | { readonly kind: "unshown-removals"; readonly plan: Plan }
   | { readonly kind: "no-changes"; readonly plan: Plan }
   | { readonly kind: "converged"; readonly plan: Plan }
   /** Terraform stopped the run before the first write: nothing was sent. */
@@ -85,27 +83,21 @@ export type RuleChangeApplied =
 
 /**
  * A create's or update's apply (design §12.1): the plan kept in private data, sent by
- * {@link applyPlannedRule}; where the plan could not know its calls (`users` known only at
- * apply), planned now and sent only when it removes nothing. Throws the admission's errors.
+ * {@link applyPlannedRule}; without one, nothing is sent. (A plan that could not know its calls,
+ * `users` known only at apply, promised `removes = []`: Terraform plans again at apply, with the
+ * values known then, and refuses the apply itself when that plan removes anything.) Throws the
+ * admission's errors.
  */
 export async function applyRuleChange(
   context: ProviderRuleContext,
   request: {
     readonly kept: (KeptRead & { readonly plan?: Plan }) | null;
-    /** The plan could not know its calls (its `removes` was unknown). */
-    readonly planUnknown: boolean;
     readonly observe: ObservePlanRequest;
     readonly options: RunOptions;
   },
 ): Promise<RuleChangeApplied> {
   const { kept, observe } = request;
-  let plan: Plan | null = kept?.plan ?? null;
-  if (plan === null && request.planUnknown) {
-    const { observation } = await observeForPlan(context, observe);
-    plan = planOneRule(observe.list, observation, context.session);
-    const rule = plan.rules[0];
-    if (rule !== undefined && rule.action === "update" && plannedRemovals(rule.changes).length > 0) return { kind: "unshown-removals", plan };
-  }
+  const plan: Plan | null = kept?.plan ?? null;
   if (plan === null) return { kind: "nothing-planned" };
   const outcome = await applyPlannedRule(plan, kept?.list ?? null, context.session, request.options);
   if (outcome.kind === "no-changes") return { kind: "no-changes", plan };
