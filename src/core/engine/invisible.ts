@@ -14,15 +14,8 @@
 const INVISIBLE_SOURCE =
   "[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]";
 
-/**
- * What a declaration may not hold: bidi controls and zero-width or invisible format characters
- * (control characters and line separators are shown escaped but left to the other checks).
- */
-const LOOK_ALIKE_SOURCE = "[\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]";
-
 /** Non-global (stateless) tests, compiled once: most strings hold none of these characters. */
 const INVISIBLE = new RegExp(INVISIBLE_SOURCE);
-const LOOK_ALIKE = new RegExp(LOOK_ALIKE_SOURCE);
 
 /** Bidirectional controls only (embeddings, overrides, isolates, marks). */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -33,19 +26,64 @@ export function hasInvisible(s: string): boolean {
 }
 
 /**
- * The bidi controls and zero-width characters of `s` (what makes text read as other text), each as
- * `U+XXXX (name)`, in order of first appearance; empty when there are none.
+ * Every invisible character of `s` written as `\uXXXX`, so it shows: the one escaping of what came
+ * from outside (the service's aliases, IDs, names, descriptions and error texts) wherever it is
+ * shown, in text, markdown, HTML, CSV, diagnostics and the attributes the provider returns. It
+ * turns nothing visible into anything else (a backslash stays a backslash), so it may run twice.
  */
-export function describeLookAlike(s: string): string[] {
-  if (!LOOK_ALIKE.test(s)) return [];
-  const found = new Set<string>();
-  for (const c of s.match(new RegExp(LOOK_ALIKE_SOURCE, "g")) ?? []) found.add(c);
-  return [...found].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} (${nameOf(c)})`);
+export function escapeInvisible(s: string): string {
+  return s.replace(INVISIBLE_GLOBAL, escapeOne);
 }
 
-/** Every invisible character of `s` written as `\uXXXX`, so it shows. */
-export function escapeInvisible(s: string): string {
-  return s.replace(new RegExp(INVISIBLE_SOURCE, "g"), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const INVISIBLE_GLOBAL = new RegExp(INVISIBLE_SOURCE, "g");
+const escapeOne = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/** {@link escapeInvisible} of every string of a plain value, object keys included; the value itself where none holds such a character. */
+export function escapeInvisibleDeep<T>(value: T): T {
+  if (typeof value === "string") return escapeInvisible(value) as T;
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) => escapeInvisibleDeep(item));
+    return (items.some((item, i) => item !== value[i]) ? items : value) as T;
+  }
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    const escaped = entries.map(([k, v]) => [escapeInvisible(k), escapeInvisibleDeep(v)] as const);
+    if (escaped.every(([k, v], i) => k === entries[i]![0] && v === entries[i]![1])) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of escaped) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    return out as T;
+  }
+  return value;
+}
+
+/** The invisible characters JSON.stringify leaves raw (it escapes C0 controls itself). */
+const RAW_IN_JSON = new RegExp(INVISIBLE_SOURCE.replace("\\u0000-\\u001f", ""), "g");
+
+/**
+ * JSON of `value` with every invisible character written `\uXXXX`: the same document read back
+ * (JSON.stringify already escapes C0 controls; DEL, C1 controls, line separators and bidi controls
+ * it leaves raw, and a terminal that shows the document would draw them).
+ */
+export function shownJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(RAW_IN_JSON, escapeOne);
+}
+
+/**
+ * The characters of `s` that draw or hide on a screen, each as `U+XXXX (what)`, in order of first
+ * appearance: controls (C0, DEL, C1), line and paragraph separators, bidi controls, zero-width and
+ * other invisible characters. What a declared user ID or alias may not hold.
+ */
+export function describeInvisible(s: string): string[] {
+  if (!INVISIBLE.test(s)) return [];
+  const found = new Set<string>();
+  for (const c of s.match(INVISIBLE_GLOBAL) ?? []) found.add(c);
+  return [...found].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} (${kindOf(c)})`);
+}
+
+function kindOf(c: string): string {
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(c)) return "control character";
+  if (c === "\u2028" || c === "\u2029") return "line or paragraph separator";
+  return nameOf(c);
 }
 
 function nameOf(c: string): string {
