@@ -5,6 +5,7 @@
  */
 import type { RuleObservation } from "../io/workflow/provider/one-rule";
 import { redactValues } from "../io/workflow";
+import { printable, printableValues } from "../core/render";
 import type { ProviderRun } from "./configure";
 import type { DataSourceType, Diagnostic, ObjectValue, Value } from "./protocol";
 import { UNKNOWN } from "./protocol";
@@ -36,9 +37,9 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
     case "not-found":
       return { error: { severity: "error", summary: "Rule not found", detail: byName ? `No rule is named ${JSON.stringify(asked)} in this tenant (names match exactly, case included): check the name, or set rule_id instead.` : `No rule has the ID ${JSON.stringify(asked)} in this tenant: check rule_id (the rule's observerRuleId), or set rule_name instead.`, attribute: [field] } };
     case "ambiguous":
-      return { error: { severity: "error", summary: "Rule name is ambiguous", detail: `${observation.ruleIds.length} rules are named ${JSON.stringify(asked)} (${observation.ruleIds.join(", ")}): set rule_id instead.`, attribute: [field] } };
+      return { error: { severity: "error", summary: "Rule name is ambiguous", detail: `${observation.ruleIds.length} rules are named ${JSON.stringify(asked)} (${observation.ruleIds.map(printable).join(", ")}): set rule_id instead.`, attribute: [field] } };
     case "failed":
-      return { error: { severity: "error", summary: "Cannot read the rule", detail: observation.message } };
+      return { error: { severity: "error", summary: "Cannot read the rule", detail: printable(observation.message) } };
     case "found":
       break;
   }
@@ -46,9 +47,10 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
   const users = (list?.entries ?? [])
     .map((e) => ({ user_id: e.userId, aliases: [...e.aliases] }))
     .sort((a, b) => compare(a.user_id ?? "", b.user_id ?? "") || compare(a.aliases[0] ?? "", b.aliases[0] ?? ""));
-  // names and aliases come from the service, which may echo a secret: state never holds one
+  // names and aliases come from the service, which may echo a secret: state never holds one; and
+  // Terraform prints them as they are: nothing in them may draw (escaped, design §13.2)
   return {
-    state: redactValues({
+    state: printableValues(redactValues({
       rule_id: rule.observerRuleId,
       rule_name: rule.name,
       id: rule.observerRuleId,
@@ -57,7 +59,7 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
       rule_source: rule.ruleSource,
       is_enabled: isEnabled,
       users,
-    }),
+    })),
   };
 }
 

@@ -18,6 +18,7 @@ import type { Plan } from "../core/engine/plan-schema";
 import type { RunOptions } from "../io/workflow/session/session";
 import { applyPlannedRule, applyRuleChange, createKey, observeForPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, redactText, redactValues, refusalOf, viewOfLiveList } from "../io/workflow";
 import { nativeImportIdProblem, parseNativeImportId } from "../io/workflow/door";
+import { printable, printableLines, printableValues } from "../core/render";
 import { UNKNOWN, type Diagnostic, type MoveRequest, type ObjectValue, type PathStep, type Value } from "./protocol";
 import type { ProviderRun } from "./configure";
 import { moveResourceState } from "./move-state";
@@ -26,14 +27,22 @@ import { decodeRuleUserList, type RuleUserListModel } from "./rule-user-list-mod
 import { ruleUserListSchema } from "./schema";
 import { declarationOf, decodePrivate, encodePrivate, hasUnknown, stateOf, usersValue, type PrivateData } from "./values";
 
+/** A service's string as an attribute shows it (escaped: Terraform prints attributes as they are), or `fallback` where there is none. */
+const shownOr = (text: string | null | undefined, fallback: Value): Value => (text === null || text === undefined ? fallback : printable(text));
+
 /** A planned value, or `fallback` where the plan did not know it. */
 const known = (planned: Value, fallback: Value): Value => (planned === UNKNOWN ? fallback : planned);
 
+/**
+ * Diagnostics: redacted, and nothing in them draws on the reviewer's terminal (design §13.2). What
+ * came from the service is made printable (one line) where it is put in; the whole detail then
+ * keeps only its own line feeds, every other control, separator and bidi character escaped.
+ */
 function error(summary: string, detail: string, attribute?: readonly PathStep[]): Diagnostic {
-  return { severity: "error", summary, detail: redactText(detail), ...(attribute === undefined ? {} : { attribute }) };
+  return { severity: "error", summary, detail: printableLines(redactText(detail)), ...(attribute === undefined ? {} : { attribute }) };
 }
 function warning(summary: string, detail: string): Diagnostic {
-  return { severity: "warning", summary, detail: redactText(detail) };
+  return { severity: "warning", summary, detail: printableLines(redactText(detail)) };
 }
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -44,18 +53,18 @@ function attributeOfError(errorKind: string | undefined, config: RuleUserListMod
   return undefined;
 }
 
-/** `removes` of a plan: what leaves the live list, as Terraform shows it. */
+/** `removes` of a plan: what leaves the live list, as Terraform shows it (escaped: Terraform prints attributes as they are). */
 function removesValue(plan: Plan | null): Value[] {
   const rule = plan?.rules[0];
   if (rule === undefined || rule.action !== "update") return [];
-  return plannedRemovals(rule.changes).map((r) => ({ user_id: r.userId, aliases: [...r.aliases] }));
+  return printableValues(plannedRemovals(rule.changes).map((r) => ({ user_id: r.userId, aliases: [...r.aliases] })));
 }
 
 /** The removals in a sentence: "3 entries: user "9102" (a@x), …". */
 function describeRemovals(removes: readonly Value[]): string {
   const shown = removes.slice(0, 20).map((r) => {
     const { user_id: userId, aliases } = r as { user_id: string | null; aliases: string[] };
-    return userId === null ? `an entry without a user ID (${aliases.join(", ")})` : `user ${JSON.stringify(userId)} (${aliases.join(", ")})`;
+    return userId === null ? `an entry without a user ID (${aliases.map(printable).join(", ")})` : `user "${printable(userId)}" (${aliases.map(printable).join(", ")})`;
   });
   return `${shown.join("; ")}${removes.length > 20 ? `; and ${removes.length - 20} more (see removes)` : ""}`;
 }
@@ -100,14 +109,14 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const run = this.need();
     const stored = decodePrivate(kept);
     const read = await readRuleState(run, { id: state.ruleId ?? (state.ruleName === null ? state.id : null), reference: state.reference, declared: { mode: state.mode, users: state.users } }, stored);
-    if (read.kind === "gone") return { state: null, diagnostics: [warning("Rule not found", `The rule ${read.id ?? "?"} no longer exists in this tenant: it is removed from state, and a plan that still declares it fails.`)] };
-    if (read.kind === "unreadable") return { state: state.wire, private: kept, diagnostics: [error(read.what === "rule" ? "Cannot read the rule" : "Cannot read the rule's list", read.message)] };
+    if (read.kind === "gone") return { state: null, diagnostics: [warning("Rule not found", `The rule ${printable(read.id ?? "?")} no longer exists in this tenant: it is removed from state, and a plan that still declares it fails.`)] };
+    if (read.kind === "unreadable") return { state: state.wire, private: kept, diagnostics: [error(read.what === "rule" ? "Cannot read the rule" : "Cannot read the rule's list", printable(read.message))] };
     const { rule } = read;
     const base: ObjectValue = {
       ...state.wire,
-      id: rule.observerRuleId,
+      id: printable(rule.observerRuleId),
       // a list imported by name keeps naming its rule by name only (the configuration does)
-      rule_id: state.ruleId ?? (state.ruleName !== null && stored === null ? null : rule.observerRuleId),
+      rule_id: state.ruleId ?? (state.ruleName !== null && stored === null ? null : printable(rule.observerRuleId)),
       mode: state.values.mode,
       allow_mass_removal: state.values.allow_mass_removal,
       on_destroy: state.values.on_destroy,
@@ -154,13 +163,13 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const rule = plan.rules[0]!;
     if (duplicate !== null) return { planned: null, diagnostics: [error("Two resources for one rule", duplicate, attributeOfError("duplicate-rule", config))] };
     if (rule.action === "error") {
-      return { planned: null, diagnostics: [error(rule.errorKind === "policy" ? "Policy violation" : "Cannot plan this rule user list", inResourceWords(rule.reason ?? rule.errorKind ?? "error"), attributeOfError(rule.errorKind ?? undefined, config))] };
+      return { planned: null, diagnostics: [error(rule.errorKind === "policy" ? "Policy violation" : "Cannot plan this rule user list", inResourceWords(printable(rule.reason ?? rule.errorKind ?? "error")), attributeOfError(rule.errorKind ?? undefined, config))] };
     }
     const refused = refusalOf(plan, { honourRuleMassRemovalFlag: true });
     if (refused !== null) return { planned: null, diagnostics: [error("Mass removal refused", `${refused}\nSet allow_mass_removal = true on this resource if that is intended.`, ["users"])] };
     const diagnostics: Diagnostic[] = [];
-    if (rule.action === "skip") diagnostics.push(warning("Rule skipped", `rule ${rule.ruleId ?? "?"} (${rule.ruleName ?? ""}): ${rule.reason ?? "skipped"}; this resource never writes to it.`));
-    for (const w of rule.warnings) diagnostics.push(warning("Rule user list", typeof w === "string" ? w : JSON.stringify(w)));
+    if (rule.action === "skip") diagnostics.push(warning("Rule skipped", `rule ${printable(rule.ruleId ?? "?")} (${printable(rule.ruleName ?? "")}): ${printable(rule.reason ?? "skipped")}; this resource never writes to it.`));
+    for (const w of rule.warnings) diagnostics.push(warning("Rule user list", printable(typeof w === "string" ? w : JSON.stringify(w))));
     // the rule's facts come from the service, which may echo a secret: what reaches state never holds one
     const facts = observation.kind === "found" || observation.kind === "failed" ? (observation.rule === null ? null : redactValues(observation.rule)) : null;
     const list: ObservedList | null = observation.kind === "found" ? observation.list : null;
@@ -169,22 +178,22 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const removes: Value[] = updating ? removesValue(plan) : Array.isArray(priorRemoves) ? priorRemoves : [];
     if (updating && removes.length > 0 && (prior === null || prior.mode === "additive")) {
       const why = prior === null ? "Creating this resource" : 'Switching mode from "additive" to "authoritative"';
-      diagnostics.push(warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `${why} removes from rule ${rule.ruleId ?? "?"} (${rule.ruleName ?? ""}) what the configuration does not declare: ${describeRemovals(removes)}.`));
+      diagnostics.push(warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `${why} removes from rule ${printable(rule.ruleId ?? "?")} (${printable(rule.ruleName ?? "")}) what the configuration does not declare: ${describeRemovals(removes)}.`));
     }
     const afterView = list !== null && list.usersToAlertOn !== "ALL_USERS" ? viewOfLiveList(list, { mode: declared.list.mode, users: declared.list.users }) : null;
     const kept = prior !== null && !replaced ? prior.values : null;
     const filled: ObjectValue = {
       ...planned.wire,
-      id: facts?.observerRuleId ?? UNKNOWN,
+      id: shownOr(facts?.observerRuleId, UNKNOWN),
       // the counterpart of what the configuration sets: kept from the state, resolved at create
-      rule_id: config.values.rule_id ?? (kept !== null ? kept.rule_id : (facts?.observerRuleId ?? UNKNOWN)),
-      rule_name: config.values.rule_name ?? (kept !== null ? kept.rule_name : (facts?.name ?? UNKNOWN)),
+      rule_id: config.values.rule_id ?? (kept !== null ? kept.rule_id : shownOr(facts?.observerRuleId, UNKNOWN)),
+      rule_name: config.values.rule_name ?? (kept !== null ? kept.rule_name : shownOr(facts?.name, UNKNOWN)),
       list_type: rule.listType ?? (prior?.values.list_type ?? null),
       // after the apply: expired users gone, an authoritative list rebuilt without entries lacking an ID
       expired_user_ids: updating ? [] : (prior?.values.expired_user_ids ?? (afterView === null ? [] : [...afterView.expiredOnList])),
       entries_without_user_id: updating
-        ? declared.list.mode === "authoritative" ? [] : [...(afterView?.aliasesWithoutUserId ?? [])]
-        : (prior?.values.entries_without_user_id ?? (afterView === null ? [] : [...afterView.aliasesWithoutUserId])),
+        ? declared.list.mode === "authoritative" ? [] : printableValues([...(afterView?.aliasesWithoutUserId ?? [])])
+        : (prior?.values.entries_without_user_id ?? (afterView === null ? [] : printableValues([...afterView.aliasesWithoutUserId]))),
       removes,
     };
     if (prior === null && facts !== null && list !== null) run.terraform.keepCreate(createKey(run, declared.list), encodePrivate({ rule: facts, list }).toString("utf8"));
@@ -207,7 +216,7 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const declared = config === null ? null : declarationOf(config.wire);
     if (config === null || declared === null || declared.kind !== "declared") return { state: prior?.wire ?? null, diagnostics: [error("Cannot apply", "the configuration is not known in full at apply time; run terraform apply again.")] };
     const kept = decodePrivate(plannedPrivate);
-    const label = `rule ${kept?.rule.observerRuleId ?? planned.id ?? "?"}${kept === null ? "" : ` (${kept.rule.name})`}`;
+    const label = `rule ${printable(kept?.rule.observerRuleId ?? planned.id ?? "?")}${kept === null ? "" : ` (${printable(kept.rule.name)})`}`;
     const nextPrivate = kept === null ? undefined : encodePrivate({ rule: kept.rule, list: null });
     const answer = (state: ObjectValue | null, diagnostics: Diagnostic[]) => ({ state, ...(nextPrivate === undefined ? {} : { private: nextPrivate }), diagnostics });
     const before = prior?.wire ?? null;
@@ -222,9 +231,9 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
         case "interrupted":
           return answer(before, [error("Apply interrupted", "Terraform stopped the run before this rule's first write: nothing was sent for it.")]);
         case "stale":
-          return answer(before, [error("The live list changed since the plan", `${label}: ${applied.changes.join("; ")}. Nothing was sent for this rule: run terraform plan (or apply) again to see and approve the new plan.`)]);
+          return answer(before, [error("The live list changed since the plan", `${label}: ${applied.changes.map(printable).join("; ")}. Nothing was sent for this rule: run terraform plan (or apply) again to see and approve the new plan.`)]);
         case "failed":
-          return answer(applied.reached === null ? before : stateReached(planned, applied.reached), [error("The rule's list did not converge", `${applied.failed}. The state holds the list as it was read after the failure; run terraform apply again to finish.`)]);
+          return answer(applied.reached === null ? before : stateReached(planned, applied.reached), [error("The rule's list did not converge", `${printable(applied.failed)}. The state holds the list as it was read after the failure; run terraform apply again to finish.`)]);
       }
     } catch (err) {
       return answer(before, [error("Apply refused", messageOf(err))]);
@@ -242,14 +251,14 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     }
     const run = this.need();
     const destroy = await planDestroy(run, { id: prior.id, reference: prior.reference, kept: decodePrivate(priorPrivate), managed: { mode: prior.mode, users: prior.users ?? [] } });
-    if (destroy.kind === "refused") return { planned: null, diagnostics: [error("Cannot clear the list", destroy.reason)] };
+    if (destroy.kind === "refused") return { planned: null, diagnostics: [error("Cannot clear the list", printable(destroy.reason))] };
     if (destroy.kind === "skipped") {
-      return { planned: null, diagnostics: [warning("Rule skipped", `rule ${destroy.rule.observerRuleId} (${destroy.rule.name}) is never written by this provider; destroying the resource leaves its list as it is.`)] };
+      return { planned: null, diagnostics: [warning("Rule skipped", `rule ${printable(destroy.rule.observerRuleId)} (${printable(destroy.rule.name)}) is never written by this provider; destroying the resource leaves its list as it is.`)] };
     }
-    if (destroy.kind === "unsafe") return { planned: null, diagnostics: [error("Cannot clear an additive list safely", destroy.reason)] };
+    if (destroy.kind === "unsafe") return { planned: null, diagnostics: [error("Cannot clear an additive list safely", printable(destroy.reason))] };
     const { rule, plan } = destroy;
     const removes = removesValue(plan);
-    const diagnostics = removes.length === 0 ? [] : [warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `Destroying this resource (on_destroy = "clear") removes from rule ${rule.observerRuleId} (${rule.name}): ${describeRemovals(removes)}.`)];
+    const diagnostics = removes.length === 0 ? [] : [warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `Destroying this resource (on_destroy = "clear") removes from rule ${printable(rule.observerRuleId)} (${printable(rule.name)}): ${describeRemovals(removes)}.`)];
     return { planned: null, plannedPrivate: encodePrivate({ rule, list: destroy.list, plan }), diagnostics };
   }
 
@@ -267,10 +276,10 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
       const outcome = await applyPlannedRule(kept.plan, kept.list, run.session, options);
       if (outcome.kind === "interrupted") return { state: prior.wire, diagnostics: [error("Destroy interrupted", "Terraform stopped the run before the first write: nothing was sent.")] };
       if (outcome.kind === "stale") {
-        return { state: prior.wire, diagnostics: [error("The live list changed since the plan", `rule ${kept.rule.observerRuleId} (${kept.rule.name}): ${outcome.changes.join("; ")}. Nothing was removed: run terraform destroy (or plan -destroy) again to see and approve what it removes now.`)] };
+        return { state: prior.wire, diagnostics: [error("The live list changed since the plan", `rule ${printable(kept.rule.observerRuleId)} (${printable(kept.rule.name)}): ${outcome.changes.map(printable).join("; ")}. Nothing was removed: run terraform destroy (or plan -destroy) again to see and approve what it removes now.`)] };
       }
       if (outcome.kind === "applied" && !outcome.result.ok) {
-        return { state: prior.wire, diagnostics: [error("The list was not cleared", outcome.result.rules.map((r) => r.message ?? r.outcome).join("; "))] };
+        return { state: prior.wire, diagnostics: [error("The list was not cleared", outcome.result.rules.map((r) => printable(r.message ?? r.outcome)).join("; "))] };
       }
       return { state: null, diagnostics: [] };
     } catch (err) {
@@ -304,9 +313,9 @@ function settled(planned: RuleUserListModel, plan: Plan | null, kept: PrivateDat
   const v = planned.values;
   return {
     ...planned.wire,
-    id: known(v.id, rule?.ruleId ?? kept?.rule.observerRuleId ?? null),
-    rule_id: known(v.rule_id, rule?.ruleId ?? kept?.rule.observerRuleId ?? null),
-    rule_name: known(v.rule_name, rule?.ruleName ?? kept?.rule.name ?? null),
+    id: known(v.id, shownOr(rule?.ruleId ?? kept?.rule.observerRuleId, null)),
+    rule_id: known(v.rule_id, shownOr(rule?.ruleId ?? kept?.rule.observerRuleId, null)),
+    rule_name: known(v.rule_name, shownOr(rule?.ruleName ?? kept?.rule.name, null)),
     list_type: known(v.list_type, rule?.listType ?? null),
     expired_user_ids: known(v.expired_user_ids, []),
     entries_without_user_id: known(v.entries_without_user_id, []),
@@ -317,5 +326,5 @@ function settled(planned: RuleUserListModel, plan: Plan | null, kept: PrivateDat
 /** The list as it was read after a failed apply, seen through the declaration: the state that apply returns. */
 function stateReached(planned: RuleUserListModel, reached: ReachedList): ObjectValue {
   const { rule, list, view } = reached;
-  return stateOf({ base: { ...planned.wire, id: rule.observerRuleId, rule_id: known(planned.values.rule_id, rule.observerRuleId), rule_name: known(planned.values.rule_name, rule.name) }, rule, listType: list.usersToAlertOn, view });
+  return stateOf({ base: { ...planned.wire, id: printable(rule.observerRuleId), rule_id: known(planned.values.rule_id, printable(rule.observerRuleId)), rule_name: known(planned.values.rule_name, printable(rule.name)) }, rule, listType: list.usersToAlertOn, view });
 }

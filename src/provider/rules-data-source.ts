@@ -8,7 +8,7 @@
 import { RE2JS } from "re2js";
 import type { RuleRow } from "../core/live/who";
 import { listRules } from "../io/workflow";
-import { printable } from "../core/render";
+import { printable, printableValues } from "../core/render";
 import type { ProviderRun } from "./configure";
 import type { DataSourceType, Diagnostic, ObjectValue } from "./protocol";
 import { UNKNOWN } from "./protocol";
@@ -80,7 +80,8 @@ export function rulesDataSource(current: () => ProviderRun | null): DataSourceTy
       return {
         state: {
           ...config,
-          rules: rows.map((r) => ({ rule_id: r.ruleId, name: r.name, list_type: r.listType, is_system: r.isSystem, rule_source: r.ruleSource, is_enabled: r.isEnabled })),
+          // names come from the service: Terraform prints them as they are, so nothing in them may draw
+          rules: printableValues(rows.map((r) => ({ rule_id: r.ruleId, name: r.name, list_type: r.listType, is_system: r.isSystem, rule_source: r.ruleSource, is_enabled: r.isEnabled }))),
         },
       };
     },

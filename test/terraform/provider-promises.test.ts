@@ -225,6 +225,37 @@ describe("the provider applies what its plan showed, or nothing", () => {
     expect(liveIds(RULES.finance)).toEqual(financeBefore);
   }, 5 * MINUTES);
 
+  it("shows a live alias and user ID that would draw on the terminal escaped, in removes, in users and in the warning: nothing raw in terraform's output", async () => {
+    // given a console user whose alias recolours and forges a line, and one whose ID holds a CSI
+    const forged = "x\u001b[31m@x.com\nFAKE: Apply complete!";
+    sim.setUsers(RULES.finance, [...sim.rule(RULES.finance)!.users, { userIdFromAuthority: "66\u009b2J", userAliasList: [forged] }, { userIdFromAuthority: "67", userAliasList: ["bidi\u202e@moc.x", "sep\u2028@x.com"] }]);
+    const declared = live(RULES.finance).filter((u) => u.userId !== "66\u009b2J" && u.userId !== "67");
+    // when a create (and then an update of the list in state) plans them away
+    configure(resource("fin", RULES.finance, declared));
+    const created = await tf(["plan", "-out=p"]);
+    // then
+    const output = created.stdout + created.stderr;
+    expect(output).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(output).not.toMatch(/^\s*FAKE: Apply complete!/m);
+    expect(output).toContain("x\\u001b[31m@x.com\\u000aFAKE: Apply complete!");
+    expect(output).toContain("66\\u009b2J");
+    expect(output).toMatch(/2 entries leave the live list/);
+    const removes = (await changeOf("p", "alertrules_rule_user_list.fin")).after?.["removes"] as Array<{ user_id: string; aliases: string[] }>;
+    expect(removes).toEqual([
+      { user_id: "66\\u009b2J", aliases: ["x\\u001b[31m@x.com\\u000aFAKE: Apply complete!"] },
+      { user_id: "67", aliases: ["bidi\\u202e@moc.x", "sep\\u2028@x.com"] },
+    ]);
+    // the apply removes the real entries (what the service holds, not their escaped text)
+    await tf(["apply", "p"]);
+    expect(liveIds(RULES.finance)).toEqual(declared.map((u) => u.userId).sort());
+    // a refresh that finds such an entry again shows it escaped in users, and the plan in removes
+    sim.setUsers(RULES.finance, [...sim.rule(RULES.finance)!.users, { userIdFromAuthority: "68", userAliasList: [forged] }]);
+    const refreshed = await tf(["plan"], [0, 2]);
+    expect(refreshed.stdout + refreshed.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    // (Terraform writes a backslash of a string attribute as \\)
+    expect(refreshed.stdout).toMatch(/"x\\{2}u001b\[31m@x\.com\\{2}u000aFAKE: Apply complete!"/);
+  }, 5 * MINUTES);
+
   it('shows a live user whose ID is "__proto__", and keeps it when declared', async () => {
     sim.setUsers(RULES.finance, [...sim.rule(RULES.finance)!.users, { userIdFromAuthority: "__proto__", userAliasList: ["proto@example.com"] }]);
     configure(resource("fin", RULES.finance, live(RULES.finance).filter((u) => u.userId !== "__proto__")));

@@ -31,12 +31,14 @@ export function hasInvisible(s: string): boolean {
  * shown, in text, markdown, HTML, CSV, diagnostics and the attributes the provider returns. It
  * turns nothing visible into anything else (a backslash stays a backslash), so it may run twice.
  */
-export function escapeInvisible(s: string): string {
-  return s.replace(INVISIBLE_GLOBAL, escapeOne);
+export function escapeInvisible(s: string, keep: { readonly lineBreaks?: boolean } = {}): string {
+  return s.replace(INVISIBLE_GLOBAL, keep.lineBreaks === true ? escapeAllButLineFeed : escapeOne);
 }
 
 const INVISIBLE_GLOBAL = new RegExp(INVISIBLE_SOURCE, "g");
 const escapeOne = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+/** For a message whose own lines are its structure (a diagnostic's paragraphs): line feeds kept, everything else escaped. */
+const escapeAllButLineFeed = (c: string): string => (c === "\n" ? c : escapeOne(c));
 
 /** {@link escapeInvisible} of every string of a plain value, object keys included; the value itself where none holds such a character. */
 export function escapeInvisibleDeep<T>(value: T): T {
