@@ -10,7 +10,7 @@
 import { isMissingUserId } from "../../api/rules/schemas";
 import { aliasKey } from "../engine/canonical";
 import { isCalendarDate } from "../engine/expiry";
-import { describeInvisible, escapeInvisible, shownJson } from "../engine/invisible";
+import { describeInvisible, escapeInvisible, shownJson } from "../../shared/invisible";
 import { LIST_MODES } from "../engine/desired";
 
 /** The fields of a declaration, as given (props of the construct, or decoded triggers). */

@@ -6,7 +6,7 @@ import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/rules/schemas";
 import { plural } from "../../shared/text";
 import { compareStrings } from "../engine/canonical";
-import { escapeInvisible, escapeInvisibleDeep } from "../engine/invisible";
+import { escapeInvisible, escapeInvisibleDeep } from "../../shared/invisible";
 import { noMentions } from "./mentions";
 import type { ListMode } from "../engine/desired";
 import { describeRule } from "../engine/desired";
@@ -48,7 +48,7 @@ export function painter(color: boolean): Paint {
 /**
  * A service- or user-supplied string made safe to print on one line: control characters (terminal
  * escapes, newlines), zero-width characters and bidirectional controls ("trojan source") become
- * \uXXXX, so a reviewer sees them (src/core/engine/invisible.ts).
+ * \uXXXX, so a reviewer sees them (src/shared/invisible.ts).
  */
 export function printable(s: string): string {
   return escapeInvisible(s);

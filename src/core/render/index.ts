@@ -7,6 +7,6 @@ export type { TextRenderOptions } from "./text";
 export { renderPlanText } from "./text";
 export { renderApplyReportMarkdown } from "./apply-report";
 export { plural, printable, printableLines, printableValues } from "./common";
-export { shownJson } from "../engine/invisible";
+export { shownJson } from "../../shared/invisible";
 /** "Did you mean …?" for the CLI's messages (unknown flags and commands): src/core/engine/suggest.ts. */
 export { didYouMean, suggest } from "../engine/suggest";

@@ -2,7 +2,8 @@
  * Characters that print as nothing or reorder what is around them: control characters, zero-width
  * characters and bidirectional controls ("trojan source"). A reviewer cannot see them, so every
  * renderer shows them escaped (`\u200b`, `\u202e`) and a declaration may not contain them.
- * Pure: no I/O.
+ * Pure: no I/O. In src/shared, so every floor escapes with this one function (the client too, for
+ * the error texts the service sends).
  */
 
 /**
