@@ -7,8 +7,10 @@
  *             provider aliases too (design §12.1)
  *   creates/  the list a create's plan read: the apply of the same command plans from it again, so
  *             what it sends is what the plan showed (and it searches and reads no more than needed)
- *   rates/    the service's rate limit as measured from its 429s, per service and tenant: a provider
- *             process started later in the command starts at it (a run learns a limit once)
+ *   rates/    one send clock per tenant (src/api/http/rate-limiter.ts `SendClock`): the time of the
+ *             next send and the limit learned from the service's 429s, so `max_rps` bounds every
+ *             provider process of the command together (design §13.2) and a limit one of them
+ *             learns paces the others at once (a run learns a limit once)
  *   declared  the rules the configuration names (rule_id or rule_name, one JSON line each), as
  *             Terraform's validation of each resource saw them: a plan's first metadata search
  *             fills its page with rules the plans to come will ask for, so N new resources cost
@@ -26,6 +28,8 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { z } from "zod";
+import type { SendClock, SendClockState } from "../api/http/rate-limiter";
 import { ConfigError } from "../errors";
 
 /** Overrides the command a provider process belongs to (tests run many "commands" in one process). */
@@ -182,19 +186,81 @@ export class TerraformRun {
     return [...seen.values()];
   }
 
-  /** Keeps the limit a provider process measured for a service and tenant (requests a second). */
-  keepRate(key: string, limit: number): void {
-    replaceWhole(path.join(this.dir, "rates", digest(key)), String(limit));
+  /**
+   * The send clock every provider process of this command shares for `tenantId` (the service's
+   * limit is its tenant's, however the url is written): a file changed under a lock file.
+   */
+  sendClock(tenantId: string): SendClock {
+    return new FileSendClock(path.join(this.dir, "rates", digest(tenantId.trim().toLowerCase())));
+  }
+}
+
+/** A lock older than this belongs to a process that died holding it (it is held for a read and a write). */
+const STALE_LOCK_MS = 2_000;
+/** The longest a limiter waits for the lock before it fails the request. */
+const LOCK_TIMEOUT_MS = 10_000;
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+
+const learnedSchema = z.object({ limit: z.number().positive(), episodeRps: z.number().positive(), episodeFraction: z.number().min(0).max(1), periodic: z.number().min(0).max(1).optional() });
+const clockSchema = z.object({ nextAt: z.number().nullable(), sends: z.number().int().nonnegative(), learned: learnedSchema.optional() });
+
+/**
+ * A {@link SendClock} in a file: its `now` is the epoch in milliseconds (every process reads the
+ * same), each change is made holding `FILE.lock` (created exclusively, removed after: a read, a
+ * step and a write, microseconds), and written aside and renamed, so a look without the lock
+ * (`peek`) sees the old state or the new, never half.
+ */
+export class FileSendClock implements SendClock {
+  constructor(
+    private readonly file: string,
+    /** The shared time: the epoch in milliseconds (tests pass a virtual one). */
+    readonly now: () => number = () => performance.timeOrigin + performance.now(),
+  ) {}
+
+  peek(): SendClockState {
+    try {
+      const parsed = clockSchema.safeParse(JSON.parse(fs.readFileSync(this.file, "utf8")));
+      if (!parsed.success) return { nextAt: -Infinity, sends: 0 };
+      const { nextAt, sends, learned } = parsed.data;
+      return { nextAt: nextAt ?? -Infinity, sends, ...(learned === undefined ? {} : { learned }) };
+    } catch {
+      return { nextAt: -Infinity, sends: 0 };
+    }
   }
 
-  /** The limit measured earlier in this command for a service and tenant, or null. */
-  keptRate(key: string): number | null {
+  update<T>(step: (state: SendClockState) => { readonly state: SendClockState; readonly result: T }): T {
+    const release = holdLock(`${this.file}.lock`);
     try {
-      const limit = Number(fs.readFileSync(path.join(this.dir, "rates", digest(key)), "utf8"));
-      return Number.isFinite(limit) && limit > 0 ? limit : null;
-    } catch {
-      return null;
+      const before = this.peek();
+      const { state, result } = step(before);
+      if (state !== before) {
+        const nextAt = Number.isFinite(state.nextAt) ? state.nextAt : null;
+        replaceWhole(this.file, JSON.stringify({ nextAt, sends: state.sends, ...(state.learned === undefined ? {} : { learned: state.learned }) }));
+      }
+      return result;
+    } finally {
+      release();
     }
+  }
+}
+
+/** Takes the lock file (waiting a millisecond at a time, taking over one left by a process that died); returns its release. */
+function holdLock(lock: string): () => void {
+  const started = Date.now();
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lock, "wx", 0o600));
+      return () => fs.rmSync(lock, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    try {
+      if (Date.now() - fs.statSync(lock).mtimeMs > STALE_LOCK_MS) fs.rmSync(lock, { force: true });
+    } catch {
+      // released meanwhile
+    }
+    if (Date.now() - started > LOCK_TIMEOUT_MS) throw new Error(`the send clock ${lock} stayed locked for ${LOCK_TIMEOUT_MS / 1000} s; run terraform again`);
+    Atomics.wait(SLEEPER, 0, 0, 1);
   }
 }
 
