@@ -12,45 +12,10 @@ import { RateLimiter } from "../../src/api/http/rate-limiter";
 import { configureRun } from "../../src/provider/configure";
 import { FileSendClock, RUN_SCOPE_VARIABLE, TerraformRun } from "../../src/io/terraform-run";
 import { useSimulator } from "../support/simulator";
+import { mostInWindow, virtualTime } from "../support/virtual-time";
 
 const sim = useSimulator();
 const block = { url: null, tenant_id: null, token: null, token_command: null, max_rps: null, request_timeout: null, run_timeout: null };
-
-/** A clock and a sleep that move only when every limiter waits: timers run in order. */
-function virtualTime() {
-  let now = 1_000_000;
-  const timers: Array<{ at: number; resolve: () => void }> = [];
-  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return {
-    now: () => now,
-    sleep: (ms: number) => new Promise<void>((resolve) => timers.push({ at: now + Math.max(0, ms), resolve })),
-    async run<T>(done: Promise<T>): Promise<T> {
-      let finished = false;
-      void done.then(() => (finished = true));
-      await settle();
-      while (!finished) {
-        timers.sort((a, b) => a.at - b.at);
-        const next = timers.shift();
-        if (next === undefined) break;
-        now = Math.max(now, next.at);
-        next.resolve();
-        await settle();
-      }
-      return done;
-    },
-  };
-}
-
-/** The most sends in any window of a second. */
-function mostInASecond(times: readonly number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "send-clock-"))));
@@ -58,7 +23,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Two provider processes' limiters (max_rps 2), each sending 12 requests as fast as it may. */
 async function twoProcesses(shared: boolean): Promise<number[]> {
-  const time = virtualTime();
+  const time = virtualTime(1_000_000);
   const clock = (name: string) => new FileSendClock(join(dir, shared ? "tenant" : name), time.now);
   const limiters = [new RateLimiter({ maxRps: 2, clock: clock("a"), sleep: time.sleep }), new RateLimiter({ maxRps: 2, clock: clock("b"), sleep: time.sleep })];
   const sends: number[] = [];
@@ -71,18 +36,18 @@ async function twoProcesses(shared: boolean): Promise<number[]> {
       }
     }),
   );
-  await time.run(work);
+  await time.runUntil(work);
   return sends;
 }
 
 describe("the send clock of a Terraform command", () => {
   it("bounds two processes under max_rps 2 together: never more than 2 sends in a second (each on its own: 4)", async () => {
-    expect(mostInASecond(await twoProcesses(true))).toBe(2);
-    expect(mostInASecond(await twoProcesses(false))).toBe(4);
+    expect(mostInWindow(await twoProcesses(true))).toBe(2);
+    expect(mostInWindow(await twoProcesses(false))).toBe(4);
   });
 
   it("hands a limit one process learned to the other at once, with what it knows of 429s that do not follow the rate", async () => {
-    const time = virtualTime();
+    const time = virtualTime(1_000_000);
     const file = join(dir, "tenant");
     const learner = new RateLimiter({ clock: new FileSendClock(file, time.now), sleep: time.sleep });
     const other = new RateLimiter({ clock: new FileSendClock(file, time.now), sleep: time.sleep });
@@ -94,12 +59,12 @@ describe("the send clock of a Terraform command", () => {
         await time.sleep(190);
       }
     };
-    await time.run(sends());
+    await time.runUntil(sends());
     const learned = new FileSendClock(file, time.now).peek().learned;
     expect(learned?.limit).toBeGreaterThan(0);
     // the other, with no 429 of its own, takes the limit up at its next send
     expect(other.state().throttled).toBe(false);
-    await time.run(other.acquire());
+    await time.runUntil(other.acquire());
     expect(other.state().throttled).toBe(true);
     expect(other.measuredLimit()).toBeCloseTo(learned!.limit, 6);
     // and the same periodic 429s, every 7th of its own 300 sends, leave its rate where it began
@@ -110,7 +75,7 @@ describe("the send clock of a Terraform command", () => {
         other.settle(ticket, { throttled: i % 7 === 0 });
       }
     };
-    await time.run(paced());
+    await time.runUntil(paced());
     expect(other.state().rps!).toBeGreaterThan(0.9 * 0.99 * learned!.limit);
   });
 });
