@@ -125,7 +125,7 @@ export interface ProviderRun {
   readonly held: Pick<Held, "acceptedPerMin" | "requestsPerMin" | "lowestWindowPerMin">;
 }
 
-async function providerCreates(top: string, installed: string, name: string, tenant: GeneratedTenant, rps: number, latencyMs: number, faults: ExtraFaults | undefined): Promise<ProviderRun> {
+export async function providerCreates(top: string, installed: string, name: string, tenant: GeneratedTenant, rps: number, latencyMs: number, faults: ExtraFaults | undefined): Promise<ProviderRun> {
   const sim = await hostSimulator(tenant.seed, latencyMs, undefined, rps, faults);
   try {
     const dir = join(top, name);

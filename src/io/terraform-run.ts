@@ -201,7 +201,7 @@ const STALE_LOCK_MS = 2_000;
 const LOCK_TIMEOUT_MS = 10_000;
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
-const learnedSchema = z.object({ limit: z.number().positive(), episodeRps: z.number().positive(), episodeFraction: z.number().min(0).max(1), periodic: z.number().min(0).max(1).optional() });
+const learnedSchema = z.object({ limit: z.number().positive(), rps: z.number().positive().optional(), episodeRps: z.number().positive(), episodeFraction: z.number().min(0).max(1), periodic: z.number().min(0).max(1).optional() });
 const clockSchema = z.object({ nextAt: z.number().nullable(), sends: z.number().int().nonnegative(), learned: learnedSchema.optional() });
 
 /**

@@ -67,6 +67,9 @@ describe("the send clock of a Terraform command", () => {
     await time.runUntil(other.acquire());
     expect(other.state().throttled).toBe(true);
     expect(other.measuredLimit()).toBeCloseTo(learned!.limit, 6);
+    // at the rate the learner sends at (its 429s found periodic: back where its cuts began), not below it
+    expect(learned?.rps).toBeDefined();
+    expect(other.state().rps!).toBeGreaterThanOrEqual(learned!.rps! - 1e-9);
     // and the same periodic 429s, every 7th of its own 300 sends, leave its rate where it began
     // (before, a process that took up a limit cut on every one: 4.6 → 0.5 requests/s over the run)
     const paced = async () => {

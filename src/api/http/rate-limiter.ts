@@ -63,6 +63,8 @@ export interface SendClockState {
 /** A limit learned from the service's 429s, as another limiter of the run starts from it. */
 export interface LearnedLimit {
   readonly limit: number;
+  /** The rate the limiter that learned it sends at (at the limit's pace, or back where the cuts began once its 429s were found periodic). */
+  readonly rps?: number | undefined;
   /** The rate the cuts began at, and the share of requests refused then (PERIODIC). */
   readonly episodeRps: number;
   readonly episodeFraction: number;
@@ -379,7 +381,7 @@ export class RateLimiter {
     const value = typeof limit === "number" ? limit : limit.limit;
     if (!this.adaptive || this.#cut !== undefined || !(Number.isFinite(value) && value > 0)) return;
     const now = this.#now();
-    let rps = Math.max(this.#minRps, this.#measuredBeta * value);
+    let rps = Math.max(this.#minRps, typeof limit === "number" || limit.rps === undefined ? this.#measuredBeta * value : limit.rps);
     if (this.maxRps !== undefined) rps = Math.min(rps, this.maxRps);
     this.#cut = { at: now, rps, limit: value, lastTicket: this.#sent };
     if (typeof limit === "number") return;
@@ -409,8 +411,16 @@ export class RateLimiter {
   #publish(): void {
     const cut = this.#cut;
     const episode = this.#episode;
-    if (cut?.limit === undefined || episode === undefined) return;
-    const learned: LearnedLimit = { limit: cut.limit, episodeRps: episode.rps, episodeFraction: episode.fraction, ...(this.#periodic === undefined ? {} : { periodic: this.#periodic }) };
+    if (cut === undefined || episode === undefined) return;
+    // the rate it sends at goes with the limit: a limiter that found its 429s periodic went back to
+    // where the cuts began, and another that took up only the last measured limit would start lower
+    const learned: LearnedLimit = {
+      limit: cut.limit ?? cut.rps,
+      rps: cut.rps,
+      episodeRps: episode.rps,
+      episodeFraction: episode.fraction,
+      ...(this.#periodic === undefined ? {} : { periodic: this.#periodic }),
+    };
     this.#clock.update((state) => ({ state: { ...state, learned }, result: undefined }));
   }
 
