@@ -3,6 +3,7 @@
  * directly against the simulator: the semantics of docs/contract.md §11.1 without the wire
  * (test/provider/protocol covers the wire, test/terraform/provider-*.test.ts real Terraform).
  */
+import { randomUUID } from "node:crypto";
 import { alertRulesProvider } from "../../src/provider/provider";
 import { RULE_USER_LIST, ruleUserListSchema } from "../../src/provider/schema";
 import { UNKNOWN, type Diagnostic, type ObjectValue, type ResourceType, type Value } from "../../src/provider/protocol";
@@ -37,10 +38,12 @@ function users(list: ReadonlyArray<{ userId: string; aliases: readonly string[];
 }
 
 let commands = 0;
+/** This test file's own scope of Terraform commands (a worker runs several files: the same process ID, the same counts). */
+const RUN = randomUUID();
 async function configured(extra: Record<string, string> = {}): Promise<{ resource: ResourceType; stop: () => void | Promise<void> }> {
   const provider = alertRulesProvider({
     // each configured provider stands for a Terraform command of its own
-    env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `test-${process.pid}-${++commands}`, ...extra },
+    env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `test-${RUN}-${++commands}`, ...extra },
     cwd: process.cwd(),
     log: () => undefined,
   });

@@ -5,6 +5,7 @@
  * learned about 429s that do not follow the rate (issue 39: a run learns a 429 limit once).
  * Limiters on a virtual clock: each wait is a timer of the test's own.
  */
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -85,7 +86,7 @@ describe("the send clock of a Terraform command", () => {
 
 describe("a Terraform command's provider processes", () => {
   it("start at the service's limit another process of the same command learned, and only that command's", async () => {
-    const env = { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `shared-rate-${process.pid}` };
+    const env = { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `shared-rate-${randomUUID()}` };
     const first = await configureRun(block, env, process.cwd(), new AbortController().signal, () => undefined);
     expect(first.run!.session.rateLimiter.state().throttled).toBe(false);
     // what the first process's limiter writes once it has measured the limit
@@ -97,7 +98,7 @@ describe("a Terraform command's provider processes", () => {
     expect(second.run!.session.rateLimiter.state().rps).toBeCloseTo(0.99 * 4.2, 3);
     expect(lines.join("\n")).toMatch(/measured earlier in this Terraform command: 4\.20 requests\/s/);
     // another command (another scope) starts from scratch
-    const other = await configureRun(block, { ...env, [RUN_SCOPE_VARIABLE]: `other-${process.pid}` }, process.cwd(), new AbortController().signal, () => undefined);
+    const other = await configureRun(block, { ...env, [RUN_SCOPE_VARIABLE]: `other-${randomUUID()}` }, process.cwd(), new AbortController().signal, () => undefined);
     expect(other.run!.session.rateLimiter.state().throttled).toBe(false);
   });
 });
