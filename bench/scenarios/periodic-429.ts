@@ -25,10 +25,15 @@
  * Its results go to bench/results.safety.json (`npm run bench -- --scenario periodic-429 --out
  * bench/results.safety.json`), beside the other scenarios' files, see docs/performance.md.
  */
-import { runEngine, type EngineRun } from "../lib/engine-run";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { mismatchedRules, runEngine, type EngineRun } from "../lib/engine-run";
+import { repoRoot } from "../lib/machine";
 import { check, fmt, sizedCheck, type Check, type Scenario, type ScenarioContext, type ScenarioResult } from "../lib/report";
-import type { ExtraFaults } from "../lib/simulator-host";
-import { generateTenant } from "../lib/tenant";
+import { hostSimulator, type ExtraFaults } from "../lib/simulator-host";
+import { generateTenant, type GeneratedTenant } from "../lib/tenant";
+import { expectExit, installProvider, terraformEnv, timedCommand, writeHcl } from "../lib/terraform-dir";
 import { DEFAULT_PARALLELISM } from "./mixed-change";
 
 export interface PeriodicSizes {
@@ -101,6 +106,82 @@ function row(label: string, run: EngineRun, reference: EngineRun): string[] {
   ];
 }
 
+/**
+ * The provider's door (issue 52): the same lists as `alertrules_rule_user_list` resources, created
+ * by `terraform apply -auto-approve` (a plan walk and an apply walk, a provider process each,
+ * Terraform's parallelism 10, no max_rps) against the same service. A resource whose apply failed
+ * (a write refused beyond its retries) is left to the next apply, as a Terraform user would run
+ * it: at most three applies, all counted in the wall time.
+ */
+export interface ProviderRun {
+  readonly wallMs: number;
+  readonly applies: number;
+  readonly requests: number;
+  readonly rateLimited: number;
+  readonly status503: number;
+  readonly status502: number;
+  /** Lists not as declared after the last apply. */
+  readonly mismatched: number;
+  readonly held: Pick<Held, "acceptedPerMin" | "requestsPerMin" | "lowestWindowPerMin">;
+}
+
+export async function providerCreates(top: string, installed: string, name: string, tenant: GeneratedTenant, rps: number, latencyMs: number, faults: ExtraFaults | undefined): Promise<ProviderRun> {
+  const sim = await hostSimulator(tenant.seed, latencyMs, undefined, rps, faults);
+  try {
+    const dir = join(top, name);
+    mkdirSync(dir);
+    cpSync(join(installed, "terraform.d"), join(dir, "terraform.d"), { recursive: true });
+    const env = terraformEnv(dir, sim);
+    writeHcl(dir, tenant.declarations);
+    expectExit("terraform init", await timedCommand("terraform", ["init", "-no-color"], dir, env));
+    let wallMs = 0;
+    let applies = 0;
+    let mismatched = tenant.declarations.length;
+    while (applies < 3 && mismatched > 0) {
+      applies += 1;
+      wallMs += (await timedCommand("terraform", ["apply", "-auto-approve", "-no-color"], dir, env)).wallMs;
+      mismatched = mismatchedRules(await sim.rules(), tenant);
+    }
+    const log = await sim.requestLog();
+    const count = (status: number) => log.filter((e) => e.status === status).length;
+    const accepted = log.length - count(429);
+    const lastAt = log.length === 0 ? 0 : log[log.length - 1]!.atMs;
+    let lowest: number | null = null;
+    for (let start = 0; start + WINDOW_MS <= lastAt; start += 1_000) {
+      const n = log.filter((e) => e.status !== 429 && e.atMs >= start && e.atMs < start + WINDOW_MS).length;
+      lowest = lowest === null ? (n * 60_000) / WINDOW_MS : Math.min(lowest, (n * 60_000) / WINDOW_MS);
+    }
+    return {
+      wallMs,
+      applies,
+      requests: log.length,
+      rateLimited: count(429),
+      status503: count(503),
+      status502: count(502),
+      mismatched,
+      held: { acceptedPerMin: (accepted * 60_000) / Math.max(1, wallMs), requestsPerMin: (log.length * 60_000) / Math.max(1, wallMs), lowestWindowPerMin: lowest },
+    };
+  } finally {
+    await sim.stop();
+  }
+}
+
+function providerRow(label: string, run: ProviderRun, reference: ProviderRun): string[] {
+  return [
+    label,
+    String(run.applies),
+    fmt.int(run.requests),
+    fmt.int(run.rateLimited),
+    fmt.int(run.status503),
+    fmt.int(run.status502),
+    perMin(run.held.acceptedPerMin),
+    perMin(run.held.lowestWindowPerMin),
+    fmt.s(run.wallMs),
+    fmt.ratio(run.wallMs / reference.wallMs),
+    run.mismatched === 0 ? "yes" : `NO (${run.mismatched})`,
+  ];
+}
+
 export const periodic429: Scenario = {
   name: "periodic-429",
   title: "Periodic 429s: every 7th request refused (issue 41)",
@@ -120,6 +201,23 @@ export const periodic429: Scenario = {
       done.push(await runEngine(tenant, { ...base, faults }));
     }
     const [a, b, c, d] = done as [EngineRun, EngineRun, EngineRun, EngineRun];
+    // the same four runs through the provider's door, with real Terraform
+    const top = mkdtempSync(join(tmpdir(), "aru-bench-periodic-"));
+    const viaProvider: ProviderRun[] = [];
+    try {
+      const installed = join(top, "installed");
+      mkdirSync(installed);
+      await installProvider(join(repoRoot(), "dist", "src", "cli", "main.js"), installed, terraformEnv(installed, { url: "http://127.0.0.1:9", token: "-", tenantId: "-" }));
+      for (const [i, [label, faults]] of runs.entries()) {
+        ctx.log(`periodic-429: the provider, ${sizes.rules} resources created at ${sizes.rps} requests/s, ${label}`);
+        viaProvider.push(await providerCreates(top, installed, `run-${i}`, tenant, sizes.rps, ctx.latencyMs, faults));
+      }
+    } finally {
+      rmSync(top, { recursive: true, force: true });
+    }
+    const [pa, pb, pc, pd] = viaProvider as [ProviderRun, ProviderRun, ProviderRun, ProviderRun];
+    const providerAgainst = (x: ProviderRun, y: ProviderRun) =>
+      `${fmt.s(x.wallMs)} s against ${fmt.s(y.wallMs)} s (${fmt.ratio(x.wallMs / y.wallMs)}); accepted ${perMin(x.held.acceptedPerMin)} against ${perMin(y.held.acceptedPerMin)} requests/min, slowest 30 s ${perMin(x.held.lowestWindowPerMin)}/min; ${x.applies} apply(s)`;
     const timing = (name: string, pass: boolean, detail: string): Check => sizedCheck(ctx.quick, name, pass, detail);
     const against = (x: EngineRun, y: EngineRun) => `${fmt.s(x.wallMs)} s against ${fmt.s(y.wallMs)} s (${fmt.ratio(x.wallMs / y.wallMs)}); accepted ${perMin(heldRate(x).acceptedPerMin)} against ${perMin(heldRate(y).acceptedPerMin)} requests/min`;
     const heldOf = (x: EngineRun) => {
@@ -142,6 +240,21 @@ export const periodic429: Scenario = {
         d.wallMs <= PERIODIC_WALL_TARGET * c.wallMs,
         `${against(d, c)}; ${heldOf(d)}`,
       ),
+      check(
+        `the provider, ${sizes.rules} resources at ${sizes.rps}/s: all four runs converge (every list as declared, at most three applies)`,
+        viaProvider.every((r) => r.mismatched === 0),
+        runs.map(([label], i) => `${label.split(":")[0]} ${viaProvider[i]!.mismatched === 0 ? `converged in ${viaProvider[i]!.applies} apply(s)` : `${viaProvider[i]!.mismatched} lists NOT as declared`}`).join("; "),
+      ),
+      timing(
+        `the provider, ${sizes.rules} resources at ${sizes.rps}/s: every ${EVERY}th request 429 (Retry-After: 1) finishes within ${PERIODIC_WALL_TARGET}× the fault-free run`,
+        pb.wallMs <= PERIODIC_WALL_TARGET * pa.wallMs,
+        providerAgainst(pb, pa),
+      ),
+      timing(
+        `the provider, ${sizes.rules} resources at ${sizes.rps}/s, with 20 % 503s and 10 % lost answers: finishes within ${PERIODIC_WALL_TARGET}× the same run without the periodic 429`,
+        pd.wallMs <= PERIODIC_WALL_TARGET * pc.wallMs,
+        providerAgainst(pd, pc),
+      ),
       {
         name: `periodic 429s with 20 % 503s and 10 % lost answers, against the fault-free run (shown, not judged: the 503s and lost answers cost requests of their own)`,
         pass: d.wallMs <= PERIODIC_WALL_TARGET * a.wallMs,
@@ -161,6 +274,13 @@ export const periodic429: Scenario = {
           columns: ["run", "calls", "requests", "429s", "503s", "502s", "accepted/min", "slowest 30 s /min", "limiter end /min", "cuts", "wall s", "x A or C", "converged"],
           rows: [row(runs[0]![0], a, a), row(runs[1]![0], b, a), row(runs[2]![0], c, c), row(runs[3]![0], d, c)],
         },
+        {
+          title:
+            `The provider's door: the same ${sizes.rules} lists as alertrules_rule_user_list resources, created by terraform apply -auto-approve (plan and apply walks, parallelism 10, no max_rps) ` +
+            `against the same service; a list left unconverged is applied again (at most three applies, all in the wall time)`,
+          columns: ["run", "applies", "requests", "429s", "503s", "502s", "accepted/min", "slowest 30 s /min", "wall s", "x A or C", "converged"],
+          rows: [providerRow(runs[0]![0], pa, pa), providerRow(runs[1]![0], pb, pa), providerRow(runs[2]![0], pc, pc), providerRow(runs[3]![0], pd, pc)],
+        },
       ],
       checks,
       data: {
@@ -171,6 +291,7 @@ export const periodic429: Scenario = {
           const { requestLog, ...rest } = run;
           return { label: runs[i]![0], ...rest, requests: requestLog.length, held: heldRate(run) };
         }),
+        provider: viaProvider.map((run, i) => ({ label: runs[i]![0], ...run })),
       },
     };
   },

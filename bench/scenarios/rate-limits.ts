@@ -59,7 +59,7 @@ export const RATE_QUICK: RateSizes = {
   bulkPrefixRows: 20,
 };
 
-export const LIMIT_WALL_TARGET = 1.15;
+export const LIMIT_WALL_TARGET = 1.05;
 export const MAX_REFUSED_SHARE = 0.03;
 export const MIXED_WALL_RATIO_TARGET = 2.5;
 export const BULK_WALL_RATIO_TARGET = 100;

@@ -3,6 +3,7 @@
  * commands alerts, cases, file-events): the service flags, subcommand dispatch with help, the
  * `--format table|json` choice and JSON output as exactly one document.
  */
+import { shownJson } from "../core/render";
 import { UsageError } from "../io/door-words";
 import { CONNECTION_OPTIONS, oneOf } from "./args";
 import type { Command, Io } from "./io";
@@ -35,7 +36,8 @@ export function formatOf(command: string, value: string | undefined, io: Io): Fo
 
 /** Writes one JSON document (and nothing else) to stdout. */
 export function writeJson(io: Io, document: unknown): void {
-  io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  // what the service said, as data: the same document, nothing in it that would draw on a terminal
+  io.stdout.write(`${shownJson(document, 2)}\n`);
 }
 
 

@@ -7,12 +7,18 @@
  *             provider aliases too (design §12.1)
  *   creates/  the list a create's plan read: the apply of the same command plans from it again, so
  *             what it sends is what the plan showed (and it searches and reads no more than needed)
- *   rates/    the service's rate limit as measured from its 429s, per service and tenant: a provider
- *             process started later in the command starts at it (a run learns a limit once)
+ *   rates/    one send clock per tenant (src/api/http/rate-limiter.ts `SendClock`): the time of the
+ *             next send and the limit learned from the service's 429s, so `max_rps` bounds every
+ *             provider process of the command together (design §13.2) and a limit one of them
+ *             learns paces the others at once (a run learns a limit once)
  *   declared  the rules the configuration names (rule_id or rule_name, one JSON line each), as
  *             Terraform's validation of each resource saw them: a plan's first metadata search
  *             fills its page with rules the plans to come will ask for, so N new resources cost
  *             ⌈N / page⌉ searches though Terraform plans only a few at a time
+ *
+ * The root is this user's own: made with mode 0700, and refused unless it is a real directory owned
+ * by this user and writable by no one else ({@link safeRoot}), so no other local user can plant a
+ * link there and have the provider write, or delete, outside it.
  *
  * Directories of commands that have ended are removed when the next one starts. Nothing secret is
  * written here: rule IDs and declarations are hashed into file names, the lists come redacted, and
@@ -22,6 +28,9 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { z } from "zod";
+import type { SendClock, SendClockState } from "../api/http/rate-limiter";
+import { ConfigError } from "../errors";
 
 /** Overrides the command a provider process belongs to (tests run many "commands" in one process). */
 export const RUN_SCOPE_VARIABLE = "ALERT_RULE_USERS_RUN_SCOPE";
@@ -51,10 +60,13 @@ function alive(pid: number): boolean {
 export class TerraformRun {
   private constructor(private readonly dir: string) {}
 
-  /** The run of this provider process: its Terraform command's directory, made if missing. */
+  /**
+   * The run of this provider process: its Terraform command's directory, made if missing, under a
+   * root of this user's ({@link safeRoot}: checked before anything is read, written or removed).
+   */
   static current(env: NodeJS.ProcessEnv): TerraformRun {
-    const root = path.join(os.tmpdir(), `alert-rule-users-${typeof process.getuid === "function" ? process.getuid() : "user"}`);
-    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    const tmp = env["TMPDIR"] !== undefined && env["TMPDIR"] !== "" ? env["TMPDIR"] : os.tmpdir();
+    const root = safeRoot(path.join(tmp, `alert-rule-users-${typeof process.getuid === "function" ? process.getuid() : "user"}`));
     const scope = env[RUN_SCOPE_VARIABLE];
     const name = scope !== undefined && scope !== "" ? `scope-${digest(scope)}` : `tf-${process.ppid}-${startTimeOf(process.ppid)}`;
     if (scope === undefined || scope === "") TerraformRun.removeEnded(root, name);
@@ -174,20 +186,109 @@ export class TerraformRun {
     return [...seen.values()];
   }
 
-  /** Keeps the limit a provider process measured for a service and tenant (requests a second). */
-  keepRate(key: string, limit: number): void {
-    replaceWhole(path.join(this.dir, "rates", digest(key)), String(limit));
+  /**
+   * The send clock every provider process of this command shares for `tenantId` (the service's
+   * limit is its tenant's, however the url is written): a file changed under a lock file.
+   */
+  sendClock(tenantId: string): SendClock {
+    return new FileSendClock(path.join(this.dir, "rates", digest(tenantId.trim().toLowerCase())));
   }
+}
 
-  /** The limit measured earlier in this command for a service and tenant, or null. */
-  keptRate(key: string): number | null {
+/** A lock older than this belongs to a process that died holding it (it is held for a read and a write). */
+const STALE_LOCK_MS = 2_000;
+/** The longest a limiter waits for the lock before it fails the request. */
+const LOCK_TIMEOUT_MS = 10_000;
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+
+const learnedSchema = z.object({ limit: z.number().positive(), rps: z.number().positive().optional(), episodeRps: z.number().positive(), episodeFraction: z.number().min(0).max(1), periodic: z.number().min(0).max(1).optional() });
+const clockSchema = z.object({ nextAt: z.number().nullable(), sends: z.number().int().nonnegative(), learned: learnedSchema.optional() });
+
+/**
+ * A {@link SendClock} in a file: its `now` is the epoch in milliseconds (every process reads the
+ * same), each change is made holding `FILE.lock` (created exclusively, removed after: a read, a
+ * step and a write, microseconds), and written aside and renamed, so a look without the lock
+ * (`peek`) sees the old state or the new, never half.
+ */
+export class FileSendClock implements SendClock {
+  constructor(
+    private readonly file: string,
+    /** The shared time: the epoch in milliseconds (tests pass a virtual one). */
+    readonly now: () => number = () => performance.timeOrigin + performance.now(),
+  ) {}
+
+  peek(): SendClockState {
     try {
-      const limit = Number(fs.readFileSync(path.join(this.dir, "rates", digest(key)), "utf8"));
-      return Number.isFinite(limit) && limit > 0 ? limit : null;
+      const parsed = clockSchema.safeParse(JSON.parse(fs.readFileSync(this.file, "utf8")));
+      if (!parsed.success) return { nextAt: -Infinity, sends: 0 };
+      const { nextAt, sends, learned } = parsed.data;
+      return { nextAt: nextAt ?? -Infinity, sends, ...(learned === undefined ? {} : { learned }) };
     } catch {
-      return null;
+      return { nextAt: -Infinity, sends: 0 };
     }
   }
+
+  update<T>(step: (state: SendClockState) => { readonly state: SendClockState; readonly result: T }): T {
+    const release = holdLock(`${this.file}.lock`);
+    try {
+      const before = this.peek();
+      const { state, result } = step(before);
+      if (state !== before) {
+        const nextAt = Number.isFinite(state.nextAt) ? state.nextAt : null;
+        replaceWhole(this.file, JSON.stringify({ nextAt, sends: state.sends, ...(state.learned === undefined ? {} : { learned: state.learned }) }));
+      }
+      return result;
+    } finally {
+      release();
+    }
+  }
+}
+
+/** Takes the lock file (waiting a millisecond at a time, taking over one left by a process that died); returns its release. */
+function holdLock(lock: string): () => void {
+  const started = Date.now();
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lock, "wx", 0o600));
+      return () => fs.rmSync(lock, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    try {
+      if (Date.now() - fs.statSync(lock).mtimeMs > STALE_LOCK_MS) fs.rmSync(lock, { force: true });
+    } catch {
+      // released meanwhile
+    }
+    if (Date.now() - started > LOCK_TIMEOUT_MS) throw new Error(`the send clock ${lock} stayed locked for ${LOCK_TIMEOUT_MS / 1000} s; run terraform again`);
+    Atomics.wait(SLEEPER, 0, 0, 1);
+  }
+}
+
+/**
+ * The root of every command's directory, made with mode 0700 where missing and then checked: a
+ * real directory (not a symbolic link, which another local user could plant on a shared /tmp
+ * before us), owned by this user, writable by no one else. Anything else is refused in one
+ * sentence, before anything is written into it or removed from it.
+ */
+export function safeRoot(root: string): string {
+  try {
+    fs.mkdirSync(root, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  const stat = fs.lstatSync(root);
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  const problem = stat.isSymbolicLink()
+    ? "is a symbolic link"
+    : !stat.isDirectory()
+      ? "is not a directory"
+      : uid !== undefined && stat.uid !== uid
+        ? `belongs to another user (uid ${stat.uid}, not ${uid})`
+        : process.platform !== "win32" && (stat.mode & 0o022) !== 0
+          ? `is writable by other users (mode ${(stat.mode & 0o777).toString(8).padStart(4, "0")})`
+          : null;
+  if (problem !== null) throw new ConfigError(`The alertrules provider's run directory ${root} ${problem}, so another user could plant files in it; remove it (or point TMPDIR at a directory of your own) and run terraform again.`);
+  return root;
 }
 
 /** The whole lines of a file (a last line cut short is left out), or none when it does not exist. */

@@ -3,6 +3,7 @@
  * rate limiter and one token source for every resource Terraform asks about, however many at once.
  */
 import type { OpenSession, SessionRequest } from "../io/workflow/session/connect";
+import type { SendClock } from "../api/http/rate-limiter";
 import { RuleLookup, openSession, readReviewedPlans } from "../io/workflow";
 import { TerraformRun } from "../io/terraform-run";
 import type { Plan } from "../core/engine/plan-schema";
@@ -102,7 +103,6 @@ export function sessionRequest(
   cwd: string,
   onWarning: (m: string) => void,
   log: (line: string) => void,
-  onMeasuredLimit: (requestsPerSecond: number) => void = () => undefined,
 ): SessionRequest | Diagnostic[] {
   const unknown = Object.keys(ARGUMENT_VARIABLES).concat(Object.keys(PACING_VARIABLES)).filter((name) => config[name] === UNKNOWN);
   if (unknown.length > 0) {
@@ -144,8 +144,6 @@ export function sessionRequest(
     onWarning,
     requestHook: ({ rateLimiter }) => (event) => {
       if (event.outcome !== "retry") return;
-      const limit = event.status === 429 ? rateLimiter.measuredLimit() : undefined;
-      if (limit !== undefined) onMeasuredLimit(limit);
       const rps = event.status === 429 ? ` (sending at most ${(rateLimiter.state().rps ?? 0).toFixed(2)} requests/s from now on)` : "";
       log(`[WARN] ${event.operation}: ${event.status === undefined ? (event.failure ?? "no response") : `HTTP ${event.status}`}; retrying (attempt ${event.attempt + 1})${rps}`);
     },
@@ -170,24 +168,26 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
   try {
     reviewed = readReviewedPlans(env);
   } catch (err) {
-    return { run: null, diagnostics: [{ severity: "error", summary: "The reviewed plans cannot be read", detail: err instanceof Error ? err.message : String(err) }] };
+    return { run: null, diagnostics: [{ severity: "error", summary: "The reviewed plans cannot be read", detail: messageOf(err) }] };
   }
   const warnings: Diagnostic[] = [];
-  const terraform = TerraformRun.current(env);
-  // the service's limit, once measured, is kept for the provider processes this command starts later
-  let rateKey: string | null = null;
-  const keepLimit = (limit: number) => {
-    if (rateKey !== null) terraform.keepRate(rateKey, limit);
-  };
-  const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: inProviderWords(message) }), log, keepLimit);
+  let terraform: TerraformRun;
+  try {
+    terraform = TerraformRun.current(env);
+  } catch (err) {
+    return { run: null, diagnostics: [{ severity: "error", summary: "Unsafe run directory", detail: messageOf(err) }] };
+  }
+  const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: inProviderWords(message) }), log);
   if (Array.isArray(request)) return { run: null, diagnostics: request };
   try {
-    const opened = await openSession(request);
-    rateKey = JSON.stringify(opened.connection);
-    const learned = terraform.keptRate(rateKey);
-    if (learned !== null) {
+    // one send clock per tenant for every provider process of this command: max_rps bounds them
+    // together, and a limit one of them learns from the service's 429s paces the others at once
+    let clock: SendClock | undefined;
+    const opened = await openSession({ ...request, sendClock: ({ tenantId }) => (clock = terraform.sendClock(tenantId)) });
+    const learned = clock?.peek().learned;
+    if (learned !== undefined) {
       opened.rateLimiter.startFrom(learned);
-      log(`[INFO] starting at the service's limit measured earlier in this Terraform command: ${learned.toFixed(2)} requests/s`);
+      log(`[INFO] starting at the service's limit measured earlier in this Terraform command: ${learned.limit.toFixed(2)} requests/s`);
     }
     // Every plan of this process resolves its rules through the one lookup: the resources
     // Terraform plans at once share their searches.

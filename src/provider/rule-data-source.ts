@@ -5,11 +5,13 @@
  */
 import type { RuleObservation } from "../io/workflow/provider/one-rule";
 import { redactStrings } from "../io/door-words";
+import { printable, printableValues } from "../core/render";
 import type { ProviderRun } from "./configure";
 import type { DataSourceType, Diagnostic, ObjectValue, Value } from "./protocol";
 import { UNKNOWN } from "./protocol";
 import { valuesOf } from "./resource";
 import { ruleDataSourceSchema } from "./schema";
+import { untilStopped } from "./rules-data-source";
 
 /** A string attribute that is set: null when it is null, unknown, not a string or empty. */
 const nonEmptyString = (v: Value | undefined): string | null => (typeof v === "string" && v !== "" ? v : null);
@@ -36,9 +38,9 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
     case "not-found":
       return { error: { severity: "error", summary: "Rule not found", detail: byName ? `No rule is named ${JSON.stringify(asked)} in this tenant (names match exactly, case included): check the name, or set rule_id instead.` : `No rule has the ID ${JSON.stringify(asked)} in this tenant: check rule_id (the rule's observerRuleId), or set rule_name instead.`, attribute: [field] } };
     case "ambiguous":
-      return { error: { severity: "error", summary: "Rule name is ambiguous", detail: `${observation.ruleIds.length} rules are named ${JSON.stringify(asked)} (${observation.ruleIds.join(", ")}): set rule_id instead.`, attribute: [field] } };
+      return { error: { severity: "error", summary: "Rule name is ambiguous", detail: `${observation.ruleIds.length} rules are named ${JSON.stringify(asked)} (${observation.ruleIds.map(printable).join(", ")}): set rule_id instead.`, attribute: [field] } };
     case "failed":
-      return { error: { severity: "error", summary: "Cannot read the rule", detail: observation.message } };
+      return { error: { severity: "error", summary: "Cannot read the rule", detail: printable(observation.message) } };
     case "found":
       break;
   }
@@ -46,9 +48,10 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
   const users = (list?.entries ?? [])
     .map((e) => ({ user_id: e.userId, aliases: [...e.aliases] }))
     .sort((a, b) => compare(a.user_id ?? "", b.user_id ?? "") || compare(a.aliases[0] ?? "", b.aliases[0] ?? ""));
-  // names and aliases come from the service, which may echo a secret: state never holds one
+  // names and aliases come from the service, which may echo a secret: state never holds one; and
+  // Terraform prints them as they are: nothing in them may draw (escaped, design §13.2)
   return {
-    state: redactStrings({
+    state: printableValues(redactStrings({
       rule_id: rule.observerRuleId,
       rule_name: rule.name,
       id: rule.observerRuleId,
@@ -57,7 +60,7 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
       rule_source: rule.ruleSource,
       is_enabled: isEnabled,
       users,
-    }),
+    })),
   };
 }
 
@@ -74,7 +77,7 @@ export function ruleDataSource(current: () => ProviderRun | null): DataSourceTyp
       if (run === null) throw new Error("the alertrules provider is not configured: run terraform again.");
       const values = valuesOf(ruleDataSourceSchema, config);
       const id = nonEmptyString(values.rule_id);
-      const observation = await run.lookup.observe(id !== null ? { ruleId: id, ruleName: null } : { ruleId: null, ruleName: nonEmptyString(values.rule_name) });
+      const observation = await untilStopped(run.lookup.observe(id !== null ? { ruleId: id, ruleName: null } : { ruleId: null, ruleName: nonEmptyString(values.rule_name) }), run.signal);
       const answer = ruleState(config, observation, observation.kind === "found" ? run.lookup.isEnabled(observation.rule.observerRuleId) : null);
       return "state" in answer ? { state: answer.state } : { state: config, diagnostics: [answer.error] };
     },

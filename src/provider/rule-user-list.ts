@@ -19,22 +19,31 @@ import type { RunOptions } from "../io/workflow/session/session";
 import { applyPlannedRule, applyRuleChange, createKey, observeForPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, refusalOf, reviewDifferences, viewOfLiveList } from "../io/workflow";
 import { redactString as redactText, redactStrings as redactValues } from "../io/door-words";
 import { nativeImportIdProblem, parseNativeImportId } from "../core/native/native-provider";
+import { printable, printableLines, printableValues } from "../core/render";
 import { UNKNOWN, type Diagnostic, type MoveRequest, type ObjectValue, type PathStep, type Value } from "./protocol";
 import type { ProviderRun } from "./configure";
 import { moveResourceState } from "./move-state";
 import type { ApplyAnswer, ImportAnswer, PlanAnswer, ReadAnswer, Resource } from "./resource";
 import { decodeRuleUserList, type RuleUserListModel } from "./rule-user-list-model";
 import { ruleUserListSchema } from "./schema";
-import { declarationOf, decodePrivate, encodePrivate, stateOf, usersValue, type PrivateData } from "./values";
+import { declarationOf, decodePrivate, encodePrivate, hasUnknown, stateOf, usersValue, type PrivateData } from "./values";
+
+/** A service's string as an attribute shows it (escaped: Terraform prints attributes as they are), or `fallback` where there is none. */
+const shownOr = (text: string | null | undefined, fallback: Value): Value => (text === null || text === undefined ? fallback : printable(text));
 
 /** A planned value, or `fallback` where the plan did not know it. */
 const known = (planned: Value, fallback: Value): Value => (planned === UNKNOWN ? fallback : planned);
 
+/**
+ * Diagnostics: redacted, and nothing in them draws on the reviewer's terminal (design §13.2). What
+ * came from the service is made printable (one line) where it is put in; the whole detail then
+ * keeps only its own line feeds, every other control, separator and bidi character escaped.
+ */
 function error(summary: string, detail: string, attribute?: readonly PathStep[]): Diagnostic {
-  return { severity: "error", summary, detail: redactText(detail), ...(attribute === undefined ? {} : { attribute }) };
+  return { severity: "error", summary, detail: printableLines(redactText(detail)), ...(attribute === undefined ? {} : { attribute }) };
 }
 function warning(summary: string, detail: string): Diagnostic {
-  return { severity: "warning", summary, detail: redactText(detail) };
+  return { severity: "warning", summary, detail: printableLines(redactText(detail)) };
 }
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -45,18 +54,18 @@ function attributeOfError(errorKind: string | undefined, config: RuleUserListMod
   return undefined;
 }
 
-/** `removes` of a plan: what leaves the live list, as Terraform shows it. */
+/** `removes` of a plan: what leaves the live list, as Terraform shows it (escaped: Terraform prints attributes as they are). */
 function removesValue(plan: Plan | null): Value[] {
   const rule = plan?.rules[0];
   if (rule === undefined || rule.action !== "update") return [];
-  return plannedRemovals(rule.changes).map((r) => ({ user_id: r.userId, aliases: [...r.aliases] }));
+  return printableValues(plannedRemovals(rule.changes).map((r) => ({ user_id: r.userId, aliases: [...r.aliases] })));
 }
 
 /** The removals in a sentence: "3 entries: user "9102" (a@x), …". */
 function describeRemovals(removes: readonly Value[]): string {
   const shown = removes.slice(0, 20).map((r) => {
     const { user_id: userId, aliases } = r as { user_id: string | null; aliases: string[] };
-    return userId === null ? `an entry without a user ID (${aliases.join(", ")})` : `user ${JSON.stringify(userId)} (${aliases.join(", ")})`;
+    return userId === null ? `an entry without a user ID (${aliases.map(printable).join(", ")})` : `user "${printable(userId)}" (${aliases.map(printable).join(", ")})`;
   });
   return `${shown.join("; ")}${removes.length > 20 ? `; and ${removes.length - 20} more (see removes)` : ""}`;
 }
@@ -103,15 +112,15 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     // an import's first read: what importState wrote, no users and no private data yet
     const importing = stored === null && state.values.users === null;
     const read = await readRuleState(run, { id: state.ruleId ?? (state.ruleName === null ? state.id : null), reference: state.reference, declared: { mode: state.mode, users: state.users }, importing }, stored);
-    if (read.kind === "gone" && read.reason !== null) return { state: null, diagnostics: [error("Cannot import: the import ID names no rule", redactText(read.reason))] };
-    if (read.kind === "gone") return { state: null, diagnostics: [warning("Rule not found", `The rule ${read.id ?? "?"} no longer exists in this tenant: it is removed from state, and a plan that still declares it fails.`)] };
-    if (read.kind === "unreadable") return { state: state.wire, private: kept, diagnostics: [error(read.what === "rule" ? "Cannot read the rule" : "Cannot read the rule's list", read.message)] };
+    if (read.kind === "gone" && read.reason !== null) return { state: null, diagnostics: [error("Cannot import: the import ID names no rule", printable(redactText(read.reason)))] };
+    if (read.kind === "gone") return { state: null, diagnostics: [warning("Rule not found", `The rule ${printable(read.id ?? "?")} no longer exists in this tenant: it is removed from state, and a plan that still declares it fails.`)] };
+    if (read.kind === "unreadable") return { state: state.wire, private: kept, diagnostics: [error(read.what === "rule" ? "Cannot read the rule" : "Cannot read the rule's list", printable(read.message))] };
     const { rule } = read;
     const base: ObjectValue = {
       ...state.wire,
-      id: rule.observerRuleId,
+      id: printable(rule.observerRuleId),
       // a list imported by name keeps naming its rule by name only (the configuration does)
-      rule_id: state.ruleId ?? (state.ruleName !== null && stored === null ? null : rule.observerRuleId),
+      rule_id: state.ruleId ?? (state.ruleName !== null && stored === null ? null : printable(rule.observerRuleId)),
       mode: state.values.mode,
       allow_mass_removal: state.values.allow_mass_removal,
       on_destroy: state.values.on_destroy,
@@ -146,7 +155,11 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const declared = declarationOf(config.wire);
     if (declared.kind === "invalid") return { planned: null, diagnostics: declared.diagnostics };
     if (declared.kind === "unknown") {
-      return { planned: { ...planned.wire, id: prior?.values.id ?? UNKNOWN, rule_id: config.values.rule_id ?? UNKNOWN, rule_name: config.values.rule_name ?? UNKNOWN, list_type: UNKNOWN, expired_user_ids: UNKNOWN, entries_without_user_id: UNKNOWN, removes: UNKNOWN } };
+      // `removes` is a promise, not "known after apply": nothing leaves the list. Terraform plans
+      // again at apply with the values known then and refuses the apply when that plan's `removes`
+      // differs, so an entry this plan could not show is never removed (docs/guarantees.md).
+      const diagnostics = config.values.mode === "additive" ? [] : [unknownRemovals(config, prior)];
+      return { planned: { ...planned.wire, id: prior?.values.id ?? UNKNOWN, rule_id: config.values.rule_id ?? UNKNOWN, rule_name: config.values.rule_name ?? UNKNOWN, list_type: UNKNOWN, expired_user_ids: UNKNOWN, entries_without_user_id: UNKNOWN, removes: [] }, diagnostics };
     }
     const observed = await observeForPlan(run, this.observeRequest(prior, config, priorPrivate, declared.list));
     // the schema replaces the resource where the configuration resolves to another rule (requiresReplace: "identity")
@@ -154,15 +167,15 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const rule = plan.rules[0]!;
     if (duplicate !== null) return { planned: null, diagnostics: [error("Two resources for one rule", duplicate, attributeOfError("duplicate-rule", config))] };
     if (rule.action === "error") {
-      return { planned: null, diagnostics: [error(rule.errorKind === "policy" ? "Policy violation" : "Cannot plan this rule user list", inResourceWords(rule.reason ?? rule.errorKind ?? "error"), attributeOfError(rule.errorKind ?? undefined, config))] };
+      return { planned: null, diagnostics: [error(rule.errorKind === "policy" ? "Policy violation" : "Cannot plan this rule user list", inResourceWords(printable(rule.reason ?? rule.errorKind ?? "error")), attributeOfError(rule.errorKind ?? undefined, config))] };
     }
     const refused = refusalOf(plan, { honourRuleMassRemovalFlag: true });
     if (refused !== null) return { planned: null, diagnostics: [error("Mass removal refused", `${refused}\nSet allow_mass_removal = true on this resource if that is intended.`, ["users"])] };
     const unreviewed = notAsReviewed(run, rule);
     if (unreviewed !== null) return { planned: null, diagnostics: [unreviewed] };
     const diagnostics: Diagnostic[] = [];
-    if (rule.action === "skip") diagnostics.push(warning("Rule skipped", `rule ${rule.ruleId ?? "?"} (${rule.ruleName ?? ""}): ${rule.reason ?? "skipped"}; this resource never writes to it.`));
-    for (const w of rule.warnings) diagnostics.push(warning("Rule user list", typeof w === "string" ? w : JSON.stringify(w)));
+    if (rule.action === "skip") diagnostics.push(warning("Rule skipped", `rule ${printable(rule.ruleId ?? "?")} (${printable(rule.ruleName ?? "")}): ${printable(rule.reason ?? "skipped")}; this resource never writes to it.`));
+    for (const w of rule.warnings) diagnostics.push(warning("Rule user list", printable(typeof w === "string" ? w : JSON.stringify(w))));
     // the rule's facts come from the service, which may echo a secret: what reaches state never holds one
     const facts = observation.kind === "found" || observation.kind === "failed" ? (observation.rule === null ? null : redactValues(observation.rule)) : null;
     const list: ObservedList | null = observation.kind === "found" ? observation.list : null;
@@ -171,22 +184,22 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const removes: Value[] = updating ? removesValue(plan) : Array.isArray(priorRemoves) ? priorRemoves : [];
     if (updating && removes.length > 0 && (prior === null || prior.mode === "additive")) {
       const why = prior === null ? "Creating this resource" : 'Switching mode from "additive" to "authoritative"';
-      diagnostics.push(warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `${why} removes from rule ${rule.ruleId ?? "?"} (${rule.ruleName ?? ""}) what the configuration does not declare: ${describeRemovals(removes)}.`));
+      diagnostics.push(warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `${why} removes from rule ${printable(rule.ruleId ?? "?")} (${printable(rule.ruleName ?? "")}) what the configuration does not declare: ${describeRemovals(removes)}.`));
     }
     const afterView = list !== null && list.usersToAlertOn !== "ALL_USERS" ? viewOfLiveList(list, { mode: declared.list.mode, users: declared.list.users }) : null;
     const kept = prior !== null && !replaced ? prior.values : null;
     const filled: ObjectValue = {
       ...planned.wire,
-      id: facts?.observerRuleId ?? UNKNOWN,
+      id: shownOr(facts?.observerRuleId, UNKNOWN),
       // the counterpart of what the configuration sets: kept from the state, resolved at create
-      rule_id: config.values.rule_id ?? (kept !== null ? kept.rule_id : (facts?.observerRuleId ?? UNKNOWN)),
-      rule_name: config.values.rule_name ?? (kept !== null ? kept.rule_name : (facts?.name ?? UNKNOWN)),
+      rule_id: config.values.rule_id ?? (kept !== null ? kept.rule_id : shownOr(facts?.observerRuleId, UNKNOWN)),
+      rule_name: config.values.rule_name ?? (kept !== null ? kept.rule_name : shownOr(facts?.name, UNKNOWN)),
       list_type: rule.listType ?? (prior?.values.list_type ?? null),
       // after the apply: expired users gone, an authoritative list rebuilt without entries lacking an ID
       expired_user_ids: updating ? [] : (prior?.values.expired_user_ids ?? (afterView === null ? [] : [...afterView.expiredOnList])),
       entries_without_user_id: updating
-        ? declared.list.mode === "authoritative" ? [] : [...(afterView?.aliasesWithoutUserId ?? [])]
-        : (prior?.values.entries_without_user_id ?? (afterView === null ? [] : [...afterView.aliasesWithoutUserId])),
+        ? declared.list.mode === "authoritative" ? [] : printableValues([...(afterView?.aliasesWithoutUserId ?? [])])
+        : (prior?.values.entries_without_user_id ?? (afterView === null ? [] : printableValues([...afterView.aliasesWithoutUserId]))),
       removes,
     };
     if (prior === null && facts !== null && list !== null) run.terraform.keepCreate(createKey(run, declared.list), encodePrivate({ rule: facts, list }).toString("utf8"));
@@ -209,15 +222,13 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     const declared = config === null ? null : declarationOf(config.wire);
     if (config === null || declared === null || declared.kind !== "declared") return { state: prior?.wire ?? null, diagnostics: [error("Cannot apply", "the configuration is not known in full at apply time; run terraform apply again.")] };
     const kept = decodePrivate(plannedPrivate);
-    const label = `rule ${kept?.rule.observerRuleId ?? planned.id ?? "?"}${kept === null ? "" : ` (${kept.rule.name})`}`;
+    const label = `rule ${printable(kept?.rule.observerRuleId ?? planned.id ?? "?")}${kept === null ? "" : ` (${printable(kept.rule.name)})`}`;
     const nextPrivate = kept === null ? undefined : encodePrivate({ rule: kept.rule, list: null });
     const answer = (state: ObjectValue | null, diagnostics: Diagnostic[]) => ({ state, ...(nextPrivate === undefined ? {} : { private: nextPrivate }), diagnostics });
     const before = prior?.wire ?? null;
     try {
-      const applied = await applyRuleChange(run, { kept, planUnknown: planned.values.removes === UNKNOWN, observe: this.observeRequest(prior, config, Buffer.alloc(0), declared.list), options });
+      const applied = await applyRuleChange(run, { kept, observe: this.observeRequest(prior, config, Buffer.alloc(0), declared.list), options });
       switch (applied.kind) {
-        case "unshown-removals":
-          return answer(before, [error("Apply refused: removals no plan showed", `${label}: the plan could not show what it would remove (users was known only at apply), and applying it now would remove ${describeRemovals(removesValue(applied.plan))}. Nothing was sent: run terraform plan again now that the values are known.`)]);
         case "nothing-planned":
           return answer(settled(planned, null, kept), []);
         case "no-changes":
@@ -226,9 +237,9 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
         case "interrupted":
           return answer(before, [error("Apply interrupted", "Terraform stopped the run before this rule's first write: nothing was sent for it.")]);
         case "stale":
-          return answer(before, [error("The live list changed since the plan", `${label}: ${applied.changes.join("; ")}. Nothing was sent for this rule: run terraform plan (or apply) again to see and approve the new plan.`)]);
+          return answer(before, [error("The live list changed since the plan", `${label}: ${applied.changes.map(printable).join("; ")}. Nothing was sent for this rule: run terraform plan (or apply) again to see and approve the new plan.`)]);
         case "failed":
-          return answer(applied.reached === null ? before : stateReached(planned, applied.reached), [error("The rule's list did not converge", `${applied.failed}. The state holds the list as it was read after the failure; run terraform apply again to finish.`)]);
+          return answer(applied.reached === null ? before : stateReached(planned, applied.reached), [error("The rule's list did not converge", `${printable(applied.failed)}. The state holds the list as it was read after the failure; run terraform apply again to finish.`)]);
       }
     } catch (err) {
       return answer(before, [error("Apply refused", messageOf(err))]);
@@ -246,16 +257,16 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     }
     const run = this.need();
     const destroy = await planDestroy(run, { id: prior.id, reference: prior.reference, kept: decodePrivate(priorPrivate), managed: { mode: prior.mode, users: prior.users ?? [] } });
-    if (destroy.kind === "refused") return { planned: null, diagnostics: [error("Cannot clear the list", destroy.reason)] };
+    if (destroy.kind === "refused") return { planned: null, diagnostics: [error("Cannot clear the list", printable(destroy.reason))] };
     if (destroy.kind === "skipped") {
-      return { planned: null, diagnostics: [warning("Rule skipped", `rule ${destroy.rule.observerRuleId} (${destroy.rule.name}) is never written by this provider; destroying the resource leaves its list as it is.`)] };
+      return { planned: null, diagnostics: [warning("Rule skipped", `rule ${printable(destroy.rule.observerRuleId)} (${printable(destroy.rule.name)}) is never written by this provider; destroying the resource leaves its list as it is.`)] };
     }
-    if (destroy.kind === "unsafe") return { planned: null, diagnostics: [error("Cannot clear an additive list safely", destroy.reason)] };
+    if (destroy.kind === "unsafe") return { planned: null, diagnostics: [error("Cannot clear an additive list safely", printable(destroy.reason))] };
     const { rule, plan } = destroy;
     const unreviewed = plan.rules[0] === undefined ? null : notAsReviewed(run, plan.rules[0]);
     if (unreviewed !== null) return { planned: null, diagnostics: [unreviewed] };
     const removes = removesValue(plan);
-    const diagnostics = removes.length === 0 ? [] : [warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `Destroying this resource (on_destroy = "clear") removes from rule ${rule.observerRuleId} (${rule.name}): ${describeRemovals(removes)}.`)];
+    const diagnostics = removes.length === 0 ? [] : [warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `Destroying this resource (on_destroy = "clear") removes from rule ${printable(rule.observerRuleId)} (${printable(rule.name)}): ${describeRemovals(removes)}.`)];
     return { planned: null, plannedPrivate: encodePrivate({ rule, list: destroy.list, plan }), diagnostics };
   }
 
@@ -273,10 +284,10 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
       const outcome = await applyPlannedRule(kept.plan, kept.list, run.session, options);
       if (outcome.kind === "interrupted") return { state: prior.wire, diagnostics: [error("Destroy interrupted", "Terraform stopped the run before the first write: nothing was sent.")] };
       if (outcome.kind === "stale") {
-        return { state: prior.wire, diagnostics: [error("The live list changed since the plan", `rule ${kept.rule.observerRuleId} (${kept.rule.name}): ${outcome.changes.join("; ")}. Nothing was removed: run terraform destroy (or plan -destroy) again to see and approve what it removes now.`)] };
+        return { state: prior.wire, diagnostics: [error("The live list changed since the plan", `rule ${printable(kept.rule.observerRuleId)} (${printable(kept.rule.name)}): ${outcome.changes.map(printable).join("; ")}. Nothing was removed: run terraform destroy (or plan -destroy) again to see and approve what it removes now.`)] };
       }
       if (outcome.kind === "applied" && !outcome.result.ok) {
-        return { state: prior.wire, diagnostics: [error("The list was not cleared", outcome.result.rules.map((r) => r.message ?? r.outcome).join("; "))] };
+        return { state: prior.wire, diagnostics: [error("The list was not cleared", outcome.result.rules.map((r) => printable(r.message ?? r.outcome)).join("; "))] };
       }
       return { state: null, diagnostics: [] };
     } catch (err) {
@@ -295,7 +306,21 @@ function notAsReviewed(run: ProviderRun, rule: RulePlan): Diagnostic | null {
   if (differences.length === 0) return null;
   return error(
     "Not the reviewed plan",
-    `rule ${rule.ruleId ?? "?"} (${rule.ruleName ?? ""}): this plan is not what the pull request's reviewer saw: ${differences.join("; ")}. Nothing is applied: plan the change again in a pull request (or run the apply workflow by hand), review it, and merge.`,
+    `rule ${printable(rule.ruleId ?? "?")} (${printable(rule.ruleName ?? "")}): this plan is not what the pull request's reviewer saw: ${differences.map(printable).join("; ")}. Nothing is applied: plan the change again in a pull request (or run the apply workflow by hand), review it, and merge.`,
+  );
+}
+
+/** The attributes that decide what leaves the list, where the plan does not know them yet. */
+const DECIDING = ["users", "mode", "rule_id", "rule_name", "policies"] as const;
+
+/** The warning of a plan that cannot know what leaves the list: it promises nothing does, and says how to see the removals. */
+function unknownRemovals(config: RuleUserListModel, prior: RuleUserListModel | null): Diagnostic {
+  const unknown = DECIDING.filter((name) => hasUnknown(config.values[name]));
+  const which = unknown.length === 0 ? "this configuration" : unknown.join(" and ");
+  const rule = prior?.id ?? (typeof config.values.rule_id === "string" ? config.values.rule_id : typeof config.values.rule_name === "string" ? JSON.stringify(config.values.rule_name) : null);
+  return warning(
+    "Nothing leaves the list in this apply",
+    `${which} ${unknown.length > 1 ? "are" : "is"} known only at apply, so this plan cannot show what would leave the live list${rule === null ? "" : ` of rule ${rule}`}; it promises that nothing does (removes = []). If the values known at apply would remove any entry, Terraform refuses the apply and nothing is sent ("Provider produced inconsistent final plan ... .removes": this promise kept, not a bug). To remove entries, make them known at plan time: apply what ${unknown.includes("users") ? "users" : which} depends on first (terraform apply -target=ADDRESS), then plan again; or declare them directly.`,
   );
 }
 
@@ -310,9 +335,9 @@ function settled(planned: RuleUserListModel, plan: Plan | null, kept: PrivateDat
   const v = planned.values;
   return {
     ...planned.wire,
-    id: known(v.id, rule?.ruleId ?? kept?.rule.observerRuleId ?? null),
-    rule_id: known(v.rule_id, rule?.ruleId ?? kept?.rule.observerRuleId ?? null),
-    rule_name: known(v.rule_name, rule?.ruleName ?? kept?.rule.name ?? null),
+    id: known(v.id, shownOr(rule?.ruleId ?? kept?.rule.observerRuleId, null)),
+    rule_id: known(v.rule_id, shownOr(rule?.ruleId ?? kept?.rule.observerRuleId, null)),
+    rule_name: known(v.rule_name, shownOr(rule?.ruleName ?? kept?.rule.name, null)),
     list_type: known(v.list_type, rule?.listType ?? null),
     expired_user_ids: known(v.expired_user_ids, []),
     entries_without_user_id: known(v.entries_without_user_id, []),
@@ -323,5 +348,5 @@ function settled(planned: RuleUserListModel, plan: Plan | null, kept: PrivateDat
 /** The list as it was read after a failed apply, seen through the declaration: the state that apply returns. */
 function stateReached(planned: RuleUserListModel, reached: ReachedList): ObjectValue {
   const { rule, list, view } = reached;
-  return stateOf({ base: { ...planned.wire, id: rule.observerRuleId, rule_id: known(planned.values.rule_id, rule.observerRuleId), rule_name: known(planned.values.rule_name, rule.name) }, rule, listType: list.usersToAlertOn, view });
+  return stateOf({ base: { ...planned.wire, id: printable(rule.observerRuleId), rule_id: known(planned.values.rule_id, printable(rule.observerRuleId)), rule_name: known(planned.values.rule_name, printable(rule.name)) }, rule, listType: list.usersToAlertOn, view });
 }

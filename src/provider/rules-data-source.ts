@@ -1,10 +1,14 @@
 /**
  * The `alertrules_rules` data source: the rules of the tenant, as `rules list` reads them (one
  * metadata search, one query-users per editable rule for its list type), every one or those its
- * filters keep (`name_regex`, `list_type`, `include_system`).
+ * filters keep (`name_regex`, `list_type`, `include_system`). `name_regex` is matched by RE2's
+ * engine (re2js, pure JavaScript, bundled into the provider): time linear in the name whatever
+ * the pattern, so no pattern can keep a plan busy, and a read ends when Terraform stops the provider.
  */
+import { RE2JS } from "re2js";
 import type { RuleRow } from "../core/live/who";
 import { listRules } from "../io/workflow";
+import { printable, printableValues } from "../core/render";
 import type { ProviderRun } from "./configure";
 import type { DataSourceType, Diagnostic, ObjectValue } from "./protocol";
 import { UNKNOWN } from "./protocol";
@@ -20,12 +24,12 @@ export type RulesFilter = { readonly keep: (row: RuleRow) => boolean } | { reado
 export function rulesFilter(config: ObjectValue): RulesFilter {
   const problems: Diagnostic[] = [];
   const { name_regex: pattern, list_type: listType, include_system: includeSystemValue } = valuesOf(rulesDataSourceSchema, config);
-  let regex: RegExp | null = null;
+  let regex: RE2JS | null = null;
   if (typeof pattern === "string") {
     try {
-      regex = new RegExp(pattern);
+      regex = RE2JS.compile(pattern);
     } catch (err) {
-      problems.push({ severity: "error", summary: "Invalid name_regex", detail: `name_regex is not a regular expression (JavaScript syntax): ${messageOf(err)}.`, attribute: ["name_regex"] });
+      problems.push({ severity: "error", summary: "Invalid name_regex", detail: `name_regex is not a regular expression of RE2 syntax (matched in linear time: no lookaround, no backreferences): ${printable(messageOf(err))}.`, attribute: ["name_regex"] });
     }
   }
   if (typeof listType === "string" && !(LIST_TYPES as readonly string[]).includes(listType)) {
@@ -34,8 +38,28 @@ export function rulesFilter(config: ObjectValue): RulesFilter {
   if (problems.length > 0) return { problems };
   const includeSystem = includeSystemValue !== false;
   return {
-    keep: (row) => (regex === null || regex.test(row.name)) && (typeof listType !== "string" || row.listType === listType) && (includeSystem || !row.isSystem),
+    keep: (row) => (regex === null || regex.matcher(row.name).find()) && (typeof listType !== "string" || row.listType === listType) && (includeSystem || !row.isSystem),
   };
+}
+
+/** `work`, or a rejection as soon as Terraform stops the provider (a read in flight is not waited for). */
+export function untilStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  const stopped = () => new Error("Terraform stopped the provider: the data source was not read.");
+  if (signal.aborted) return Promise.reject(stopped());
+  return new Promise<T>((resolve, reject) => {
+    const onStop = () => reject(stopped());
+    signal.addEventListener("abort", onStop, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onStop);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onStop);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
 }
 
 export function rulesDataSource(current: () => ProviderRun | null): DataSourceType {
@@ -52,11 +76,12 @@ export function rulesDataSource(current: () => ProviderRun | null): DataSourceTy
       if ("problems" in filter) return { state: { ...config, rules: [] }, diagnostics: filter.problems };
       const run = current();
       if (run === null) throw new Error("the alertrules provider is not configured: run terraform again.");
-      const rows = (await listRules(run.session)).filter(filter.keep);
+      const rows = (await untilStopped(listRules(run.session), run.signal)).filter(filter.keep);
       return {
         state: {
           ...config,
-          rules: rows.map((r) => ({ rule_id: r.ruleId, name: r.name, list_type: r.listType, is_system: r.isSystem, rule_source: r.ruleSource, is_enabled: r.isEnabled })),
+          // names come from the service: Terraform prints them as they are, so nothing in them may draw
+          rules: printableValues(rows.map((r) => ({ rule_id: r.ruleId, name: r.name, list_type: r.listType, is_system: r.isSystem, rule_source: r.ruleSource, is_enabled: r.isEnabled }))),
         },
       };
     },

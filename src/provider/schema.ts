@@ -26,7 +26,7 @@ export const providerSchema: Schema = {
     { name: "tenant_id", type: "string", optional: true, description: "The tenant ID (ALERTS_TENANT_ID)." },
     { name: "token", type: "string", optional: true, sensitive: true, description: "The bearer token (ALERTS_API_TOKEN). Prefer the environment or token_command: the provider writes it to no state, plan or log, but a value here sits in your configuration, and a value from a variable is saved in a plan file by Terraform (terraform plan -out). An error when ALERT_RULE_USERS_PROVIDER_LOCKED=1." },
     { name: "token_command", type: "string", optional: true, description: "A command that prints a token, bare or as JSON {token, expiresAt} (ALERTS_API_TOKEN_COMMAND). An error when ALERT_RULE_USERS_PROVIDER_LOCKED=1." },
-    { name: "max_rps", type: "number", optional: true, description: "Never send more than this many requests a second, over every resource of the run (ALERT_RULE_USERS_MAX_RPS; as --max-rps)." },
+    { name: "max_rps", type: "number", optional: true, description: "Never send more than this many requests a second to the tenant, over every resource of the run and every provider process of the Terraform command (each configuration, alias, plan and apply walk) together (ALERT_RULE_USERS_MAX_RPS; as --max-rps)." },
     { name: "request_timeout", type: "string", optional: true, description: 'The deadline of one request, its retries included, as a duration: "90s", "5m" (ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS, in seconds; default 300s).' },
     { name: "run_timeout", type: "string", optional: true, description: 'The deadline of every request of one Terraform command together, as a duration: "30m", "2h" (ALERT_RULE_USERS_RUN_DEADLINE_SECONDS, in seconds; default none).' },
   ],
@@ -99,7 +99,7 @@ export const rulesDataSourceSchema: ResourceSchema<RulesDataSourceAttribute> = {
   version: 0,
   description: "The rules of the tenant (one metadata search), every one or those the filters keep.",
   attributes: [
-    { name: "name_regex", type: "string", optional: true, description: "Keep the rules whose name matches this regular expression (JavaScript syntax, unanchored: ^ and $ anchor it)." },
+    { name: "name_regex", type: "string", optional: true, description: "Keep the rules whose name matches this regular expression (RE2 syntax, matched in time linear in the name: no lookaround or backreferences; unanchored: ^ and $ anchor it; (?i) ignores case)." },
     { name: "list_type", type: "string", optional: true, description: "Keep the rules whose list is of this type: SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED or ALL_USERS." },
     { name: "include_system", type: "bool", optional: true, description: "Keep system rules (Departing Employee, High Risk Employee) too (default true)." },
     {

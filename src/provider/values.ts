@@ -12,6 +12,7 @@ import type { Plan } from "../core/engine/plan-schema";
 import { parseKeptPlan } from "../io/workflow";
 import { redactStrings } from "../io/door-words";
 import { nativeListOf } from "../core/declaration/native";
+import { printableValues } from "../core/render";
 import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
 import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type Value } from "./protocol";
 import { valuesOf } from "./resource";
@@ -225,18 +226,21 @@ export function stateOf(input: {
   readonly view: Pick<ListView, "users" | "expiredOnList" | "aliasesWithoutUserId">;
 }): ObjectValue {
   const { base, rule, view } = input;
-  // aliases and names come from the service, which may echo a secret: state never holds one
-  const users = usersValue(redactStrings(view.users), base["users"]);
+  // aliases and names come from the service, which may echo a secret: state never holds one; and
+  // Terraform prints attributes as they are: nothing in them may draw (escaped, design §13.2)
+  const users = usersValue(printableValues(redactStrings(view.users)), base["users"]);
   return {
-    ...redactStrings({
-      ...base,
-      users: null,
-      id: rule.observerRuleId,
-      list_type: input.listType,
-      expired_user_ids: [...view.expiredOnList],
-      entries_without_user_id: [...view.aliasesWithoutUserId],
-      removes: [],
-    }),
+    ...printableValues(
+      redactStrings({
+        ...base,
+        users: null,
+        id: rule.observerRuleId,
+        list_type: input.listType,
+        expired_user_ids: [...view.expiredOnList],
+        entries_without_user_id: [...view.aliasesWithoutUserId],
+        removes: [],
+      }),
+    ),
     users,
   };
 }

@@ -3,10 +3,11 @@
  * Terraform command (design §12.1). Each `TerraformRun.current` below is what one provider process
  * holds: its own memory, the command's one claims log.
  */
+import { randomUUID } from "node:crypto";
 import { RUN_SCOPE_VARIABLE, TerraformRun } from "../../src/io/terraform-run";
 
 let scopes = 0;
-const command = (): NodeJS.ProcessEnv => ({ [RUN_SCOPE_VARIABLE]: `claims-${process.pid}-${++scopes}` });
+const command = (): NodeJS.ProcessEnv => ({ [RUN_SCOPE_VARIABLE]: `claims-${randomUUID()}-${++scopes}` });
 
 describe("a claim on a rule", () => {
   it("is held by the first declaration to claim it: the same declaration again is its own, another is refused", () => {

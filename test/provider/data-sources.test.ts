@@ -5,6 +5,8 @@
  */
 import { RULE_DATA_SOURCE, RULES_DATA_SOURCE, ruleDataSourceSchema, rulesDataSourceSchema } from "../../src/provider/schema";
 import type { DataSourceType, ObjectValue, Value } from "../../src/provider/protocol";
+import { rulesFilter } from "../../src/provider/rules-data-source";
+import type { RuleRow } from "../../src/core/live/who";
 import { useSimulator } from "../support/simulator";
 import { FINANCE_NAME, RULES } from "../support/sample";
 import { configuredProvider, decoded, errorsOf } from "./support";
@@ -93,5 +95,39 @@ describe("data source alertrules_rules: filters", () => {
     const diagnostics = await (await dataSource(RULES_DATA_SOURCE)).validate!(rulesConfig({ name_regex: "([", list_type: "INCLUSION" }));
     expect(diagnostics.map((d) => d.attribute)).toEqual([["name_regex"], ["list_type"]]);
     expect(diagnostics[1]!.detail).toContain("SPECIFIED_USERS, ALL_USERS_NOT_SPECIFIED, ALL_USERS");
+  });
+
+  it("matches name_regex in linear time: ^(a+)+$ against a 32-letter name ends at once (a backtracking engine tries 2^32 ways)", () => {
+    // given a rule whose name is 31 a's and a b: no match, found only by trying every split of the a's
+    const filter = rulesFilter(rulesConfig({ name_regex: "^(a+)+$" }));
+    const row = (name: string): RuleRow => ({ ruleId: "r", name, listType: "SPECIFIED_USERS", users: 1, isSystem: false, ruleSource: "Alerting", isEnabled: true });
+    // when / then (JavaScript's RegExp would not return within the test's timeout)
+    if (!("keep" in filter)) throw new Error("refused");
+    expect(filter.keep(row(`${"a".repeat(31)}b`))).toBe(false);
+    expect(filter.keep(row("a".repeat(32)))).toBe(true);
+    expect("keep" in rulesFilter(rulesConfig({ name_regex: "^(.+)+#$" }))).toBe(true);
+  });
+
+  it("ends a read when Terraform stops the provider, without waiting for the service", async () => {
+    // given a service that answers after 2 s
+    const { provider } = await configuredProvider(sim);
+    sim.setFaults({ latencyMs: 2_000 });
+    try {
+      const read = provider.dataSources[RULES_DATA_SOURCE]!.read(rulesConfig({ name_regex: "Sales" }));
+      // when Terraform stops the provider (StopProvider)
+      await provider.stop();
+      // then
+      await expect(read).rejects.toThrow(/Terraform stopped the provider: the data source was not read/);
+    } finally {
+      sim.setFaults({});
+      // the request in flight is answered, and dropped, before the simulator closes
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+    }
+  });
+
+  it("refuses a name_regex that needs backtracking (lookaround, backreferences), naming RE2", async () => {
+    const diagnostics = await (await dataSource(RULES_DATA_SOURCE)).validate!(rulesConfig({ name_regex: "^(?=Sales)" }));
+    expect(diagnostics).toEqual([expect.objectContaining({ attribute: ["name_regex"], detail: expect.stringMatching(/RE2 syntax \(matched in linear time.*unsupported Perl syntax: `\(\?=`/) })]);
+    expect(errorsOf(await (await dataSource(RULES_DATA_SOURCE)).validate!(rulesConfig({ name_regex: "(a)\\1" })))).toHaveLength(1);
   });
 });

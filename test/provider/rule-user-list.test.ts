@@ -3,6 +3,7 @@
  * directly against the simulator: the semantics of docs/contract.md §11.1 without the wire
  * (test/provider/protocol covers the wire, test/terraform/provider-*.test.ts real Terraform).
  */
+import { randomUUID } from "node:crypto";
 import { alertRulesProvider } from "../../src/provider/provider";
 import { RULE_USER_LIST, ruleUserListSchema } from "../../src/provider/schema";
 import { UNKNOWN, type Diagnostic, type ObjectValue, type ResourceType, type Value } from "../../src/provider/protocol";
@@ -38,10 +39,12 @@ function users(list: ReadonlyArray<{ userId: string; aliases: readonly string[];
 }
 
 let commands = 0;
+/** This test file's own scope of Terraform commands (a worker runs several files: the same process ID, the same counts). */
+const RUN = randomUUID();
 async function configured(extra: Record<string, string> = {}): Promise<{ resource: ResourceType; stop: () => void | Promise<void> }> {
   const provider = alertRulesProvider({
     // each configured provider stands for a Terraform command of its own
-    env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `test-${process.pid}-${++commands}`, ...extra },
+    env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `test-${RUN}-${++commands}`, ...extra },
     cwd: process.cwd(),
     log: () => undefined,
   });
@@ -223,8 +226,8 @@ describe("alertrules_rule_user_list", () => {
     expect(await text({ users: typedLiteral({ "1": { alias: ["a@example.com"] } }) })).toMatch(/"alias" is not an argument of users/);
     expect(await text({ users: users([]), policies: typedLiteral([{ max_user: 3 }]) })).toMatch(/policies\[0\]: "max_user" is not an argument of policies \(did you mean "max_users"\?\)/);
     expect(await text({ users: users([]), policies: typedLiteral([{ max_users: 9007199254740993 }]) })).toMatch(/max_users must be below 2\^53/);
-    expect(await text({ users: users([{ userId: "1", aliases: ["a@example.com\nb@example.com"] }]) })).toMatch(/control character U\+000A/);
-    expect(await text({ users: users([{ userId: "1", aliases: ["\u0000a@example.com"] }]) })).toMatch(/control character U\+0000/);
+    expect(await text({ users: users([{ userId: "1", aliases: ["a@example.com\nb@example.com"] }]) })).toMatch(/contains U\+000A \(control character\)/);
+    expect(await text({ users: users([{ userId: "1", aliases: ["\u0000a@example.com"] }]) })).toMatch(/contains U\+0000 \(control character\)/);
     expect(await text({ users: users([{ userId: "1", aliases: ["ａlice@example.com"] }]) })).toMatch(/fullwidth or compatibility characters/);
   });
 
@@ -322,11 +325,19 @@ describe("alertrules_rule_user_list", () => {
     expect(liveIds(RULES.legal)).toEqual([]);
   });
 
-  it("marks what it cannot know yet as unknown, and validates the configuration with attribute paths", async () => {
+  it("marks what it cannot know yet as unknown but removes (a promise: nothing leaves), and validates the configuration with attribute paths", async () => {
     const { resource } = await configured();
     const later = config({ rule_id: RULES.finance, users: UNKNOWN });
     const plan = await resource.plan({ prior: null, proposed: proposed(null, later), config: later, priorPrivate: EMPTY });
     expect(plan.planned?.["id"]).toBe(UNKNOWN);
+    // what leaves the list is not "known after apply": the plan promises nothing does, and says so
+    expect(plan.planned?.["removes"]).toEqual([]);
+    expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: "warning", summary: "Nothing leaves the list in this apply", detail: expect.stringMatching(/^users is known only at apply.*terraform apply -target=ADDRESS/) })]);
+    // an additive list never removes: no warning
+    const additive = config({ rule_id: RULES.finance, mode: "additive", users: UNKNOWN });
+    const quiet = await resource.plan({ prior: null, proposed: proposed(null, additive), config: additive, priorPrivate: EMPTY });
+    expect(quiet.planned?.["removes"]).toEqual([]);
+    expect(quiet.diagnostics ?? []).toEqual([]);
     const bad = config({ rule_id: RULES.finance, rule_name: FINANCE_NAME, mode: "sometimes", users: users([{ userId: "1", aliases: ["a@example.com", "A@example.com"] }]) });
     const diagnostics = await resource.validate!(bad);
     const text = errors(diagnostics).join("\n");

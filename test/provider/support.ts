@@ -1,4 +1,5 @@
 /** Builders for the provider's unit tests: a provider configured against a simulator, and a resource configuration as Terraform decodes one. */
+import { randomUUID } from "node:crypto";
 import { alertRulesProvider } from "../../src/provider/provider";
 import { providerSchema, ruleUserListSchema } from "../../src/provider/schema";
 import type { Diagnostic, ObjectValue, ProviderDefinition, Value } from "../../src/provider/protocol";
@@ -20,6 +21,8 @@ export function usersLiteral(list: ReadonlyArray<{ userId: string; aliases: read
 }
 
 let commands = 0;
+/** This test file's own scope of Terraform commands (a worker runs several files: the same process ID, the same counts). */
+const RUN = randomUUID();
 
 export const resourceConfig = (values: Record<string, Value>): ObjectValue => decoded(ruleUserListSchema, values);
 
@@ -31,7 +34,7 @@ export async function configuredProvider(
   block: Record<string, Value> = {},
   env: Record<string, string> = {},
 ): Promise<{ provider: ProviderDefinition; diagnostics: Diagnostic[] }> {
-  const provider = alertRulesProvider({ env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `test-${process.pid}-${++commands}`, ...env }, cwd: process.cwd(), log: () => undefined });
+  const provider = alertRulesProvider({ env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `test-${RUN}-${++commands}`, ...env }, cwd: process.cwd(), log: () => undefined });
   const diagnostics = await provider.configure(decoded(providerSchema, block), { terraformVersion: "1.11.4" });
   return { provider, diagnostics };
 }

@@ -82,7 +82,7 @@ describe("synth refuses look-alike characters in aliases and user IDs", () => {
 
   it("also refuses them in a hand-edited synthesized declaration (the reader validates too)", () => {
     expect(validateDeclaration({ ruleId: RULE, users: [{ userId: "1", aliases: ["a\u2067b@example.com"] }] })).toEqual([
-      'users[0].aliases[0]: "a\\u2067b@example.com" contains U+2067 (bidirectional control); such characters are invisible or reorder the text, so the value would read as something else in a review. Remove them',
+      'users[0].aliases[0]: "a\\u2067b@example.com" contains U+2067 (bidirectional control); such characters are invisible, move the cursor or reorder the text, so the value would read as something else in a review. Remove them',
     ]);
   });
 

@@ -7,6 +7,7 @@
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { connect, createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { useSimulator } from "../support/simulator";
 import { CLI, runCommand } from "../support/cli";
@@ -121,6 +122,37 @@ describe("the provider applies what its plan showed, or nothing", () => {
     expect(liveIds(RULES.sales)).toEqual(declared.map((u) => u.userId).sort());
   }, 5 * MINUTES);
 
+  it("removes nothing a plan did not print: users known only at apply (keyed by another resource's output) promise removes = [], and the saved plan's apply is refused when they would remove a live user", async () => {
+    // given a live list of ten, declared as nine of them and one user whose ID another resource
+    // computes at apply: the tenth, b9, would leave
+    const ten = Array.from({ length: 10 }, (_, i) => ({ userIdFromAuthority: `b${i}`, userAliasList: [`b${i}@example.com`] }));
+    sim.setUsers(RULES.sales, ten);
+    const later = (known: number, computed: string) =>
+      `resource "terraform_data" "k" {\n  input = ${JSON.stringify(computed)}\n}\n` +
+      `resource "alertrules_rule_user_list" "sales" {\n  rule_id = ${JSON.stringify(RULES.sales)}\n` +
+      `  users = merge({ for i in range(${known}) : "b\${i}" => { aliases = ["b\${i}@example.com"] } }, { (terraform_data.k.output) = { aliases = ["\${terraform_data.k.output}@example.com"] } })\n}\n`;
+    configure(later(9, "new1"));
+    // when
+    const planned = await tf(["plan", "-out=p"]);
+    // then the plan promises that nothing leaves, and says how to see removals
+    expect((await changeOf("p", "alertrules_rule_user_list.sales")).after?.["removes"]).toEqual([]);
+    expect(planned.stdout + planned.stderr).toMatch(/Nothing leaves the list in this apply/);
+    expect(planned.stdout + planned.stderr).toMatch(/terraform apply\s+-target=ADDRESS/);
+    sim.resetCounts();
+    const applied = await tf(["apply", "p"], 1);
+    expect(applied.stdout + applied.stderr).toMatch(/inconsistent final plan[\s\S]*\.removes/);
+    expect(applied.stdout + applied.stderr).toMatch(/user\s+"b9"\s+\(b9@example\.com\)/);
+    expect(writes()).toEqual([]);
+    expect(liveIds(RULES.sales)).toEqual(ten.map((u) => u.userIdFromAuthority).sort());
+    // and when the values known at apply remove nothing (all ten declared, the eleventh's ID
+    // computed again: a new input replaces terraform_data.k), the same kind of plan applies
+    configure(later(10, "new2"));
+    const again = await tf(["plan", "-out=q"]);
+    expect(again.stdout + again.stderr).toMatch(/Nothing leaves the list in this apply/);
+    await tf(["apply", "q"]);
+    expect(liveIds(RULES.sales)).toEqual([...ten.map((u) => u.userIdFromAuthority), "new2"].sort());
+  }, 5 * MINUTES);
+
   it("refuses a destroy with on_destroy = clear when a user was added after plan -destroy: the late user is kept", async () => {
     configure(resource("legal", RULES.legal, live(RULES.legal), '  on_destroy = "clear"\n'));
     await tf(["apply", "-auto-approve"]);
@@ -145,6 +177,37 @@ describe("the provider applies what its plan showed, or nothing", () => {
     expect(writes()).toEqual([]);
   }, 5 * MINUTES);
 
+  it("refuses one rule through three provider configurations whose url is written differently (localhost, 127.0.0.1, [::1]): at plan, nothing written", async () => {
+    // given the simulator reached three ways: by name with a trailing slash, by IPv4 address in
+    // capitals, and by IPv6 loopback (a relay on [::1] to the simulator)
+    const port = new URL(sim.url).port;
+    const relay = createServer((socket) => socket.pipe(connect(Number(port), "127.0.0.1")).pipe(socket));
+    await new Promise<void>((resolve) => relay.listen(0, "::1", resolve));
+    try {
+      const v6 = (relay.address() as AddressInfo).port;
+      configure(
+        resource("one", RULES.finance, live(RULES.finance)) +
+          resource("two", RULES.finance, [...live(RULES.finance), { userId: "1", aliases: ["x@example.com"] }], "  provider = alertrules.v4\n") +
+          resource("three", RULES.finance, [...live(RULES.finance), { userId: "2", aliases: ["y@example.com"] }], "  provider = alertrules.v6\n"),
+        `provider "alertrules" {\n  url = "http://localhost:${port}/"\n}\nprovider "alertrules" {\n  alias = "v4"\n  url = "HTTP://127.0.0.1:${port}"\n}\nprovider "alertrules" {\n  alias = "v6"\n  url = "http://[::1]:${v6}/"\n}\n`,
+      );
+      const before = liveIds(RULES.finance);
+      sim.resetCounts();
+      // when
+      const planned = await tf(["plan"], 1);
+      // then
+      expect(planned.stdout + planned.stderr).toMatch(/Two resources for one rule/);
+      expect(planned.stdout + planned.stderr).toMatch(/reach the same tenant, however their url is written/);
+      expect(writes()).toEqual([]);
+      const applied = await tf(["apply", "-auto-approve"], 1);
+      expect(applied.stdout + applied.stderr).toMatch(/Two resources for one rule/);
+      expect(writes()).toEqual([]);
+      expect(liveIds(RULES.finance)).toEqual(before);
+    } finally {
+      relay.close();
+    }
+  }, 5 * MINUTES);
+
   it("sends nothing to another rule when the state's id was edited (destroy with on_destroy = clear, -refresh=false)", async () => {
     configure(resource("legal", RULES.legal, live(RULES.legal), '  on_destroy = "clear"\n'));
     await tf(["apply", "-auto-approve"]);
@@ -160,6 +223,37 @@ describe("the provider applies what its plan showed, or nothing", () => {
     await tf(["destroy", "-auto-approve", "-refresh=false"], [0, 1]);
     expect(writes()).toEqual([]);
     expect(liveIds(RULES.finance)).toEqual(financeBefore);
+  }, 5 * MINUTES);
+
+  it("shows a live alias and user ID that would draw on the terminal escaped, in removes, in users and in the warning: nothing raw in terraform's output", async () => {
+    // given a console user whose alias recolours and forges a line, and one whose ID holds a CSI
+    const forged = "x\u001b[31m@x.com\nFAKE: Apply complete!";
+    sim.setUsers(RULES.finance, [...sim.rule(RULES.finance)!.users, { userIdFromAuthority: "66\u009b2J", userAliasList: [forged] }, { userIdFromAuthority: "67", userAliasList: ["bidi\u202e@moc.x", "sep\u2028@x.com"] }]);
+    const declared = live(RULES.finance).filter((u) => u.userId !== "66\u009b2J" && u.userId !== "67");
+    // when a create (and then an update of the list in state) plans them away
+    configure(resource("fin", RULES.finance, declared));
+    const created = await tf(["plan", "-out=p"]);
+    // then
+    const output = created.stdout + created.stderr;
+    expect(output).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(output).not.toMatch(/^\s*FAKE: Apply complete!/m);
+    expect(output).toContain("x\\u001b[31m@x.com\\u000aFAKE: Apply complete!");
+    expect(output).toContain("66\\u009b2J");
+    expect(output).toMatch(/2 entries leave the live list/);
+    const removes = (await changeOf("p", "alertrules_rule_user_list.fin")).after?.["removes"] as Array<{ user_id: string; aliases: string[] }>;
+    expect(removes).toEqual([
+      { user_id: "66\\u009b2J", aliases: ["x\\u001b[31m@x.com\\u000aFAKE: Apply complete!"] },
+      { user_id: "67", aliases: ["bidi\\u202e@moc.x", "sep\\u2028@x.com"] },
+    ]);
+    // the apply removes the real entries (what the service holds, not their escaped text)
+    await tf(["apply", "p"]);
+    expect(liveIds(RULES.finance)).toEqual(declared.map((u) => u.userId).sort());
+    // a refresh that finds such an entry again shows it escaped in users, and the plan in removes
+    sim.setUsers(RULES.finance, [...sim.rule(RULES.finance)!.users, { userIdFromAuthority: "68", userAliasList: [forged] }]);
+    const refreshed = await tf(["plan"], [0, 2]);
+    expect(refreshed.stdout + refreshed.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    // (Terraform writes a backslash of a string attribute as \\)
+    expect(refreshed.stdout).toMatch(/"x\\{2}u001b\[31m@x\.com\\{2}u000aFAKE: Apply complete!"/);
   }, 5 * MINUTES);
 
   it('shows a live user whose ID is "__proto__", and keeps it when declared', async () => {

@@ -2,6 +2,7 @@
  * Errors of the API client. Both are built from redacted, header-free data only: the raw axios
  * error is never attached (not as `cause` either), because it carries the request headers.
  */
+import { escapeInvisible } from "../../shared/invisible";
 import { AlertRuleUsersError } from "../../errors";
 import { redactString } from "./redact";
 
@@ -104,8 +105,9 @@ export class ApiError extends AlertRuleUsersError {
   constructor(details: ApiErrorDetails) {
     const clean: ApiErrorDetails = {
       ...details,
-      serviceMessage: details.serviceMessage === undefined ? undefined : redactString(details.serviceMessage),
-      serviceCode: details.serviceCode === undefined ? undefined : redactString(details.serviceCode),
+      // the service's own words: redacted, and escaped (nothing in them may draw where the error is shown)
+      serviceMessage: details.serviceMessage === undefined ? undefined : escapeInvisible(redactString(details.serviceMessage)),
+      serviceCode: details.serviceCode === undefined ? undefined : escapeInvisible(redactString(details.serviceCode)),
     };
     const attempts = clean.attempts > 1 ? ` (after ${clean.attempts} attempts)` : "";
     const unsent =

@@ -37,6 +37,11 @@
  *   with two intervals kept free on either side, so the pair never raises the average. The
  *   adaptive rate can only go below it.
  *
+ * - **One rate for several processes.** The time of the next send and the learned limit live in a
+ *   {@link SendClock}: the limiter's own by default; the provider processes of one Terraform
+ *   command share one (src/io/terraform-run.ts), so `max_rps` bounds them together and a limit one
+ *   of them learned paces the others at once (design §13.2).
+ *
  * The bucket holds one token (sends are spaced, never burst), so a cut takes effect at once. The
  * clock and the sleep are injected: tests drive the limiter without waiting. Every ticket
  * {@link RateLimiter.acquire} hands out goes back through {@link RateLimiter.settle} (answered)
@@ -44,6 +49,54 @@
  */
 import { InvalidArgumentError } from "../../errors";
 import { realSleep, type Sleep } from "./retry";
+
+/** What a {@link SendClock} keeps: the earliest time of the next send, a count of the sends spaced, and what the service's 429s taught. */
+export interface SendClockState {
+  /** Earliest time of the next send (ms on the clock's `now`). */
+  readonly nextAt: number;
+  /** Sends taken under a rate so far (a pair's second send checks that none came between). */
+  readonly sends: number;
+  /** The service's limit as measured, where the cuts began, and how often it refused whatever the rate; undefined until learned. */
+  readonly learned?: LearnedLimit | undefined;
+}
+
+/** A limit learned from the service's 429s, as another limiter of the run starts from it. */
+export interface LearnedLimit {
+  readonly limit: number;
+  /** The rate the limiter that learned it sends at (at the limit's pace, or back where the cuts began once its 429s were found periodic). */
+  readonly rps?: number | undefined;
+  /** The rate the cuts began at, and the share of requests refused then (PERIODIC). */
+  readonly episodeRps: number;
+  readonly episodeFraction: number;
+  /** The share of requests the service refuses whatever the rate, once found. */
+  readonly periodic?: number | undefined;
+}
+
+/**
+ * Where the next send's time is kept. Every change goes through `update`, atomically for every
+ * limiter that shares the clock (one process: the limiter's own; the processes of one Terraform
+ * command: a file, src/io/terraform-run.ts). `now` is the clock all of them read.
+ */
+export interface SendClock {
+  now(): number;
+  update<T>(step: (state: SendClockState) => { readonly state: SendClockState; readonly result: T }): T;
+  /** The state as last written (no lock: for a look at `learned`). */
+  peek(): SendClockState;
+}
+
+/** A clock of one limiter (the default). */
+export class LocalSendClock implements SendClock {
+  #state: SendClockState = { nextAt: -Infinity, sends: 0 };
+  constructor(readonly now: () => number = () => performance.now()) {}
+  update<T>(step: (state: SendClockState) => { readonly state: SendClockState; readonly result: T }): T {
+    const { state, result } = step(this.#state);
+    this.#state = state;
+    return result;
+  }
+  peek(): SendClockState {
+    return this.#state;
+  }
+}
 
 export interface RateLimiterOptions {
   /** Hard cap, requests a second (`--max-rps`). @default - no cap */
@@ -64,8 +117,10 @@ export interface RateLimiterOptions {
   readonly minRps?: number | undefined;
   /** Cap the requests in flight before the first 429 (1, then one more per admitted answer; not with maxRps). @default true */
   readonly slowStart?: boolean | undefined;
-  /** Milliseconds on a clock that never goes back. @default - performance.now */
+  /** Milliseconds on a clock that never goes back. @default - the send clock's, else performance.now */
   readonly now?: (() => number) | undefined;
+  /** Where the next send's time and the learned limit are kept. @default - a clock of this limiter's own */
+  readonly clock?: SendClock | undefined;
   /** @default - a real timer */
   readonly sleep?: Sleep | undefined;
 }
@@ -148,8 +203,10 @@ export class RateLimiter {
   readonly #now: () => number;
   readonly #sleep: Sleep;
 
-  /** Earliest time of the next send (the one-token bucket). */
-  #nextAt = -Infinity;
+  /** Earliest time of the next send (the one-token bucket) and the learned limit: this limiter's, or shared. */
+  readonly #clock: SendClock;
+  /** The clock's send count right after this limiter took a pair (its second send checks none came between). */
+  #pairSends = -1;
   /** The adaptive rate: undefined until the first 429. */
   #cut: Cut | undefined;
   /** Sends so far: the tickets. */
@@ -194,7 +251,8 @@ export class RateLimiter {
     this.#windowMs = options.windowMs ?? DEFAULTS.windowMs;
     this.#minRps = Math.min(options.minRps ?? DEFAULTS.minRps, options.maxRps ?? Infinity);
     this.#slowStart = (options.slowStart ?? true) && this.adaptive && options.maxRps === undefined;
-    this.#now = options.now ?? (() => performance.now());
+    this.#clock = options.clock ?? new LocalSendClock(options.now);
+    this.#now = options.now ?? (() => this.#clock.now());
     this.#sleep = options.sleep ?? realSleep;
   }
 
@@ -209,14 +267,15 @@ export class RateLimiter {
         continue;
       }
       const now = this.#now();
+      this.#adoptLearned(now);
       const rps = this.#rps(now);
-      const earliest = rps === undefined ? -Infinity : this.#nextAt;
-      if (now >= earliest) {
-        if (rps !== undefined) this.#nextAt = Math.max(this.#nextAt, now) + 1000 / rps;
-        return this.#take(now);
-      }
+      if (rps === undefined) return this.#take(now);
+      const wait = this.#clock.update((state) =>
+        now >= state.nextAt ? { state: { ...state, nextAt: Math.max(state.nextAt, now) + 1000 / rps, sends: state.sends + 1 }, result: 0 } : { state, result: state.nextAt - now },
+      );
+      if (wait <= 0) return this.#take(now);
       // Sleep, then look again: a 429 meanwhile may have cut the rate.
-      await this.#sleep(earliest - now);
+      await this.#sleep(wait);
     }
   }
 
@@ -238,13 +297,20 @@ export class RateLimiter {
         continue;
       }
       const now = this.#now();
+      this.#adoptLearned(now);
       const rps = this.#rps(now);
-      const earliest = rps === undefined ? -Infinity : this.#nextAt + 1000 / rps;
-      if (now >= earliest) {
-        if (rps !== undefined) this.#nextAt = now + 2000 / rps;
+      if (rps === undefined) return [this.#take(now), this.#take(now)];
+      const { wait, sends } = this.#clock.update((state) => {
+        const earliest = state.nextAt + 1000 / rps;
+        return now >= earliest
+          ? { state: { ...state, nextAt: now + 2000 / rps, sends: state.sends + 1 }, result: { wait: 0, sends: state.sends + 1 } }
+          : { state, result: { wait: earliest - now, sends: -1 } };
+      });
+      if (wait <= 0) {
+        this.#pairSends = sends;
         return [this.#take(now), this.#take(now)];
       }
-      await this.#sleep(earliest - now);
+      await this.#sleep(wait);
     }
   }
 
@@ -258,8 +324,15 @@ export class RateLimiter {
     const now = this.#now();
     const rps = this.#rps(now);
     if (rps !== undefined && this.#sent !== ticket) return false;
+    if (rps !== undefined) {
+      // another limiter of the clock (another process of the run) sent since the pair was taken: lapsed
+      const pairSends = this.#pairSends;
+      const still = this.#clock.update((state) =>
+        pairSends >= 0 && state.sends !== pairSends ? { state, result: false } : { state: { ...state, nextAt: Math.max(state.nextAt, now + 1000 / rps), sends: state.sends + 1 }, result: true },
+      );
+      if (!still) return false;
+    }
     this.#sentAt.set(ticket, now);
-    if (rps !== undefined) this.#nextAt = Math.max(this.#nextAt, now + 1000 / rps);
     return true;
   }
 
@@ -304,11 +377,51 @@ export class RateLimiter {
    * processes of one Terraform command share it), as if this limiter had measured it: that rate,
    * no slow start, the slow climb. Ignored once this limiter has cut on a 429 of its own.
    */
-  startFrom(limit: number): void {
-    if (!this.adaptive || this.#cut !== undefined || !(Number.isFinite(limit) && limit > 0)) return;
-    let rps = Math.max(this.#minRps, this.#measuredBeta * limit);
+  startFrom(limit: number | LearnedLimit): void {
+    const value = typeof limit === "number" ? limit : limit.limit;
+    if (!this.adaptive || this.#cut !== undefined || !(Number.isFinite(value) && value > 0)) return;
+    const now = this.#now();
+    let rps = Math.max(this.#minRps, typeof limit === "number" || limit.rps === undefined ? this.#measuredBeta * value : limit.rps);
     if (this.maxRps !== undefined) rps = Math.min(rps, this.maxRps);
-    this.#cut = { at: this.#now(), rps, limit, lastTicket: this.#sent };
+    this.#cut = { at: now, rps, limit: value, lastTicket: this.#sent };
+    if (typeof limit === "number") return;
+    // where the cuts began, as the limiter that learned the limit saw it: 429s that do not follow the
+    // rate are told apart as that limiter told them (without it every periodic 429 cut again, down to minRps)
+    this.#episode = { at: now, rps: limit.episodeRps, limit: value, fraction: limit.episodeFraction };
+    this.#periodic ??= limit.periodic;
+  }
+
+  /** A limit another limiter of the shared clock learned, taken up while this one has none of its own. */
+  #adoptLearned(now: number): void {
+    if (!this.adaptive || this.#cut !== undefined) return;
+    const learned = this.#clock.peek().learned;
+    if (learned !== undefined) {
+      this.startFrom(learned);
+      this.#nextAt(now);
+    }
+  }
+
+  /** Makes the clock's next send no earlier than `now` plus this limiter's interval (after a cut or an adoption). */
+  #nextAt(now: number): void {
+    const rps = this.#rps(now);
+    if (rps !== undefined) this.#clock.update((state) => ({ state: { ...state, nextAt: Math.max(state.nextAt, now + 1000 / rps) }, result: undefined }));
+  }
+
+  /** Writes what this limiter learned into the clock, for the other limiters that share it. */
+  #publish(): void {
+    const cut = this.#cut;
+    const episode = this.#episode;
+    if (cut === undefined || episode === undefined) return;
+    // the rate it sends at goes with the limit: a limiter that found its 429s periodic went back to
+    // where the cuts began, and another that took up only the last measured limit would start lower
+    const learned: LearnedLimit = {
+      limit: cut.limit ?? cut.rps,
+      rps: cut.rps,
+      episodeRps: episode.rps,
+      episodeFraction: episode.fraction,
+      ...(this.#periodic === undefined ? {} : { periodic: this.#periodic }),
+    };
+    this.#clock.update((state) => ({ state: { ...state, learned }, result: undefined }));
   }
 
   /** The service's limit as measured (between two 429s, or given to {@link startFrom}); undefined before. */
@@ -353,7 +466,8 @@ export class RateLimiter {
     this.#episode ??= { at: now, rps, limit, fraction: this.#refusedFraction(now - Math.max(this.#windowMs, FIRST_ESTIMATE_MS)).fraction };
     this.#cuts += 1;
     // The next send waits for the new spacing, counted from now.
-    this.#nextAt = Math.max(this.#nextAt, now + 1000 / rps);
+    this.#clock.update((state) => ({ state: { ...state, nextAt: Math.max(state.nextAt, now + 1000 / rps) }, result: undefined }));
+    this.#publish();
   }
 
   /** Refused / sent among the attempts sent after `from`. */
@@ -378,7 +492,8 @@ export class RateLimiter {
     if (recent.sends < PERIODIC.minSends || recent.fraction < PERIODIC.sameFraction * episode.fraction) return false;
     this.#periodic = Math.max(recent.fraction, episode.fraction);
     this.#cut = { at: now, rps: episode.rps, limit: episode.limit, lastTicket: this.#sent };
-    this.#nextAt = Math.min(this.#nextAt, now + 1000 / episode.rps);
+    this.#clock.update((state) => ({ state: { ...state, nextAt: Math.min(state.nextAt, now + 1000 / episode.rps) }, result: undefined }));
+    this.#publish();
     return true;
   }
 

@@ -3,6 +3,7 @@
  * to do (src/io/workflow/runs/doctor.ts observes, src/core/doctor/doctor.ts decides). Exit 0 only when every
  * check passed or did not apply.
  */
+import { shownJson } from "../../core/render";
 import { resolve } from "node:path";
 import { doctorRun } from "../../io/workflow";
 import type { DoctorCheck } from "../../core/doctor/doctor";
@@ -81,7 +82,7 @@ Exit codes: 0 every check passed or was skipped, 1 a check failed.
       },
       cliReporter(io),
     );
-    if (format === "json") io.stdout.write(`${JSON.stringify({ ok, checks }, null, 2)}\n`);
+    if (format === "json") io.stdout.write(`${shownJson({ ok, checks }, 2)}\n`);
     else io.stdout.write(renderText(checks, ok));
     return ok ? 0 : 1;
   },

@@ -10,7 +10,7 @@
 import { isMissingUserId } from "../../api/rules/schemas";
 import { aliasKey } from "../engine/canonical";
 import { isCalendarDate } from "../engine/expiry";
-import { describeLookAlike, escapeInvisible } from "../engine/invisible";
+import { describeInvisible, escapeInvisible, shownJson } from "../../shared/invisible";
 import { LIST_MODES } from "../engine/desired";
 
 /** The fields of a declaration, as given (props of the construct, or decoded triggers). */
@@ -32,7 +32,7 @@ interface ValidationRule {
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return shownJson(value);
   if (typeof value === "object") return "an object";
   if (typeof value === "function") return "a function";
   if (typeof value === "symbol") return value.toString();
@@ -204,38 +204,28 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
       }),
   },
   {
-    checks: "no userId or alias holds a control character (NUL, newline, tab...), and every alias is in Unicode normal form NFKC (no fullwidth or compatibility letters)",
-    validate: (input) =>
-      aliasEntries(input).flatMap(({ userIndex, aliasIndex, alias }) => {
-        const field = `users[${userIndex}].aliases[${aliasIndex}]`;
-        const controls = [...new Set(alias.match(/[\u0000-\u001f\u007f-\u009f]/g) ?? [])];
-        if (controls.length > 0) {
-          const named = controls.map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`).join(", ");
-          return [`${field}: ${JSON.stringify(alias)} contains the control character${controls.length > 1 ? "s" : ""} ${named}; an alias is one line of printable text. Remove ${controls.length > 1 ? "them" : "it"}`];
-        }
-        const normal = alias.normalize("NFKC");
-        return normal === alias ? [] : [`${field}: ${JSON.stringify(alias)} has fullwidth or compatibility characters that read like others; write it as ${JSON.stringify(normal)}`];
-      }),
-  },
-  {
-    checks: "no userId or alias holds bidi controls or zero-width characters (look-alike text)",
+    checks:
+      "no userId or alias holds a character that draws or hides on a screen (C0 and C1 controls, DEL, line and paragraph separators, bidi controls, zero-width characters), and every alias is in Unicode normal form NFKC (no fullwidth or compatibility letters)",
     validate: (input) => {
-      const lookAlike = (field: string, value: string): string[] => {
-        const found = describeLookAlike(value);
-        return found.length === 0
+      const drawing = (field: string, value: string, found: readonly string[]): string[] =>
+        found.length === 0
           ? []
           : [
-              `${field}: "${escapeInvisible(value)}" contains ${found.join(", ")}; such characters are invisible or reorder the text, so the value would read as something else in a review. Remove them`,
+              `${field}: "${escapeInvisible(value)}" contains ${found.join(", ")}; such characters are invisible, move the cursor or reorder the text, so the value would read as something else in a review. Remove them`,
             ];
-      };
       return [
         ...userEntries(input).flatMap(({ index, user }) => {
           const userId = user["userId"];
-          return typeof userId === "string" ? lookAlike(`users[${index}].userId`, userId) : [];
+          // whitespace (a line break, U+2028) has its own message: the service takes such an ID as none
+          return typeof userId === "string" && !isMissingUserId(userId) ? drawing(`users[${index}].userId`, userId, describeInvisible(userId)) : [];
         }),
-        ...aliasEntries(input).flatMap(({ userIndex, aliasIndex, alias }) =>
-          lookAlike(`users[${userIndex}].aliases[${aliasIndex}]`, alias),
-        ),
+        ...aliasEntries(input).flatMap(({ userIndex, aliasIndex, alias }) => {
+          const field = `users[${userIndex}].aliases[${aliasIndex}]`;
+          const found = describeInvisible(alias);
+          if (found.length > 0) return drawing(field, alias, found);
+          const normal = alias.normalize("NFKC");
+          return normal === alias ? [] : [`${field}: ${describe(alias)} has fullwidth or compatibility characters that read like others; write it as ${describe(normal)}`];
+        }),
       ];
     },
   },

@@ -6,6 +6,7 @@
  * from it. The JSON form is documented in docs/plan-format.md. A saved plan carries a checksum of
  * its canonical JSON.
  */
+import { shownJson } from "../../shared/invisible";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { USERS_TO_ALERT_ON } from "../../api/rules/schemas";
@@ -218,8 +219,9 @@ export function toPlanDocument(plan: Plan, signingKey?: string): PlanDocument {
   return signingKey === undefined ? document : { ...document, signature: signPlan(content, signingKey) };
 }
 
+/** The plan document as JSON, nothing in it raw that a terminal would draw (the same document read back). */
 export function serializePlan(plan: Plan, signingKey?: string): string {
-  return JSON.stringify(toPlanDocument(plan, signingKey), null, 2) + "\n";
+  return shownJson(toPlanDocument(plan, signingKey), 2) + "\n";
 }
 
 /** Parses and checks a plan document: JSON, format version, schema, checksum. */

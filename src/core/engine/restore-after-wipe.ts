@@ -4,6 +4,7 @@
  * removes (users, aliases, entries without a user ID: those cannot be added back by ID anyway).
  * Pure: the read in, users out; and what a read back still lacks of them.
  */
+import { escapeInvisible } from "../../shared/invisible";
 import { compareStrings } from "./canonical";
 import type { ObservedEntry, RuleChanges } from "./rule-changes";
 import type { PlannedUser } from "./planned-user";
@@ -45,5 +46,5 @@ export function missingFrom(wanted: readonly PlannedUser[], live: readonly Obser
 
 /** `9102 (alice@example.com, alice@corp.example), 9107 (bob@example.com)` */
 export function describeUsers(users: readonly PlannedUser[]): string {
-  return users.map((u) => `${u.userId} (${u.aliases.join(", ")})`).join(", ");
+  return users.map((u) => `${escapeInvisible(u.userId)} (${u.aliases.map((a) => escapeInvisible(a)).join(", ")})`).join(", ");
 }

@@ -1,4 +1,5 @@
 /** Verification after apply: a rule converged when a fresh diff of its read-back list needs no call. */
+import { escapeInvisible } from "../../shared/invisible";
 import { diffRule } from "./diff";
 import type { ObservedList, RuleFacts } from "./observation";
 import { userIdsRemoved } from "./operations";
@@ -54,7 +55,7 @@ export function readBackProblem(rule: RulePlan, list: ObservedList): string | nu
 export function keptEntries(rule: RulePlan, list: ObservedList): string[] {
   const named = new Set<string>();
   for (const call of rule.calls) for (const id of userIdsRemoved(call)) named.add(id);
-  return list.entries.filter((e) => e.userId !== null && named.has(e.userId)).map((e) => `${JSON.stringify(e.userId)} (${e.aliases.join(", ")})`);
+  return list.entries.filter((e) => e.userId !== null && named.has(e.userId)).map((e) => `"${escapeInvisible(e.userId!)}" (${e.aliases.map((a) => escapeInvisible(a)).join(", ")})`);
 }
 
 /** Why a rule's read-back does not match: the kept entries when there are some, else a concurrent change. */

@@ -3,6 +3,7 @@
  * generators and the installer share. Fixed by the contract: an address Terraform resolves, a
  * resource type, and where the implied local mirror keeps an unpacked provider.
  */
+import { escapeInvisible } from "../../shared/invisible";
 import type { ObservedList } from "../engine/observation";
 import type { RuleChanges } from "../engine/rule-changes";
 import { suggest } from "../engine/suggest";
@@ -173,13 +174,14 @@ export function describeListChange(before: ObservedList, after: ObservedList): s
   };
   const was = aliasesOf(before);
   const now = aliasesOf(after);
-  const name = (key: string) => (key === "" ? "entries without a user ID" : `user ${JSON.stringify(key)}`);
+  // the service's values, escaped: each sentence is one line, and nothing in it draws
+  const name = (key: string) => (key === "" ? "entries without a user ID" : `user "${escapeInvisible(key)}"`);
   for (const [key, aliases] of now) {
     const old = was.get(key);
     if (old === undefined) out.push(`${name(key)} was added elsewhere`);
     else {
       const added = [...aliases].filter((a) => !old.has(a));
-      if (added.length > 0) out.push(`${name(key)} gained ${added.join(", ")} elsewhere`);
+      if (added.length > 0) out.push(`${name(key)} gained ${added.map((a) => escapeInvisible(a)).join(", ")} elsewhere`);
     }
   }
   for (const [key, aliases] of was) {
@@ -187,7 +189,7 @@ export function describeListChange(before: ObservedList, after: ObservedList): s
     if (fresh === undefined) out.push(`${name(key)} was removed elsewhere`);
     else {
       const gone = [...aliases].filter((a) => !fresh.has(a));
-      if (gone.length > 0) out.push(`${name(key)} lost ${gone.join(", ")} elsewhere`);
+      if (gone.length > 0) out.push(`${name(key)} lost ${gone.map((a) => escapeInvisible(a)).join(", ")} elsewhere`);
     }
   }
   return out;

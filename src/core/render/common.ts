@@ -6,7 +6,7 @@ import * as util from "node:util";
 import type { UsersToAlertOn } from "../../api/rules/schemas";
 import { plural } from "../../shared/text";
 import { compareStrings } from "../engine/canonical";
-import { escapeInvisible } from "../engine/invisible";
+import { escapeInvisible, escapeInvisibleDeep } from "../../shared/invisible";
 import { noMentions } from "./mentions";
 import type { ListMode } from "../engine/desired";
 import { describeRule } from "../engine/desired";
@@ -48,10 +48,24 @@ export function painter(color: boolean): Paint {
 /**
  * A service- or user-supplied string made safe to print on one line: control characters (terminal
  * escapes, newlines), zero-width characters and bidirectional controls ("trojan source") become
- * \uXXXX, so a reviewer sees them (src/core/engine/invisible.ts).
+ * \uXXXX, so a reviewer sees them (src/shared/invisible.ts).
  */
 export function printable(s: string): string {
   return escapeInvisible(s);
+}
+
+/**
+ * A message whose line feeds are its structure (a Terraform diagnostic's paragraphs, a CLI error),
+ * made safe to print: every other control, separator and bidi or zero-width character escaped.
+ * What came from the service inside it is made {@link printable} where it is put in (one line).
+ */
+export function printableLines(s: string): string {
+  return escapeInvisible(s, { lineBreaks: true });
+}
+
+/** Every string of a plain value (object keys too) made {@link printable}: attributes Terraform shows as they are. */
+export function printableValues<T>(value: T): T {
+  return escapeInvisibleDeep(value);
 }
 
 /** `"name"`: printable, with quotes inside escaped. */

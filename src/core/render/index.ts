@@ -6,7 +6,8 @@ export { DEFAULT_MARKDOWN_MAX_LENGTH, PLAN_COMMENT_MARKER, renderPlanMarkdown } 
 export type { TextRenderOptions } from "./text";
 export { renderPlanText } from "./text";
 export { renderApplyReportMarkdown } from "./apply-report";
-export { plural, printable } from "./common";
+export { plural, printable, printableLines, printableValues } from "./common";
+export { shownJson } from "../../shared/invisible";
 /** "Did you mean …?" for the CLI's messages (unknown flags and commands): src/core/engine/suggest.ts. */
 export { didYouMean, suggest } from "../engine/suggest";
 export { renderTerraformChangesMarkdown, renderTerraformChangesText } from "./terraform-changes";

@@ -4,11 +4,14 @@
  * locales whose list separator is `;` split fields there, so `a;=1+1` would start a formula), one row per list entry and
  * alias (an entry without aliases has one row with an empty alias). Pure: no I/O.
  *
- * Values are written as read (so an auditor can match them), except that a value a spreadsheet
- * would run as a formula (starting with =, +, -, @, a tab or a carriage return) is prefixed with
- * a single quote (OWASP's advice against CSV injection).
+ * Values are written as read (so an auditor can match them), except that what would draw on a
+ * screen (a control character, a line separator, a bidi control: the file is also read with `cat`)
+ * is written escaped, `\u001b`, as everywhere else (src/shared/invisible.ts), and that a value a
+ * spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage return) is
+ * prefixed with a single quote (OWASP's advice against CSV injection).
  */
 import type { AccessReport } from "../report/access-report";
+import { printable } from "./common";
 
 export const REPORT_CSV_HEADER = [
   "rule_id",
@@ -28,9 +31,9 @@ export function neutralizeFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** One RFC 4180 field. */
+/** One RFC 4180 field: printable, then neutralized, then quoted where it must be. */
 export function csvField(value: string): string {
-  const safe = neutralizeFormula(value);
+  const safe = neutralizeFormula(printable(value));
   return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

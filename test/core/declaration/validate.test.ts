@@ -54,6 +54,22 @@ describe("validateDeclaration", () => {
     expect(failures[0]).toContain(expected);
   });
 
+  it.each([
+    ["ESC in a user ID", { userId: "91\u001b[31m02", aliases: ["a@example.com"] }, 'users[0].userId: "91\\u001b[31m02" contains U+001B (control character)'],
+    ["the C1 control CSI (U+009B) in a user ID", { userId: "91\u009b2J02", aliases: ["a@example.com"] }, 'users[0].userId: "91\\u009b2J02" contains U+009B (control character)'],
+    ["DEL in a user ID", { userId: "9102\u007f", aliases: ["a@example.com"] }, "contains U+007F (control character)"],
+    ["a line separator (U+2028) in an alias", { userId: "9102", aliases: ["a@example.com\u2028FAKE: Apply complete!"] }, 'users[0].aliases[0]: "a@example.com\\u2028FAKE: Apply complete!" contains U+2028 (line or paragraph separator)'],
+    ["a paragraph separator (U+2029) in an alias", { userId: "9102", aliases: ["a\u2029@example.com"] }, "contains U+2029 (line or paragraph separator)"],
+    ["ESC and a newline in an alias", { userId: "9102", aliases: ["x\u001b[31m@x.com\nFAKE"] }, 'users[0].aliases[0]: "x\\u001b[31m@x.com\\u000aFAKE" contains U+001B (control character), U+000A (control character)'],
+    ["a bidi isolate (U+2066) in a user ID", { userId: "\u20669102", aliases: ["a@example.com"] }, "contains U+2066 (bidirectional control)"],
+  ])("refuses what draws on a screen: %s, the value shown escaped", (_name, user, message) => {
+    // when
+    const failures = validateDeclaration(declaration({ users: [user] }));
+    // then: one failure naming the field and the character, nothing raw in it
+    expect(failures).toEqual([expect.stringContaining(message)]);
+    expect(failures[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it("reports every failure at once", () => {
     const failures = validateDeclaration({
       ruleId: "r",

@@ -39,11 +39,11 @@ function renderAlertHead(alert: AlertSummary | AlertDetails | AlertDetailsAggreg
 }
 
 export function renderDetails(alert: AlertDetails): string {
-  const observations = alert.observations.map((o) => `Observation ${o.id} (${o.type}, ${o.observedAt})\n${renderData(o.data)}`);
+  const observations = alert.observations.map((o) => `Observation ${cell(o.id, 100)} (${cell(o.type, 100)}, ${cell(o.observedAt, 100)})\n${renderData(o.data)}`);
   return `${renderAlertHead(alert)}${observations.join("")}`;
 }
 
 export function renderAggregate(alert: AlertDetailsAggregate): string {
   const o = alert.observation;
-  return `${renderAlertHead(alert)}Aggregate observation (${o.type}, ${o.observedAt})\n${renderData(o.data)}`;
+  return `${renderAlertHead(alert)}Aggregate observation (${cell(o.type, 100)}, ${cell(o.observedAt, 100)})\n${renderData(o.data)}`;
 }

@@ -20,6 +20,7 @@ import type { ApplyResult } from "../../../core/engine/apply-results";
 import type { ListView, ViewBasis } from "../../../core/live/list-view";
 import { IMPORT_RULE_FIELDS, notFoundReason } from "../../../core/engine/diff";
 import { knownRuleNames, type RuleReference } from "../../observe";
+import { printable } from "../../../core/render/common";
 import type { TerraformRun } from "../../terraform-run";
 import { applyPlanned } from "../steps/apply";
 import { planOneRule, readRuleList, today, viewOfLiveList, type RuleLookup } from "./one-rule";
@@ -72,8 +73,6 @@ export interface ReachedList {
 export type RuleChangeApplied =
   /** The plan had no calls to keep (nothing to send). */
   | { readonly kind: "nothing-planned" }
-  /** The plan could not know its calls, and planning them now would remove what no plan showed: nothing was sent. */
-  | { readonly kind: "unshown-removals"; readonly plan: Plan }
   | { readonly kind: "no-changes"; readonly plan: Plan }
   | { readonly kind: "converged"; readonly plan: Plan }
   /** Terraform stopped the run before the first write: nothing was sent. */
@@ -85,27 +84,21 @@ export type RuleChangeApplied =
 
 /**
  * A create's or update's apply (design §12.1): the plan kept in private data, sent by
- * {@link applyPlannedRule}; where the plan could not know its calls (`users` known only at
- * apply), planned now and sent only when it removes nothing. Throws the admission's errors.
+ * {@link applyPlannedRule}; without one, nothing is sent. (A plan that could not know its calls,
+ * `users` known only at apply, promised `removes = []`: Terraform plans again at apply, with the
+ * values known then, and refuses the apply itself when that plan removes anything.) Throws the
+ * admission's errors.
  */
 export async function applyRuleChange(
   context: ProviderRuleContext,
   request: {
     readonly kept: (KeptRead & { readonly plan?: Plan }) | null;
-    /** The plan could not know its calls (its `removes` was unknown). */
-    readonly planUnknown: boolean;
     readonly observe: ObservePlanRequest;
     readonly options: RunOptions;
   },
 ): Promise<RuleChangeApplied> {
   const { kept, observe } = request;
-  let plan: Plan | null = kept?.plan ?? null;
-  if (plan === null && request.planUnknown) {
-    const { observation } = await observeForPlan(context, observe);
-    plan = planOneRule(observe.list, observation, context.session);
-    const rule = plan.rules[0];
-    if (rule !== undefined && rule.action === "update" && plannedRemovals(rule.changes).length > 0) return { kind: "unshown-removals", plan };
-  }
+  const plan: Plan | null = kept?.plan ?? null;
   if (plan === null) return { kind: "nothing-planned" };
   const outcome = await applyPlannedRule(plan, kept?.list ?? null, context.session, request.options);
   if (outcome.kind === "no-changes") return { kind: "no-changes", plan };
@@ -330,6 +323,17 @@ export async function planRuleChange(
 }
 
 /**
+ * What a claim is keyed on: the rule as the service knows it, its tenant and its ID, and not the
+ * URL it was reached by. Two provider configurations whose `url` differs in spelling only (case,
+ * `localhost` / `127.0.0.1` / `[::1]`, a default port, a trailing slash or a path, another name
+ * of the same host) reach the same rule, and so do two whose URLs no spelling rule could relate.
+ * (Two services holding the same tenant and rule IDs, a copy of a tenant, are taken for one.)
+ */
+export function claimKey(tenantId: string, ruleId: string): string {
+  return JSON.stringify([tenantId.trim().toLowerCase(), ruleId]);
+}
+
+/**
  * One resource per rule, across every provider configuration of this Terraform command (an alias
  * is a process of its own: src/io/terraform-run.ts): notes `list` as planning `rule`. Null, or why
  * the plan is refused.
@@ -339,7 +343,7 @@ export function claimRule(claims: RuleClaims, rule: RuleFacts, list: DesiredList
   const seen = claims.planned.get(rule.observerRuleId) ?? new Set<string>();
   seen.add(identity);
   claims.planned.set(rule.observerRuleId, seen);
-  const elsewhere = claims.terraform.claim(JSON.stringify([claims.session.connection, rule.observerRuleId]), identity);
+  const elsewhere = claims.terraform.claim(claimKey(claims.session.connection.tenantId, rule.observerRuleId), identity);
   if (seen.size === 1 && elsewhere === null) return null;
-  return `rule ${rule.observerRuleId} (${rule.name}) is declared by more than one alertrules_rule_user_list in this configuration (by rule_id and by rule_name, twice, or through two provider configurations of the same tenant): keep exactly one resource per rule.`;
+  return `rule ${printable(rule.observerRuleId)} (${printable(rule.name)}) is declared by more than one alertrules_rule_user_list in this configuration (by rule_id and by rule_name, twice, or through two provider configurations that reach the same tenant, however their url is written): keep exactly one resource per rule.`;
 }

@@ -20,6 +20,7 @@ import {
   resolveReadLimits,
 } from "../../../api";
 import { redactStrings } from "../../../api/http/redact";
+import type { SendClock } from "../../../api/http/rate-limiter";
 import type { ConnectionConfig, RequestHook, RetryPolicy, RunDeadline } from "../../../api";
 import { UsageError } from "../../../errors";
 import { applyPlan } from "../../execute";
@@ -70,6 +71,11 @@ export interface SessionRequest extends SessionSettings {
   readonly requestHook?: ((context: RequestContext) => RequestHook) | undefined;
   /** Progress of the long phases. @default - none */
   readonly onProgress?: Session["onProgress"];
+  /**
+   * The send clock of the connection's tenant, where several processes share one rate (the
+   * provider's processes of one Terraform command). @default - the limiter's own
+   */
+  readonly sendClock?: ((connection: { readonly baseUrl: string; readonly tenantId: string }) => SendClock) | undefined;
 }
 
 /** What a request hook may use to describe a retry. */
@@ -98,7 +104,6 @@ export interface OpenSession extends Session {
  */
 export async function openSession(request: SessionRequest): Promise<OpenSession> {
   const timeoutSeconds = request.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-  const rateLimiter = new RateLimiter({ maxRps: request.maxRps?.rps });
   const connection: ConnectionConfig = resolveConnection({
     env: request.env,
     baseUrl: request.baseUrl,
@@ -107,6 +112,7 @@ export async function openSession(request: SessionRequest): Promise<OpenSession>
     tokenCommand: request.tokenCommand,
     onWarning: request.onWarning,
   });
+  const rateLimiter = new RateLimiter({ maxRps: request.maxRps?.rps, clock: request.sendClock?.({ baseUrl: connection.baseUrl, tenantId: connection.tenantId }) });
   // The body cap, the overall deadline of a request and the most results of a search (src/api/http/read-limits.ts).
   const limits = resolveReadLimits(request.env);
   const onRequest = request.requestHook?.({ baseUrl: connection.baseUrl, retryPolicy: DEFAULT_RETRY_POLICY, rateLimiter });

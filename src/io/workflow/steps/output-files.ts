@@ -3,6 +3,7 @@
  * `import --out` writes. Every one is written atomically (never half-written) and redacted as a
  * last line of defence: names and aliases come from the service, which may echo a secret.
  */
+import { shownJson } from "../../../shared/invisible";
 import { resolve } from "node:path";
 import { redactString } from "../../../api/http/redact";
 import type { ApplyReport, ApplyReportSource } from "../../../core/report/apply-report";
@@ -34,7 +35,7 @@ export async function writeApplyReports(
   cwd: string,
 ): Promise<{ readonly file: string; readonly reason: string }[]> {
   const outputs: [string | undefined, () => string][] = [
-    [files.json, () => JSON.stringify(report, null, 2) + "\n"],
+    [files.json, () => shownJson(report, 2) + "\n"],
     [files.markdown, () => renderApplyReportMarkdown(report)],
   ];
   const failed: { file: string; reason: string }[] = [];
