@@ -129,3 +129,22 @@ describe("who", () => {
     expect(result.stderr).toContain("who: give one or more aliases or user IDs");
   });
 });
+
+describe("what the service sends is data, never drawing (design §13.2)", () => {
+  it("who shows a live alias and user ID holding ESC, a line feed, CSI and a bidi override escaped, in the table and in the JSON (the same value read back)", async () => {
+    // given a console user whose alias recolours and forges a line
+    const alias = "x\u001b[31m@x.com\nFAKE: Apply complete!\u009b2J\u202e";
+    sim.setUsers(RULES.engineering, [...sim.rule(RULES.engineering)!.users, { userIdFromAuthority: "66\u009b", userAliasList: [alias] }]);
+    const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    // when
+    const table = await cli(["who", "66\u009b", "--format", "table"], { cwd: "/" });
+    const json = await cli(["who", "66\u009b", "--format", "json"], { cwd: "/" });
+    // then
+    expect(table.code).toBe(0);
+    expect(table.stdout + table.stderr).not.toMatch(raw);
+    expect(table.stdout).toContain("x\\u001b[31m@x.com FAKE: Apply complete!\\u009b2J\\u202e");
+    expect(json.stdout).not.toMatch(raw);
+    const doc = JSON.parse(json.stdout) as { matches: Array<{ userId: string; aliases: string[] }> };
+    expect(doc.matches.find((m) => m.userId === "66\u009b")?.aliases).toEqual([alias]);
+  });
+});

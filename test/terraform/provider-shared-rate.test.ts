@@ -43,7 +43,7 @@ const list = (name: string, ruleId: string, provider: string | null, userId: str
   `resource "alertrules_rule_user_list" ${JSON.stringify(name)} {\n${provider === null ? "" : `  provider = ${provider}\n`}  rule_id = ${JSON.stringify(ruleId)}\n  mode = "additive"\n  users = {\n    ${JSON.stringify(userId)} = { aliases = [${JSON.stringify(`${userId}@example.com`)}] }\n  }\n}\n`;
 
 describe("max_rps across the provider processes of one Terraform command", () => {
-  it("two provider configurations under ALERT_RULE_USERS_MAX_RPS=2: at most 2 requests in any second at the simulator, plan and apply", async () => {
+  it("two provider configurations under ALERT_RULE_USERS_MAX_RPS=2: requests reach the simulator about 500 ms apart whichever process sends them, plan and apply", async () => {
     // given two configurations of the same tenant, each with three lists
     const rules = [RULES.engineering, RULES.finance, RULES.sales, RULES.legal, RULES.cloudSharing, RULES.research];
     writeFileSync(
