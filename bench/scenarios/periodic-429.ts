@@ -182,86 +182,98 @@ function providerRow(label: string, run: ProviderRun, reference: ProviderRun): s
   ];
 }
 
+type RunSpec = [string, ExtraFaults | undefined];
+type Sizes = typeof PERIODIC_FULL;
+
+/** The four runs through the engine (the CLI's door). */
+async function engineRuns(ctx: ScenarioContext, sizes: Sizes, tenant: ReturnType<typeof generateTenant>, runs: readonly RunSpec[]): Promise<EngineRun[]> {
+  const base = { parallelism: DEFAULT_PARALLELISM, latencyMs: ctx.latencyMs, rateLimitRps: sizes.rps };
+  const done: EngineRun[] = [];
+  for (const [label, faults] of runs) {
+    ctx.log(`periodic-429: ${sizes.rules} rules at ${sizes.rps} requests/s, ${label}`);
+    done.push(await runEngine(tenant, { ...base, faults }));
+  }
+  return done;
+}
+
+/** The same four runs through the provider's door, with real Terraform. */
+async function providerRuns(ctx: ScenarioContext, sizes: Sizes, tenant: ReturnType<typeof generateTenant>, runs: readonly RunSpec[]): Promise<ProviderRun[]> {
+  const top = mkdtempSync(join(tmpdir(), "aru-bench-periodic-"));
+  const viaProvider: ProviderRun[] = [];
+  try {
+    const installed = join(top, "installed");
+    mkdirSync(installed);
+    await installProvider(join(repoRoot(), "dist", "src", "cli", "main.js"), installed, terraformEnv(installed, { url: "http://127.0.0.1:9", token: "-", tenantId: "-" }));
+    for (const [i, [label, faults]] of runs.entries()) {
+      ctx.log(`periodic-429: the provider, ${sizes.rules} resources created at ${sizes.rps} requests/s, ${label}`);
+      viaProvider.push(await providerCreates(top, installed, `run-${i}`, tenant, sizes.rps, ctx.latencyMs, faults));
+    }
+  } finally {
+    rmSync(top, { recursive: true, force: true });
+  }
+  return viaProvider;
+}
+
+/** The scenario's checks: both doors converge, each within the target of its fault-free twin. */
+function periodicChecks(ctx: ScenarioContext, sizes: Sizes, runs: readonly RunSpec[], done: readonly EngineRun[], viaProvider: readonly ProviderRun[]): Check[] {
+  const [a, b, c, d] = done as [EngineRun, EngineRun, EngineRun, EngineRun];
+  const [pa, pb, pc, pd] = viaProvider as [ProviderRun, ProviderRun, ProviderRun, ProviderRun];
+  const providerAgainst = (x: ProviderRun, y: ProviderRun) =>
+    `${fmt.s(x.wallMs)} s against ${fmt.s(y.wallMs)} s (${fmt.ratio(x.wallMs / y.wallMs)}); accepted ${perMin(x.held.acceptedPerMin)} against ${perMin(y.held.acceptedPerMin)} requests/min, slowest 30 s ${perMin(x.held.lowestWindowPerMin)}/min; ${x.applies} apply(s)`;
+  const timing = (name: string, pass: boolean, detail: string): Check => sizedCheck(ctx.quick, name, pass, detail);
+  const against = (x: EngineRun, y: EngineRun) => `${fmt.s(x.wallMs)} s against ${fmt.s(y.wallMs)} s (${fmt.ratio(x.wallMs / y.wallMs)}); accepted ${perMin(heldRate(x).acceptedPerMin)} against ${perMin(heldRate(y).acceptedPerMin)} requests/min`;
+  const heldOf = (x: EngineRun) => {
+    const h = heldRate(x);
+    return `${perMin(h.acceptedPerMin)} accepted requests/min over the run, ${perMin(h.lowestWindowPerMin)} in its slowest 30 s, limiter at ${perMin(h.limiterEndPerMin)}/min at the end`;
+  };
+  return [
+    check(
+      `periodic 429s, ${sizes.rules} rules at ${sizes.rps}/s: all four runs converge (every list as declared)`,
+      done.every((r) => r.converged),
+      runs.map(([label], i) => `${label.split(":")[0]} ${done[i]!.converged ? "converged" : "did NOT converge"}`).join("; "),
+    ),
+    timing(`periodic 429s, ${sizes.rules} rules at ${sizes.rps}/s: every ${EVERY}th request 429 (Retry-After: 1) finishes within ${PERIODIC_WALL_TARGET}× the fault-free run`, b.wallMs <= PERIODIC_WALL_TARGET * a.wallMs, `${against(b, a)}; ${heldOf(b)}`),
+    timing(
+      `periodic 429s, ${sizes.rules} rules at ${sizes.rps}/s, with 20 % 503s and 10 % lost answers: finishes within ${PERIODIC_WALL_TARGET}× the same run without the periodic 429`,
+      d.wallMs <= PERIODIC_WALL_TARGET * c.wallMs,
+      `${against(d, c)}; ${heldOf(d)}`,
+    ),
+    check(
+      `the provider, ${sizes.rules} resources at ${sizes.rps}/s: all four runs converge (every list as declared, at most three applies)`,
+      viaProvider.every((r) => r.mismatched === 0),
+      runs.map(([label], i) => `${label.split(":")[0]} ${viaProvider[i]!.mismatched === 0 ? `converged in ${viaProvider[i]!.applies} apply(s)` : `${viaProvider[i]!.mismatched} lists NOT as declared`}`).join("; "),
+    ),
+    timing(`the provider, ${sizes.rules} resources at ${sizes.rps}/s: every ${EVERY}th request 429 (Retry-After: 1) finishes within ${PERIODIC_WALL_TARGET}× the fault-free run`, pb.wallMs <= PERIODIC_WALL_TARGET * pa.wallMs, providerAgainst(pb, pa)),
+    timing(
+      `the provider, ${sizes.rules} resources at ${sizes.rps}/s, with 20 % 503s and 10 % lost answers: finishes within ${PERIODIC_WALL_TARGET}× the same run without the periodic 429`,
+      pd.wallMs <= PERIODIC_WALL_TARGET * pc.wallMs,
+      providerAgainst(pd, pc),
+    ),
+    {
+      name: `periodic 429s with 20 % 503s and 10 % lost answers, against the fault-free run (shown, not judged: the 503s and lost answers cost requests of their own)`,
+      pass: d.wallMs <= PERIODIC_WALL_TARGET * a.wallMs,
+      detail: against(d, a),
+      judged: false,
+    },
+  ];
+}
+
 export const periodic429: Scenario = {
   name: "periodic-429",
   title: "Periodic 429s: every 7th request refused (issue 41)",
   async run(ctx: ScenarioContext): Promise<ScenarioResult> {
     const sizes = ctx.quick ? PERIODIC_QUICK : PERIODIC_FULL;
     const tenant = generateTenant({ rules: sizes.rules, usersPerRule: sizes.usersPerRule, change: { kind: "mixed", fraction: 0.1 }, seed: 20_261_127 });
-    const base = { parallelism: DEFAULT_PARALLELISM, latencyMs: ctx.latencyMs, rateLimitRps: sizes.rps };
-    const runs: Array<[string, ExtraFaults | undefined]> = [
+    const runs: RunSpec[] = [
       ["A: fault-free", undefined],
       [`B: every ${EVERY}th 429`, PERIODIC],
       ["C: 20 % 503s, 10 % lost answers", FAILURES],
       [`D: every ${EVERY}th 429, 20 % 503s, 10 % lost answers`, { ...PERIODIC, ...FAILURES }],
     ];
-    const done: EngineRun[] = [];
-    for (const [label, faults] of runs) {
-      ctx.log(`periodic-429: ${sizes.rules} rules at ${sizes.rps} requests/s, ${label}`);
-      done.push(await runEngine(tenant, { ...base, faults }));
-    }
+    const done = await engineRuns(ctx, sizes, tenant, runs);
+    const viaProvider = await providerRuns(ctx, sizes, tenant, runs);
     const [a, b, c, d] = done as [EngineRun, EngineRun, EngineRun, EngineRun];
-    // the same four runs through the provider's door, with real Terraform
-    const top = mkdtempSync(join(tmpdir(), "aru-bench-periodic-"));
-    const viaProvider: ProviderRun[] = [];
-    try {
-      const installed = join(top, "installed");
-      mkdirSync(installed);
-      await installProvider(join(repoRoot(), "dist", "src", "cli", "main.js"), installed, terraformEnv(installed, { url: "http://127.0.0.1:9", token: "-", tenantId: "-" }));
-      for (const [i, [label, faults]] of runs.entries()) {
-        ctx.log(`periodic-429: the provider, ${sizes.rules} resources created at ${sizes.rps} requests/s, ${label}`);
-        viaProvider.push(await providerCreates(top, installed, `run-${i}`, tenant, sizes.rps, ctx.latencyMs, faults));
-      }
-    } finally {
-      rmSync(top, { recursive: true, force: true });
-    }
     const [pa, pb, pc, pd] = viaProvider as [ProviderRun, ProviderRun, ProviderRun, ProviderRun];
-    const providerAgainst = (x: ProviderRun, y: ProviderRun) =>
-      `${fmt.s(x.wallMs)} s against ${fmt.s(y.wallMs)} s (${fmt.ratio(x.wallMs / y.wallMs)}); accepted ${perMin(x.held.acceptedPerMin)} against ${perMin(y.held.acceptedPerMin)} requests/min, slowest 30 s ${perMin(x.held.lowestWindowPerMin)}/min; ${x.applies} apply(s)`;
-    const timing = (name: string, pass: boolean, detail: string): Check => sizedCheck(ctx.quick, name, pass, detail);
-    const against = (x: EngineRun, y: EngineRun) => `${fmt.s(x.wallMs)} s against ${fmt.s(y.wallMs)} s (${fmt.ratio(x.wallMs / y.wallMs)}); accepted ${perMin(heldRate(x).acceptedPerMin)} against ${perMin(heldRate(y).acceptedPerMin)} requests/min`;
-    const heldOf = (x: EngineRun) => {
-      const h = heldRate(x);
-      return `${perMin(h.acceptedPerMin)} accepted requests/min over the run, ${perMin(h.lowestWindowPerMin)} in its slowest 30 s, limiter at ${perMin(h.limiterEndPerMin)}/min at the end`;
-    };
-    const checks: Check[] = [
-      check(
-        `periodic 429s, ${sizes.rules} rules at ${sizes.rps}/s: all four runs converge (every list as declared)`,
-        done.every((r) => r.converged),
-        runs.map(([label], i) => `${label.split(":")[0]} ${done[i]!.converged ? "converged" : "did NOT converge"}`).join("; "),
-      ),
-      timing(
-        `periodic 429s, ${sizes.rules} rules at ${sizes.rps}/s: every ${EVERY}th request 429 (Retry-After: 1) finishes within ${PERIODIC_WALL_TARGET}× the fault-free run`,
-        b.wallMs <= PERIODIC_WALL_TARGET * a.wallMs,
-        `${against(b, a)}; ${heldOf(b)}`,
-      ),
-      timing(
-        `periodic 429s, ${sizes.rules} rules at ${sizes.rps}/s, with 20 % 503s and 10 % lost answers: finishes within ${PERIODIC_WALL_TARGET}× the same run without the periodic 429`,
-        d.wallMs <= PERIODIC_WALL_TARGET * c.wallMs,
-        `${against(d, c)}; ${heldOf(d)}`,
-      ),
-      check(
-        `the provider, ${sizes.rules} resources at ${sizes.rps}/s: all four runs converge (every list as declared, at most three applies)`,
-        viaProvider.every((r) => r.mismatched === 0),
-        runs.map(([label], i) => `${label.split(":")[0]} ${viaProvider[i]!.mismatched === 0 ? `converged in ${viaProvider[i]!.applies} apply(s)` : `${viaProvider[i]!.mismatched} lists NOT as declared`}`).join("; "),
-      ),
-      timing(
-        `the provider, ${sizes.rules} resources at ${sizes.rps}/s: every ${EVERY}th request 429 (Retry-After: 1) finishes within ${PERIODIC_WALL_TARGET}× the fault-free run`,
-        pb.wallMs <= PERIODIC_WALL_TARGET * pa.wallMs,
-        providerAgainst(pb, pa),
-      ),
-      timing(
-        `the provider, ${sizes.rules} resources at ${sizes.rps}/s, with 20 % 503s and 10 % lost answers: finishes within ${PERIODIC_WALL_TARGET}× the same run without the periodic 429`,
-        pd.wallMs <= PERIODIC_WALL_TARGET * pc.wallMs,
-        providerAgainst(pd, pc),
-      ),
-      {
-        name: `periodic 429s with 20 % 503s and 10 % lost answers, against the fault-free run (shown, not judged: the 503s and lost answers cost requests of their own)`,
-        pass: d.wallMs <= PERIODIC_WALL_TARGET * a.wallMs,
-        detail: against(d, a),
-        judged: false,
-      },
-    ];
     return {
       name: this.name,
       title: this.title,
@@ -282,7 +294,7 @@ export const periodic429: Scenario = {
           rows: [providerRow(runs[0]![0], pa, pa), providerRow(runs[1]![0], pb, pa), providerRow(runs[2]![0], pc, pc), providerRow(runs[3]![0], pd, pc)],
         },
       ],
-      checks,
+      checks: periodicChecks(ctx, sizes, runs, done, viaProvider),
       data: {
         sizes,
         every: EVERY,
