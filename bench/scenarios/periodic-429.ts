@@ -183,10 +183,9 @@ function providerRow(label: string, run: ProviderRun, reference: ProviderRun): s
 }
 
 type RunSpec = [string, ExtraFaults | undefined];
-type Sizes = typeof PERIODIC_FULL;
 
 /** The four runs through the engine (the CLI's door). */
-async function engineRuns(ctx: ScenarioContext, sizes: Sizes, tenant: ReturnType<typeof generateTenant>, runs: readonly RunSpec[]): Promise<EngineRun[]> {
+async function engineRuns(ctx: ScenarioContext, sizes: PeriodicSizes, tenant: ReturnType<typeof generateTenant>, runs: readonly RunSpec[]): Promise<EngineRun[]> {
   const base = { parallelism: DEFAULT_PARALLELISM, latencyMs: ctx.latencyMs, rateLimitRps: sizes.rps };
   const done: EngineRun[] = [];
   for (const [label, faults] of runs) {
@@ -197,7 +196,7 @@ async function engineRuns(ctx: ScenarioContext, sizes: Sizes, tenant: ReturnType
 }
 
 /** The same four runs through the provider's door, with real Terraform. */
-async function providerRuns(ctx: ScenarioContext, sizes: Sizes, tenant: ReturnType<typeof generateTenant>, runs: readonly RunSpec[]): Promise<ProviderRun[]> {
+async function providerRuns(ctx: ScenarioContext, sizes: PeriodicSizes, tenant: ReturnType<typeof generateTenant>, runs: readonly RunSpec[]): Promise<ProviderRun[]> {
   const top = mkdtempSync(join(tmpdir(), "aru-bench-periodic-"));
   const viaProvider: ProviderRun[] = [];
   try {
@@ -215,7 +214,7 @@ async function providerRuns(ctx: ScenarioContext, sizes: Sizes, tenant: ReturnTy
 }
 
 /** The scenario's checks: both doors converge, each within the target of its fault-free twin. */
-function periodicChecks(ctx: ScenarioContext, sizes: Sizes, runs: readonly RunSpec[], done: readonly EngineRun[], viaProvider: readonly ProviderRun[]): Check[] {
+function periodicChecks(ctx: ScenarioContext, sizes: PeriodicSizes, runs: readonly RunSpec[], done: readonly EngineRun[], viaProvider: readonly ProviderRun[]): Check[] {
   const [a, b, c, d] = done as [EngineRun, EngineRun, EngineRun, EngineRun];
   const [pa, pb, pc, pd] = viaProvider as [ProviderRun, ProviderRun, ProviderRun, ProviderRun];
   const providerAgainst = (x: ProviderRun, y: ProviderRun) =>
