@@ -15,45 +15,30 @@
  * In every case no secret is in any comment, artifact, step output or request to another host, and
  * no code of the pull request ran where a secret was. Needs terraform, PostgreSQL and the build.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO } from "../support/cli";
-import { startPostgres, type Postgres } from "../support/postgres";
+import type { Postgres } from "../support/postgres";
 import { RULES } from "../support/sample";
 import { useSimulator } from "../support/simulator";
-import { encodings, explain, secretFoundIn, startListener, type Listener } from "../ci/planted-token";
+import { encodings, explain, secretFoundIn, type Listener } from "../ci/planted-token";
 import type { RunResult } from "../ci/workflow-runner";
 import { MINUTES } from "./support";
-import { buildRelease, serveRelease, type ServedRelease } from "./support-release";
-import { TeamCi, type Commit, type Reviewed } from "./team-ci";
+import type { TeamCi} from "./team-ci";
+import { useTeamCi, type Commit, type Reviewed } from "./team-ci";
 
 const TOKEN = "planted-hostile-token-8e1b7c30d95f";
 const PLAN_KEY = "planted-hostile-plan-key-3c7a0e58b2d1";
 const sim = useSimulator({ token: TOKEN });
 
+const teamCi = useTeamCi("team-hostile", sim, { token: TOKEN, planKey: PLAN_KEY });
 let root: string;
-let release: ServedRelease;
 let pg: Postgres;
 let listener: Listener;
 let ci: TeamCi;
 let main: Commit;
 
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "aru-team-hostile-"));
-  await buildRelease(join(REPO, ".tmp", "team-hostile-release"));
-  release = await serveRelease(join(REPO, ".tmp", "team-hostile-release"), join(root, "pki"));
-  pg = await startPostgres();
-  listener = await startListener();
-  ci = new TeamCi({ root, release, pg, sim, token: TOKEN, planKey: PLAN_KEY, env: { PATH: process.env["PATH"], HOME: root, CHECKPOINT_DISABLE: "1" } });
-  main = await ci.initialCommit();
-}, 15 * MINUTES);
-
-afterAll(async () => {
-  await listener?.close();
-  await release?.close();
-  pg?.stop();
-  rmSync(root, { recursive: true, force: true });
+beforeAll(() => {
+  ({ ci, initial: main, root, pg, listener } = teamCi());
 });
 
 beforeEach(() => {

@@ -12,44 +12,28 @@
  * converges, no user lost). Needs terraform, PostgreSQL and the build (dist/).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO } from "../support/cli";
-import { startPostgres, type Postgres } from "../support/postgres";
+import type { Postgres } from "../support/postgres";
 import { RULES } from "../support/sample";
 import { useSimulator } from "../support/simulator";
-import { explain, secretFoundIn, startListener, type Listener } from "../ci/planted-token";
+import { explain, secretFoundIn, type Listener } from "../ci/planted-token";
 import { MINUTES } from "./support";
-import { buildRelease, serveRelease, type ServedRelease } from "./support-release";
-import { TeamCi, type Commit } from "./team-ci";
+import type { TeamCi} from "./team-ci";
+import { useTeamCi, type Commit } from "./team-ci";
 
 const TOKEN = "planted-team-ci-token-5d0c2a97e4b1";
 const PLAN_KEY = "planted-team-ci-plan-key-0a93f1c64e27";
 const sim = useSimulator({ token: TOKEN });
 
-let root: string;
-let release: ServedRelease;
+const teamCi = useTeamCi("team-ci", sim, { token: TOKEN, planKey: PLAN_KEY });
 let pg: Postgres;
 let listener: Listener;
 let ci: TeamCi;
 let main: Commit;
 
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "aru-team-ci-"));
-  await buildRelease(join(REPO, ".tmp", "team-ci-release"));
-  release = await serveRelease(join(REPO, ".tmp", "team-ci-release"), join(root, "pki"));
-  pg = await startPostgres();
-  listener = await startListener();
-  ci = new TeamCi({ root, release, pg, sim, token: TOKEN, planKey: PLAN_KEY, env: { PATH: process.env["PATH"], HOME: root, CHECKPOINT_DISABLE: "1" } });
-  main = await ci.initialCommit();
-}, 15 * MINUTES);
-
-afterAll(async () => {
-  await listener?.close();
-  await release?.close();
-  pg?.stop();
-  rmSync(root, { recursive: true, force: true });
+beforeAll(() => {
+  ({ ci, initial: main, pg, listener } = teamCi());
 });
 
 /** Neither secret in any comment, artifact, step output or request to another host. */

@@ -9,17 +9,19 @@
  * concurrency group wait for each other, as GitHub queues them.
  */
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { parse } from "yaml";
-import { CLI, runCommand } from "../support/cli";
-import type { Postgres } from "../support/postgres";
+import { CLI, REPO, runCommand } from "../support/cli";
+import { startPostgres, type Postgres } from "../support/postgres";
+import { startListener, type Listener } from "../ci/planted-token";
 import { artifactZip, runWorkflow, type Commit, type Reviewed, type RunEvent, type RunResult, type Workflow } from "../ci/workflow-runner";
 
 export type { Commit, Reviewed };
 import { MINUTES, explain, terraform } from "./support";
-import type { ServedRelease } from "./support-release";
+import { buildRelease, serveRelease, type ServedRelease } from "./support-release";
 
 interface ReviewArtifact {
   readonly id: number;
@@ -203,3 +205,43 @@ export class TeamCi {
   }
 }
 
+
+/** What a team-CI test file works with: the repository's CI, its first commit, and the planted places. */
+export interface TeamCiSetup {
+  readonly ci: TeamCi;
+  /** The quick start's first commit (each test moves its own `main` on from it). */
+  readonly initial: Commit;
+  readonly root: string;
+  readonly pg: Postgres;
+  readonly listener: Listener;
+}
+
+/**
+ * The hooks of a team-CI test file: the release built into `.tmp/<name>` and served over HTTPS, a
+ * throwaway PostgreSQL, a listener standing for another host, and the quick start's repository;
+ * all torn down after the file. Read the setup inside a test (it is made in beforeAll).
+ */
+export function useTeamCi(name: string, sim: { readonly url: string; readonly tenantId: string }, secrets: { readonly token: string; readonly planKey: string }): () => TeamCiSetup {
+  let setup: TeamCiSetup | undefined;
+  let release: ServedRelease | undefined;
+  beforeAll(async () => {
+    const root = mkdtempSync(join(tmpdir(), `aru-${name}-`));
+    const dir = join(REPO, ".tmp", `${name}-release`);
+    await buildRelease(dir);
+    release = await serveRelease(dir, join(root, "pki"));
+    const pg = await startPostgres();
+    const listener = await startListener();
+    const ci = new TeamCi({ root, release, pg, sim, token: secrets.token, planKey: secrets.planKey, env: { PATH: process.env["PATH"], HOME: root, CHECKPOINT_DISABLE: "1" } });
+    setup = { ci, initial: await ci.initialCommit(), root, pg, listener };
+  }, 15 * MINUTES);
+  afterAll(async () => {
+    await setup?.listener.close();
+    await release?.close();
+    setup?.pg.stop();
+    if (setup !== undefined) rmSync(setup.root, { recursive: true, force: true });
+  });
+  return () => {
+    if (setup === undefined) throw new Error("the team CI is set up in beforeAll: read it inside a test");
+    return setup;
+  };
+}
