@@ -10,7 +10,7 @@ import type { Plan } from "../core/engine/plan-schema";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, messageOf, parseDuration } from "../io/door-words";
 import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
 import { lockedArgumentErrors } from "./locked";
-import { isOffline } from "./offline";
+import { isOffline } from "./framework/offline";
 
 /** The environment variables the provider block's arguments stand for (docs/contract.md §11.1). */
 const ARGUMENT_VARIABLES = {
@@ -152,7 +152,7 @@ export function sessionRequest(
 
 /**
  * What the job's environment decides before any session: a locked provider refuses `url`, `token`
- * and `token_command` (src/provider/locked.ts); an offline one opens no session (src/provider/offline.ts).
+ * and `token_command` (src/provider/locked.ts); an offline one opens no session (src/provider/framework/offline.ts).
  */
 function beforeSession(config: ObjectValue, env: NodeJS.ProcessEnv): { run: null; offline: boolean; diagnostics: Diagnostic[] } | null {
   const refused = lockedArgumentErrors(config, env);

@@ -11,15 +11,15 @@
  */
 import type * as ConfigureModule from "./configure";
 import type { ProviderRun } from "./configure";
-import type * as ResourceModule from "./rule-user-list";
-import type * as DataSourceModule from "./rules-data-source";
-import type * as RuleDataSourceModule from "./rule-data-source";
+import type * as ResourceModule from "./resources/rule-user-list";
+import type * as DataSourceModule from "./resources/rules-data-source";
+import type * as RuleDataSourceModule from "./resources/rule-data-source";
 import type * as TimeoutsModule from "./timeouts";
-import type * as DeclaredRulesModule from "./declared-rules";
+import type * as DeclaredRulesModule from "./resources/declared-rules";
 import type { DataSourceType, ProviderDefinition, ResourceType, Schema } from "./protocol";
-import { offlineResource } from "./offline";
-import { offlineDataSources } from "./offline-data";
-import { adaptResource } from "./resource";
+import { offlineResource } from "./framework/offline";
+import { offlineDataSources } from "./framework/offline-data";
+import { adaptResource } from "./framework/resource";
 import { RULE_DATA_SOURCE, RULE_USER_LIST, RULES_DATA_SOURCE, providerSchema, ruleDataSourceSchema, ruleUserListSchema, rulesDataSourceSchema } from "./schema";
 import type { DataSourceTypeName, ResourceTypeName } from "./schema";
 
@@ -45,9 +45,9 @@ const RESOURCES: { readonly [name in ResourceTypeName]: Row<ResourceType> } = {
   [RULE_USER_LIST]: {
     schema: ruleUserListSchema,
     build: (current, host) => {
-      const { RuleUserListResource } = require("./rule-user-list") as typeof ResourceModule;
+      const { RuleUserListResource } = require("./resources/rule-user-list") as typeof ResourceModule;
       const { withTimeouts } = require("./timeouts") as typeof TimeoutsModule;
-      const { recordingDeclaredRules } = require("./declared-rules") as typeof DeclaredRulesModule;
+      const { recordingDeclaredRules } = require("./resources/declared-rules") as typeof DeclaredRulesModule;
       return recordingDeclaredRules(withTimeouts((run) => adaptResource(new RuleUserListResource(run)), current), host.env, host.log);
     },
   },
@@ -55,8 +55,8 @@ const RESOURCES: { readonly [name in ResourceTypeName]: Row<ResourceType> } = {
 
 /** The data sources, likewise. */
 const DATA_SOURCES: { readonly [name in DataSourceTypeName]: Row<DataSourceType> } = {
-  [RULES_DATA_SOURCE]: { schema: rulesDataSourceSchema, build: (current) => (require("./rules-data-source") as typeof DataSourceModule).rulesDataSource(current) },
-  [RULE_DATA_SOURCE]: { schema: ruleDataSourceSchema, build: (current) => (require("./rule-data-source") as typeof RuleDataSourceModule).ruleDataSource(current) },
+  [RULES_DATA_SOURCE]: { schema: rulesDataSourceSchema, build: (current) => (require("./resources/rules-data-source") as typeof DataSourceModule).rulesDataSource(current) },
+  [RULE_DATA_SOURCE]: { schema: ruleDataSourceSchema, build: (current) => (require("./resources/rule-data-source") as typeof RuleDataSourceModule).ruleDataSource(current) },
 };
 
 const loadConfigure = (): typeof ConfigureModule.configureRun => (require("./configure") as typeof ConfigureModule).configureRun;
@@ -89,7 +89,7 @@ function servedResource(schema: Schema, engine: () => ResourceType, offline: () 
   };
 }
 
-/** A data source as a run serves it: the engine's, or offline the answers of the trusted job (src/provider/offline-data.ts). */
+/** A data source as a run serves it: the engine's, or offline the answers of the trusted job (src/provider/framework/offline-data.ts). */
 function servedDataSource(schema: Schema, engine: () => DataSourceType, offline: () => DataSourceType | null): DataSourceType {
   return {
     schema,

@@ -6,7 +6,7 @@
 import type { ListMode } from "../core/engine/desired";
 import type { NATIVE_RESOURCE_TYPE, OnDestroy, RULES_DATA_SOURCE as CORE_RULES_DATA_SOURCE } from "../core/native/native-provider";
 import type { Attribute, Block, Schema } from "./protocol";
-import type { ResourceSchema } from "./resource";
+import type { ResourceSchema } from "./framework/resource";
 
 // The names are the core's (src/core/native/native-provider.ts), typed as them so that the two cannot
 // drift: the schemas load before the handshake, without the engine (docs/performance.md).
@@ -58,7 +58,7 @@ const timeoutsBlock: Block = {
   attributes: TIMEOUT_OPERATIONS.map((operation): Attribute => ({ name: operation, type: "string", optional: true, description: `The deadline of ${OPERATION_WORDS[operation]} (default: none; each request keeps its own deadline, request_timeout).` })),
 };
 
-/** The resource's attributes: the keys of its model (src/provider/rule-user-list-model.ts). */
+/** The resource's attributes: the keys of its model (src/provider/resources/rule-user-list-model.ts). */
 export type RuleUserListAttribute = "id" | "rule_id" | "rule_name" | "mode" | "users" | "allow_mass_removal" | "on_destroy" | "policies" | "list_type" | "expired_user_ids" | "entries_without_user_id" | "removes";
 
 export const ruleUserListSchema: ResourceSchema<RuleUserListAttribute> = {

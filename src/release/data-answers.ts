@@ -1,6 +1,6 @@
 /**
  * `terraform-provider-alertrules data-answers`: the trusted half of a data source read in a team's
- * CI (src/provider/offline-data.ts, docs/provider-workflows.md "Data sources"). It reads, with the
+ * CI (src/provider/framework/offline-data.ts, docs/provider-workflows.md "Data sources"). It reads, with the
  * job's credentials, exactly the reads an offline evaluation of a pull request's configuration
  * asked for, through the provider's own data sources, as Terraform would call them; the requests
  * are data (checked, never evaluated), and the configuration itself never runs here.
@@ -11,7 +11,7 @@ import { parse } from "../cli/args";
 import type { Command, Io } from "../cli/io";
 import { UsageError } from "../io/door-words";
 import { alertRulesProvider } from "../provider/provider";
-import { DATA_ANSWERS_VARIABLE, DATA_ANSWERS_VERSION, DATA_REQUESTS_VARIABLE, dataRequestKey, parseDataRequests, type DataAnswer, type DataRequest } from "../provider/offline-data";
+import { DATA_ANSWERS_VARIABLE, DATA_ANSWERS_VERSION, DATA_REQUESTS_VARIABLE, dataRequestKey, parseDataRequests, type DataAnswer, type DataRequest } from "../provider/framework/offline-data";
 import type { Diagnostic, ObjectValue, Value } from "../provider/protocol";
 
 /** At most this many reads are answered for one evaluation (a configuration that asks for more is refused). */

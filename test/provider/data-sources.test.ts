@@ -5,7 +5,7 @@
  */
 import { RULE_DATA_SOURCE, RULES_DATA_SOURCE, ruleDataSourceSchema, rulesDataSourceSchema } from "../../src/provider/schema";
 import type { DataSourceType, ObjectValue, Value } from "../../src/provider/protocol";
-import { rulesFilter } from "../../src/provider/rules-data-source";
+import { rulesFilter } from "../../src/provider/resources/rules-data-source";
 import type { RuleRow } from "../../src/core/live/who";
 import { useSimulator } from "../support/simulator";
 import { FINANCE_NAME, RULES } from "../support/sample";

@@ -1,5 +1,5 @@
 /**
- * The offline provider's data sources (src/provider/offline-data.ts): a read the configuration asks
+ * The offline provider's data sources (src/provider/framework/offline-data.ts): a read the configuration asks
  * for is recorded as data and refused until the trusted job answers it; with the answers, the same
  * read (the same data source, the same arguments in any order of keys) gets the service's answer,
  * and a read nobody answered says why. The answers file and the requests file are checked.
@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DATA_ANSWERS_VERSION, dataRequestKey, offlineDataSources, parseDataAnswers, parseDataRequests } from "../../src/provider/offline-data";
+import { DATA_ANSWERS_VERSION, dataRequestKey, offlineDataSources, parseDataAnswers, parseDataRequests } from "../../src/provider/framework/offline-data";
 import { ruleDataSourceSchema, rulesDataSourceSchema } from "../../src/provider/schema";
 import { UNKNOWN } from "../../src/provider/protocol";
 

@@ -1,11 +1,11 @@
 /**
- * The offline provider's plan (src/provider/offline.ts): the configuration as set, every attribute
+ * The offline provider's plan (src/provider/framework/offline.ts): the configuration as set, every attribute
  * the provider computes and the configuration leaves null unknown, read from the schema (so an
  * attribute added to the schema follows), nested attributes included; read keeps state; apply refused.
  */
 import { UNKNOWN } from "../../src/provider/protocol";
 import type { ObjectValue, Schema } from "../../src/provider/protocol";
-import { isOffline, offlineResource, plannedObject } from "../../src/provider/offline";
+import { isOffline, offlineResource, plannedObject } from "../../src/provider/framework/offline";
 import { lockedArgumentErrors } from "../../src/provider/locked";
 import { ruleUserListSchema } from "../../src/provider/schema";
 

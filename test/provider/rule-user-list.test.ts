@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { alertRulesProvider } from "../../src/provider/provider";
 import { RULE_USER_LIST, ruleUserListSchema } from "../../src/provider/schema";
 import { UNKNOWN, type Diagnostic, type ObjectValue, type ResourceType, type Value } from "../../src/provider/protocol";
-import { plain, typedLiteral } from "../../src/provider/dynamic";
+import { plain, typedLiteral } from "../../src/provider/framework/dynamic";
 import { RUN_SCOPE_VARIABLE } from "../../src/io/terraform-run";
 import { useSimulator } from "../support/simulator";
 import { ENGINEERING_USERS, FINANCE_NAME, RULES } from "../support/sample";

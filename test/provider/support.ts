@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { alertRulesProvider } from "../../src/provider/provider";
 import { providerSchema, ruleUserListSchema } from "../../src/provider/schema";
 import type { Diagnostic, ObjectValue, ProviderDefinition, Value } from "../../src/provider/protocol";
-import { typedLiteral } from "../../src/provider/dynamic";
+import { typedLiteral } from "../../src/provider/framework/dynamic";
 import { RUN_SCOPE_VARIABLE } from "../../src/io/terraform-run";
 
 export const EMPTY = Buffer.alloc(0);

@@ -3,12 +3,12 @@
  * from the wire value with the schema's defaults: the resource reads these fields, never the wire
  * value by string key.
  */
-import type { DesiredUser, ListMode } from "../core/engine/desired";
-import type { RuleReference } from "../io/observe";
-import type { ObjectValue } from "./protocol";
-import { valuesOf, type Values } from "./resource";
-import { ruleUserListSchema, type RuleUserListAttribute } from "./schema";
-import { stringValue, usersOf } from "./values";
+import type { DesiredUser, ListMode } from "../../core/engine/desired";
+import type { RuleReference } from "../../io/observe";
+import type { ObjectValue } from "../protocol";
+import { valuesOf, type Values } from "../framework/resource";
+import { ruleUserListSchema, type RuleUserListAttribute } from "../schema";
+import { stringValue, usersOf } from "./rule-user-list-values";
 
 export interface RuleUserListModel {
   /** The value as Terraform sent it (for what the resource hands back as it came). */

@@ -8,8 +8,8 @@
  *   read    the state as it is (nothing is read)
  *   apply   refused: an offline provider writes nothing
  */
-import type { Attribute, Block, ObjectValue, ResourceType, Schema, Value } from "./protocol";
-import { Typed, UNKNOWN } from "./protocol";
+import type { Attribute, Block, ObjectValue, ResourceType, Schema, Value } from "../protocol";
+import { Typed, UNKNOWN } from "../protocol";
 
 export const OFFLINE_VARIABLE = "ALERT_RULE_USERS_PROVIDER_OFFLINE";
 

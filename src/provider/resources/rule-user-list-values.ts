@@ -4,19 +4,19 @@
  * Terraform value or an unknown.
  */
 import { z } from "zod";
-import type { DesiredList, DesiredUser } from "../core/engine/desired";
-import type { ListView, ObservedList, RuleFacts } from "../io/workflow/provider/one-rule";
-import type { NativeProblem } from "../core/declaration/native";
-import type { OnDestroy } from "../core/native/native-provider";
-import type { Plan } from "../core/engine/plan-schema";
-import { parseKeptPlan } from "../io/workflow";
-import { redactStrings } from "../io/door-words";
-import { nativeListOf } from "../core/declaration/native";
-import { printableValues } from "../core/render";
-import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "./dynamic";
-import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type Value } from "./protocol";
-import { valuesOf } from "./resource";
-import { ruleUserListSchema } from "./schema";
+import type { DesiredList, DesiredUser } from "../../core/engine/desired";
+import type { ListView, ObservedList, RuleFacts } from "../../io/workflow/provider/one-rule";
+import type { NativeProblem } from "../../core/declaration/native";
+import type { OnDestroy } from "../../core/native/native-provider";
+import type { Plan } from "../../core/engine/plan-schema";
+import { parseKeptPlan } from "../../io/workflow";
+import { redactStrings } from "../../io/door-words";
+import { nativeListOf } from "../../core/declaration/native";
+import { printableValues } from "../../core/render";
+import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "../framework/dynamic";
+import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type Value } from "../protocol";
+import { valuesOf } from "../framework/resource";
+import { ruleUserListSchema } from "../schema";
 
 /** True when the value, or anything inside it, is not known yet. */
 export function hasUnknown(value: Value): boolean {

@@ -6,15 +6,15 @@
  * the pattern, so no pattern can keep a plan busy, and a read ends when Terraform stops the provider.
  */
 import { RE2JS } from "re2js";
-import type { RuleRow } from "../core/live/who";
-import { listRules } from "../io/workflow";
-import { printable, printableValues } from "../core/render";
-import type { ProviderRun } from "./configure";
-import type { DataSourceType, Diagnostic, ObjectValue } from "./protocol";
-import { UNKNOWN } from "./protocol";
-import { valuesOf } from "./resource";
-import { rulesDataSourceSchema } from "./schema";
-import { messageOf } from "../io/door-words";
+import type { RuleRow } from "../../core/live/who";
+import { listRules } from "../../io/workflow";
+import { printable, printableValues } from "../../core/render";
+import type { ProviderRun } from "../configure";
+import type { DataSourceType, Diagnostic, ObjectValue } from "../protocol";
+import { UNKNOWN } from "../protocol";
+import { valuesOf } from "../framework/resource";
+import { rulesDataSourceSchema } from "../schema";
+import { messageOf } from "../../io/door-words";
 
 const LIST_TYPES = ["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_USERS"] as const;
 

@@ -10,11 +10,11 @@
  *     to   = alertrules_rule_user_list.exfiltration-watch_resource_DD269330
  *   }
  */
-import { declarationOfProvisionerState } from "../core/declaration/provisioner-state";
-import type { Diagnostic, MoveRequest, ObjectValue, Value } from "./protocol";
-import { ruleUserListSchema } from "./schema";
-import { typedLiteral } from "./dynamic";
-import { usersValue } from "./values";
+import { declarationOfProvisionerState } from "../../core/declaration/provisioner-state";
+import type { Diagnostic, MoveRequest, ObjectValue, Value } from "../protocol";
+import { ruleUserListSchema } from "../schema";
+import { typedLiteral } from "../framework/dynamic";
+import { usersValue } from "./rule-user-list-values";
 
 /** The providers whose resources a RuleUserList writes: Terraform's built-in one (terraform_data) and hashicorp/null. */
 const SOURCE_PROVIDERS: Record<string, RegExp> = {

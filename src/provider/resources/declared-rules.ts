@@ -5,10 +5,10 @@
  * one per batch of Terraform's parallel plans (docs/provider.md). Only rule IDs and names the
  * configuration spells out as plain strings are recorded; nothing else is kept.
  */
-import type { TerraformRun } from "../io/terraform-run";
-import type * as TerraformRunModule from "../io/terraform-run";
-import type { ResourceType } from "./protocol";
-import { messageOf } from "../io/door-words";
+import type { TerraformRun } from "../../io/terraform-run";
+import type * as TerraformRunModule from "../../io/terraform-run";
+import type { ResourceType } from "../protocol";
+import { messageOf } from "../../io/door-words";
 
 /** `type` with its validate recording the rule each configuration names (once per rule and process). */
 export function recordingDeclaredRules(type: ResourceType, env: NodeJS.ProcessEnv, log: (line: string) => void): ResourceType {
@@ -24,7 +24,7 @@ export function recordingDeclaredRules(type: ResourceType, env: NodeJS.ProcessEn
         seen.add(key);
         try {
           /* eslint-disable-next-line @typescript-eslint/no-require-imports -- with the engine, after the handshake */
-          terraformRun ??= (require("../io/terraform-run") as typeof TerraformRunModule).TerraformRun.current(env);
+          terraformRun ??= (require("../../io/terraform-run") as typeof TerraformRunModule).TerraformRun.current(env);
           terraformRun.declare({ ruleId, ruleName });
         } catch (err) {
           // only a saving of searches is lost

@@ -11,22 +11,22 @@
  *   apply   sends that plan's calls after reading the list again right before the first write, or
  *           nothing when the list moved since the plan read it ("plan again"), then verifies
  */
-import type { DesiredList } from "../core/engine/desired";
-import type { ObservedList } from "../io/workflow/provider/one-rule";
-import type { ObservePlanRequest, ReachedList } from "../io/workflow/provider/provider-rule";
-import type { Plan, RulePlan } from "../core/engine/plan-schema";
-import type { RunOptions } from "../io/workflow/session/session";
-import { applyPlannedRule, applyRuleChange, createKey, observeForPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, refusalOf, reviewDifferences, viewOfLiveList } from "../io/workflow";
-import { redactString as redactText, redactStrings as redactValues } from "../io/door-words";
-import { nativeImportIdProblem, parseNativeImportId } from "../core/native/native-provider";
-import { printable, printableLines, printableValues } from "../core/render";
-import { UNKNOWN, type Diagnostic, type MoveRequest, type ObjectValue, type PathStep, type Value } from "./protocol";
-import type { ProviderRun } from "./configure";
+import type { DesiredList } from "../../core/engine/desired";
+import type { ObservedList } from "../../io/workflow/provider/one-rule";
+import type { ObservePlanRequest, ReachedList } from "../../io/workflow/provider/provider-rule";
+import type { Plan, RulePlan } from "../../core/engine/plan-schema";
+import type { RunOptions } from "../../io/workflow/session/session";
+import { applyPlannedRule, applyRuleChange, createKey, observeForPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, refusalOf, reviewDifferences, viewOfLiveList } from "../../io/workflow";
+import { redactString as redactText, redactStrings as redactValues } from "../../io/door-words";
+import { nativeImportIdProblem, parseNativeImportId } from "../../core/native/native-provider";
+import { printable, printableLines, printableValues } from "../../core/render";
+import { UNKNOWN, type Diagnostic, type MoveRequest, type ObjectValue, type PathStep, type Value } from "../protocol";
+import type { ProviderRun } from "../configure";
 import { moveResourceState } from "./move-state";
-import type { ApplyAnswer, ImportAnswer, PlanAnswer, ReadAnswer, Resource } from "./resource";
+import type { ApplyAnswer, ImportAnswer, PlanAnswer, ReadAnswer, Resource } from "../framework/resource";
 import { decodeRuleUserList, type RuleUserListModel } from "./rule-user-list-model";
-import { ruleUserListSchema } from "./schema";
-import { declarationOf, decodePrivate, encodePrivate, hasUnknown, stateOf, usersValue, type PrivateData } from "./values";
+import { ruleUserListSchema } from "../schema";
+import { declarationOf, decodePrivate, encodePrivate, hasUnknown, stateOf, usersValue, type PrivateData } from "./rule-user-list-values";
 
 /** A service's string as an attribute shows it (escaped: Terraform prints attributes as they are), or `fallback` where there is none. */
 const shownOr = (text: string | null | undefined, fallback: Value): Value => (text === null || text === undefined ? fallback : printable(text));

@@ -11,7 +11,7 @@
  *            it leaves one null; the replacement the schema declares is added to the answer
  *   apply    no planned value → `delete`; no prior value → `create`; else `update`
  */
-import type { Attribute, Diagnostic, MoveRequest, ObjectValue, PathStep, ResourceType, Schema, Value } from "./protocol";
+import type { Attribute, Diagnostic, MoveRequest, ObjectValue, PathStep, ResourceType, Schema, Value } from "../protocol";
 
 /** An attribute of a resource's schema, with what the framework declares beside it. */
 export interface ResourceAttribute extends Attribute {

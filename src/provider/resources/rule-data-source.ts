@@ -3,14 +3,14 @@
  * live list (one metadata search, shared with the lookups that arrive together, and one
  * query-users; a system rule's list is not read).
  */
-import type { RuleObservation } from "../io/workflow/provider/one-rule";
-import { redactStrings } from "../io/door-words";
-import { printable, printableValues } from "../core/render";
-import type { ProviderRun } from "./configure";
-import type { DataSourceType, Diagnostic, ObjectValue, Value } from "./protocol";
-import { UNKNOWN } from "./protocol";
-import { valuesOf } from "./resource";
-import { ruleDataSourceSchema } from "./schema";
+import type { RuleObservation } from "../../io/workflow/provider/one-rule";
+import { redactStrings } from "../../io/door-words";
+import { printable, printableValues } from "../../core/render";
+import type { ProviderRun } from "../configure";
+import type { DataSourceType, Diagnostic, ObjectValue, Value } from "../protocol";
+import { UNKNOWN } from "../protocol";
+import { valuesOf } from "../framework/resource";
+import { ruleDataSourceSchema } from "../schema";
 import { untilStopped } from "./rules-data-source";
 
 /** A string attribute that is set: null when it is null, unknown, not a string or empty. */
