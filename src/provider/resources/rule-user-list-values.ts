@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { DesiredList, DesiredUser } from "../../core/engine/desired";
-import type { ListView, ObservedList, RuleFacts } from "../../io/workflow/provider/one-rule";
+import type { ListView, ObservedList, RuleFacts } from "../../io/workflow/provider/rule-lookup";
 import type { NativeProblem } from "../../core/declaration/native";
 import type { OnDestroy } from "../../core/native/native-provider";
 import type { Plan } from "../../core/engine/plan-schema";

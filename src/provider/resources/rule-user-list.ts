@@ -12,8 +12,8 @@
  *           nothing when the list moved since the plan read it ("plan again"), then verifies
  */
 import type { DesiredList } from "../../core/engine/desired";
-import type { ObservedList } from "../../io/workflow/provider/one-rule";
-import type { ObservePlanRequest, ReachedList } from "../../io/workflow/provider/provider-rule";
+import type { ObservedList } from "../../io/workflow/provider/rule-lookup";
+import type { ObservePlanRequest, ReachedList } from "../../io/workflow/provider/rule-state";
 import type { Plan, RulePlan } from "../../core/engine/plan-schema";
 import type { RunOptions } from "../../io/workflow/session/session";
 import { applyPlannedRule, applyRuleChange, createKey, observeForPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, refusalOf, reviewDifferences, viewOfLiveList } from "../../io/workflow";
@@ -139,7 +139,7 @@ export class RuleUserListResource implements Resource<RuleUserListModel> {
     };
   }
 
-  /** What a plan's observation starts from (src/io/workflow/provider/provider-rule.ts), with the private data read. */
+  /** What a plan's observation starts from (src/io/workflow/provider/rule-state.ts), with the private data read. */
   private observeRequest(prior: RuleUserListModel | null, config: RuleUserListModel, priorPrivate: Buffer, list: DesiredList): ObservePlanRequest {
     return {
       reference: config.reference,

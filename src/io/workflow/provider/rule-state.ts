@@ -3,7 +3,7 @@
  * Terraform's planned private data, and its apply sends exactly that plan's calls, after the same
  * admission as a saved plan (src/io/workflow/steps/apply.ts), or nothing.
  *
- *   plan     the engine's plan of one declaration against what was read (src/io/workflow/provider/one-rule.ts)
+ *   plan     the engine's plan of one declaration against what was read (src/io/workflow/provider/rule-lookup.ts)
  *   apply    read again right before the first write; a list that moved since the plan read it sends
  *            nothing and says what moved ("plan again"); else the plan's calls, then verify
  *   destroy  with on_destroy = "clear": a plan of its own, made and shown at plan time, applied the same way
@@ -23,7 +23,7 @@ import { knownRuleNames, type RuleReference } from "../../observe";
 import { printable } from "../../../core/render/common";
 import type { TerraformRun } from "../../terraform-run";
 import { applyPlanned } from "../steps/apply";
-import { planOneRule, readRuleList, today, viewOfLiveList, type RuleLookup } from "./one-rule";
+import { planOneRule, readRuleList, today, viewOfLiveList, type RuleLookup } from "./rule-lookup";
 import type { RunOptions, Session } from "../session/session";
 
 export type { PlannedRemoval };
