@@ -15,7 +15,8 @@ export { SECRET_VALUE_VARIABLES } from "../shared/secret-variables";
 export { redactString, registerEnvironmentSecrets, registerSecret, registerUrlPassword } from "../api";
 export { redactStrings } from "../api/http/redact";
 /** Durations and time limits: `--max-plan-age` and `timeouts`' durations, `--now`'s instant, the request's and the run's limits. */
-export { DEFAULT_MAX_PLAN_AGE, parseDuration } from "../core/engine/admission";
+export { DEFAULT_MAX_PLAN_AGE } from "../core/engine/admission";
+export { parseDuration } from "../shared/durations";
 export { isInstant } from "../core/engine/expiry";
 export { MAX_RUN_DEADLINE_SECONDS } from "../api";
 /** Default of --timeout (and the most request_timeout shortens it to): how long one HTTP attempt may take, in seconds. */

@@ -5,7 +5,7 @@
  */
 import { RULE_DATA_SOURCE, RULES_DATA_SOURCE, ruleDataSourceSchema, rulesDataSourceSchema } from "../../src/provider/schema";
 import type { DataSourceType, ObjectValue, Value } from "../../src/provider/protocol";
-import { rulesFilter } from "../../src/provider/resources/rules-data-source";
+import { rulesFilter, rulesModel } from "../../src/provider/resources/rules-data-source";
 import type { RuleRow } from "../../src/core/live/who";
 import { useSimulator } from "../support/simulator";
 import { FINANCE_NAME, RULES } from "../support/sample";
@@ -99,13 +99,13 @@ describe("data source alertrules_rules: filters", () => {
 
   it("matches name_regex in linear time: ^(a+)+$ against a 32-letter name ends at once (a backtracking engine tries 2^32 ways)", () => {
     // given a rule whose name is 31 a's and a b: no match, found only by trying every split of the a's
-    const filter = rulesFilter(rulesConfig({ name_regex: "^(a+)+$" }));
+    const filter = rulesFilter(rulesModel.decode(rulesConfig({ name_regex: "^(a+)+$" })));
     const row = (name: string): RuleRow => ({ ruleId: "r", name, listType: "SPECIFIED_USERS", users: 1, isSystem: false, ruleSource: "Alerting", isEnabled: true });
     // when / then (JavaScript's RegExp would not return within the test's timeout)
     if (!("keep" in filter)) throw new Error("refused");
     expect(filter.keep(row(`${"a".repeat(31)}b`))).toBe(false);
     expect(filter.keep(row("a".repeat(32)))).toBe(true);
-    expect("keep" in rulesFilter(rulesConfig({ name_regex: "^(.+)+#$" }))).toBe(true);
+    expect("keep" in rulesFilter(rulesModel.decode(rulesConfig({ name_regex: "^(.+)+#$" })))).toBe(true);
   });
 
   it("ends a read when Terraform stops the provider, without waiting for the service", async () => {

@@ -5,33 +5,31 @@
  * one per batch of Terraform's parallel plans (docs/provider.md). Only rule IDs and names the
  * configuration spells out as plain strings are recorded; nothing else is kept.
  */
-import type { TerraformRun } from "../../io/terraform-run";
-import type * as TerraformRunModule from "../../io/terraform-run";
-import type { ResourceType } from "../protocol";
+import { TerraformRun } from "../../io/terraform-run";
 import { messageOf } from "../../io/door-words";
 
-/** `type` with its validate recording the rule each configuration names (once per rule and process). */
-export function recordingDeclaredRules(type: ResourceType, env: NodeJS.ProcessEnv, log: (line: string) => void): ResourceType {
-  const seen = new Set<string>();
-  let terraformRun: TerraformRun | undefined;
-  return {
-    ...type,
-    validate: (config) => {
-      const ruleId = typeof config["rule_id"] === "string" ? config["rule_id"] : null;
-      const ruleName = typeof config["rule_name"] === "string" ? config["rule_name"] : null;
-      const key = JSON.stringify([ruleId, ruleName]);
-      if ((ruleId !== null || ruleName !== null) && !seen.has(key)) {
-        seen.add(key);
-        try {
-          /* eslint-disable-next-line @typescript-eslint/no-require-imports -- with the engine, after the handshake */
-          terraformRun ??= (require("../../io/terraform-run") as typeof TerraformRunModule).TerraformRun.current(env);
-          terraformRun.declare({ ruleId, ruleName });
-        } catch (err) {
-          // only a saving of searches is lost
-          log(`[WARN] alertrules provider: could not record a declared rule: ${messageOf(err)}`);
-        }
-      }
-      return type.validate?.(config) ?? [];
-    },
-  };
+/** The recorder of one provider process: each rule once. */
+export class DeclaredRules {
+  private readonly seen = new Set<string>();
+  private terraformRun: TerraformRun | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Records the rule a configuration names (by ID, by name, or both as written); a rule recorded already, or none, is no work. */
+  record(ruleId: string | null, ruleName: string | null): void {
+    if (ruleId === null && ruleName === null) return;
+    const key = JSON.stringify([ruleId, ruleName]);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    try {
+      this.terraformRun ??= TerraformRun.current(this.env);
+      this.terraformRun.declare({ ruleId, ruleName });
+    } catch (err) {
+      // only a saving of searches is lost
+      this.log(`[WARN] alertrules provider: could not record a declared rule: ${messageOf(err)}`);
+    }
+  }
 }

@@ -7,21 +7,58 @@ import type { RuleObservation } from "../../io/workflow/provider/rule-lookup";
 import { redactStrings } from "../../io/door-words";
 import { printable, printableValues } from "../../core/render";
 import type { ProviderRun } from "../configure";
-import type { DataSourceType, Diagnostic, ObjectValue, Value } from "../protocol";
+import type { Diagnostic, Value } from "../protocol";
 import { UNKNOWN } from "../protocol";
-import { valuesOf } from "../framework/resource";
-import { ruleDataSourceSchema } from "../schema";
+import type { Codec, DataSource } from "../framework/resource";
+import { asBool, asString, attributesOf, type BoolValue, type StringValue } from "../framework/values";
+import { ruleDataSourceSchema, type RuleDataSourceAttribute } from "../schema";
 import { untilStopped } from "./rules-data-source";
+
+/** The model of an `alertrules_rule` value: the rule asked for, its facts and its live users. */
+export interface RuleModel {
+  readonly ruleId: StringValue;
+  readonly ruleName: StringValue;
+  readonly id: StringValue;
+  readonly listType: StringValue;
+  readonly isSystem: BoolValue;
+  readonly ruleSource: StringValue;
+  readonly isEnabled: BoolValue;
+  readonly users: Value;
+}
+
+const attribute = attributesOf(ruleDataSourceSchema);
+
+export const ruleModel: Codec<RuleModel> = {
+  decode: (wire) => ({
+    ruleId: asString(attribute(wire, "rule_id")),
+    ruleName: asString(attribute(wire, "rule_name")),
+    id: asString(attribute(wire, "id")),
+    listType: asString(attribute(wire, "list_type")),
+    isSystem: asBool(attribute(wire, "is_system")),
+    ruleSource: asString(attribute(wire, "rule_source")),
+    isEnabled: asBool(attribute(wire, "is_enabled")),
+    users: attribute(wire, "users"),
+  }),
+  encode: (model): { [name in RuleDataSourceAttribute]: Value } => ({
+    rule_id: model.ruleId,
+    rule_name: model.ruleName,
+    id: model.id,
+    list_type: model.listType,
+    is_system: model.isSystem,
+    rule_source: model.ruleSource,
+    is_enabled: model.isEnabled,
+    users: model.users,
+  }),
+};
 
 /** A string attribute that is set: null when it is null, unknown, not a string or empty. */
 const nonEmptyString = (v: Value | undefined): string | null => (typeof v === "string" && v !== "" ? v : null);
 
 /** Exactly one of rule_id and rule_name, in the data source's words. */
-export function ruleDataSourceProblems(config: ObjectValue): Diagnostic[] {
-  const values = valuesOf(ruleDataSourceSchema, config);
-  if (values.rule_id === UNKNOWN || values.rule_name === UNKNOWN) return [];
-  const id = nonEmptyString(values.rule_id);
-  const name = nonEmptyString(values.rule_name);
+export function ruleDataSourceProblems(config: RuleModel): Diagnostic[] {
+  if (config.ruleId === UNKNOWN || config.ruleName === UNKNOWN) return [];
+  const id = nonEmptyString(config.ruleId);
+  const name = nonEmptyString(config.ruleName);
   if ((id === null) === (name === null)) {
     return [{ severity: "error", summary: "Invalid alertrules_rule", detail: `Set exactly one of rule_id (the rule's observerRuleId) and rule_name (its exact name); ${id === null ? "neither is set" : "both are set"}.`, attribute: [id === null ? "rule_id" : "rule_name"] }];
   }
@@ -29,11 +66,10 @@ export function ruleDataSourceProblems(config: ObjectValue): Diagnostic[] {
 }
 
 /** The data source's state of an observation, or the error that says why there is none. */
-export function ruleState(config: ObjectValue, observation: RuleObservation, isEnabled: boolean | null = null): { state: ObjectValue } | { error: Diagnostic } {
-  const values = valuesOf(ruleDataSourceSchema, config);
-  const byName = nonEmptyString(values.rule_id) === null;
+export function ruleState(config: RuleModel, observation: RuleObservation, isEnabled: boolean | null = null): { state: RuleModel } | { error: Diagnostic } {
+  const byName = nonEmptyString(config.ruleId) === null;
   const field = byName ? "rule_name" : "rule_id";
-  const asked = nonEmptyString(values[field]) ?? "";
+  const asked = nonEmptyString(byName ? config.ruleName : config.ruleId) ?? "";
   switch (observation.kind) {
     case "not-found":
       return { error: { severity: "error", summary: "Rule not found", detail: byName ? `No rule is named ${JSON.stringify(asked)} in this tenant (names match exactly, case included): check the name, or set rule_id instead.` : `No rule has the ID ${JSON.stringify(asked)} in this tenant: check rule_id (the rule's observerRuleId), or set rule_name instead.`, attribute: [field] } };
@@ -52,13 +88,13 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
   // Terraform prints them as they are: nothing in them may draw (escaped, design §13.2)
   return {
     state: printableValues(redactStrings({
-      rule_id: rule.observerRuleId,
-      rule_name: rule.name,
+      ruleId: rule.observerRuleId,
+      ruleName: rule.name,
       id: rule.observerRuleId,
-      list_type: list?.usersToAlertOn ?? null,
-      is_system: rule.isSystem,
-      rule_source: rule.ruleSource,
-      is_enabled: isEnabled,
+      listType: list?.usersToAlertOn ?? null,
+      isSystem: rule.isSystem,
+      ruleSource: rule.ruleSource,
+      isEnabled,
       users,
     })),
   };
@@ -66,20 +102,20 @@ export function ruleState(config: ObjectValue, observation: RuleObservation, isE
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function ruleDataSource(current: () => ProviderRun | null): DataSourceType {
-  return {
-    schema: ruleDataSourceSchema,
-    validate: ruleDataSourceProblems,
-    async read(config) {
-      const problems = ruleDataSourceProblems(config);
-      if (problems.length > 0) return { state: config, diagnostics: problems };
-      const run = current();
-      if (run === null) throw new Error("the alertrules provider is not configured: run terraform again.");
-      const values = valuesOf(ruleDataSourceSchema, config);
-      const id = nonEmptyString(values.rule_id);
-      const observation = await untilStopped(run.lookup.observe(id !== null ? { ruleId: id, ruleName: null } : { ruleId: null, ruleName: nonEmptyString(values.rule_name) }), run.signal);
-      const answer = ruleState(config, observation, observation.kind === "found" ? run.lookup.isEnabled(observation.rule.observerRuleId) : null);
-      return "state" in answer ? { state: answer.state } : { state: config, diagnostics: [answer.error] };
-    },
-  };
+export class RuleDataSource implements DataSource<RuleModel, ProviderRun> {
+  readonly schema = ruleDataSourceSchema;
+  readonly model = ruleModel;
+
+  validate(config: RuleModel): Diagnostic[] {
+    return ruleDataSourceProblems(config);
+  }
+
+  async read(config: RuleModel, run: ProviderRun): Promise<{ state: RuleModel; diagnostics?: Diagnostic[] }> {
+    const problems = ruleDataSourceProblems(config);
+    if (problems.length > 0) return { state: config, diagnostics: problems };
+    const id = nonEmptyString(config.ruleId);
+    const observation = await untilStopped(run.lookup.observe(id !== null ? { ruleId: id, ruleName: null } : { ruleId: null, ruleName: nonEmptyString(config.ruleName) }), run.signal);
+    const answer = ruleState(config, observation, observation.kind === "found" ? run.lookup.isEnabled(observation.rule.observerRuleId) : null);
+    return "state" in answer ? { state: answer.state } : { state: config, diagnostics: [answer.error] };
+  }
 }

@@ -1,39 +1,17 @@
 /**
- * Values at the edge: the resource's configuration and state (plain values decoded by the protocol
- * room) to and from the engine's declarations and views. Checked here, so nothing deeper sees a
- * Terraform value or an unknown.
+ * The resource's values to and from the engine's: the declared `users` (a dynamic value, typed as
+ * the configuration wrote it) and what the provider keeps beside a state (its private data).
+ * Checked here, so nothing deeper sees a Terraform value or an unknown.
  */
 import { z } from "zod";
-import type { DesiredList, DesiredUser } from "../../core/engine/desired";
-import type { ListView, ObservedList, RuleFacts } from "../../io/workflow/provider/rule-lookup";
-import type { NativeProblem } from "../../core/declaration/native";
-import type { OnDestroy } from "../../core/native/native-provider";
+import type { DesiredUser } from "../../core/engine/desired";
+import type { ObservedList, RuleFacts } from "../../io/workflow/provider/rule-lookup";
 import type { Plan } from "../../core/engine/plan-schema";
 import { parseKeptPlan } from "../../io/workflow";
 import { redactStrings } from "../../io/door-words";
-import { nativeListOf } from "../../core/declaration/native";
-import { printableValues } from "../../core/render";
-import { expectedShapeProblems, elementType, plain, setOwn, typedLiteral } from "../framework/dynamic";
-import { Typed, UNKNOWN, type Diagnostic, type ObjectValue, type Value } from "../protocol";
-import { valuesOf } from "../framework/resource";
-import { ruleUserListSchema } from "../schema";
-
-/** True when the value, or anything inside it, is not known yet. */
-export function hasUnknown(value: Value): boolean {
-  if (value === UNKNOWN) return true;
-  if (value instanceof Typed) return hasUnknown(value.value);
-  if (Array.isArray(value)) return value.some(hasUnknown);
-  if (value !== null && typeof value === "object") return Object.values(value).some(hasUnknown);
-  return false;
-}
-
-/** A string attribute's value, or null when it is null, unknown or not a string. */
-export const stringValue = (v: Value | undefined): string | null => (typeof v === "string" ? v : null);
-
-/** How the resource is named in messages: by the rule it declares. */
-function resourceLabel(id: string | null, name: string | null): string {
-  return id !== null ? `alertrules_rule_user_list for rule ${id}` : `alertrules_rule_user_list for rule "${name ?? "?"}"`;
-}
+import { elementType, plain, setOwn, typedLiteral } from "../framework/dynamic";
+import { stringValue } from "../framework/values";
+import { Typed, UNKNOWN, type ObjectValue, type Value } from "../protocol";
 
 /** The declared users of a configuration or state (`users` map), sorted by user ID. */
 export function usersOf(typed: Value | undefined): DesiredUser[] | null {
@@ -81,102 +59,6 @@ export function usersValue(users: readonly DesiredUser[], prior: Value | undefin
   return new Typed(["object", types], values);
 }
 
-/** The construct's prop names in a message, as the resource's attributes. */
-function renameFields(message: string): string {
-  return message
-    .replace(/ruleId\/ruleName/g, "rule_id/rule_name")
-    .replace(/allowMassRemoval/g, "allow_mass_removal")
-    .replace(/\.expiresAt/g, ".expires_at")
-    .replace(/exclusionListsRequireExpiry\.maxDays/g, "exclusion_lists_require_expiry_max_days")
-    .replace(/maxUsers/g, "max_users")
-    .replace(/allowedAliasDomains/g, "allowed_alias_domains")
-    .replace(/forbidRemovalsFromInclusionLists/g, "forbid_removals_from_inclusion_lists");
-}
-
-/** `users[2]` in a message as `users["<id>"]`. */
-function nameUsers(message: string, users: readonly DesiredUser[]): string {
-  return message.replace(/users\[(\d+)\]/g, (whole, i: string) => {
-    const id = users[Number(i)]?.userId;
-    return id === undefined ? whole : `users[${JSON.stringify(id)}]`;
-  });
-}
-
-export type Declared = { readonly kind: "declared"; readonly list: DesiredList; readonly onDestroy: OnDestroy } | { readonly kind: "unknown" } | { readonly kind: "invalid"; readonly diagnostics: Diagnostic[] };
-
-/**
- * The declaration of a resource's configuration, with every failure at once (the construct's
- * rules, named by attribute), or `unknown` while a value is not known yet (Terraform validates
- * again once it is).
- */
-export function declarationOf(config: ObjectValue): Declared {
-  // Terraform validates a configuration, then plans it, each time sending the same value: the
-  // second call in a process is the first's answer (a known value only: JSON drops an unknown)
-  const key = hasUnknown(config) ? null : JSON.stringify(config);
-  const kept = key === null ? undefined : declaredKept.get(key);
-  if (kept !== undefined) return kept;
-  const declared = declare(config);
-  if (key !== null) {
-    if (declaredKept.size >= DECLARED_KEPT) declaredKept.clear();
-    declaredKept.set(key, declared);
-  }
-  return declared;
-}
-
-/** The declarations of the configurations this process has read, by their JSON (bounded: past it, forgotten). */
-const declaredKept = new Map<string, Declared>();
-const DECLARED_KEPT = 4096;
-
-function declare(config: ObjectValue): Declared {
-  const shapeProblems = ruleUserListSchema.attributes.flatMap((attribute) => expectedShapeProblems(attribute, config[attribute.name]));
-  if (shapeProblems.length > 0) return { kind: "invalid", diagnostics: shapeProblems };
-  const values = valuesOf(ruleUserListSchema, config);
-  const settings: Value[] = [values.rule_id, values.rule_name, values.users, values.mode, values.policies, values.allow_mass_removal, values.on_destroy];
-  if (settings.some(hasUnknown)) return { kind: "unknown" };
-  const users = usersOf(values.users) ?? [];
-  const ruleId = stringValue(values.rule_id);
-  const ruleName = stringValue(values.rule_name);
-  const policies = plain(values.policies);
-  const read = nativeListOf(
-    {
-      rule_id: ruleId,
-      rule_name: ruleName,
-      mode: stringValue(values.mode),
-      allow_mass_removal: values.allow_mass_removal,
-      users,
-      on_destroy: stringValue(values.on_destroy),
-      policies: Array.isArray(policies) ? policies.map((raw) => (raw ?? {}) as ObjectValue) : null,
-    },
-    (index) => `policies[${index}]`,
-  );
-  if (!read.ok) return { kind: "invalid", diagnostics: read.problems.map((problem) => diagnosticOf(problem, users)) };
-  return {
-    kind: "declared",
-    onDestroy: read.onDestroy ?? "keep",
-    list: {
-      constructPath: resourceLabel(ruleId, ruleName),
-      stack: "terraform",
-      ruleId,
-      ruleName,
-      mode: read.mode,
-      allowMassRemoval: read.allowMassRemoval,
-      users,
-      ...(read.policies.length > 0 ? { policies: read.policies } : {}),
-    },
-  };
-}
-
-/** A problem of the attributes as Terraform shows it: named by attribute, in the resource's words. */
-function diagnosticOf(problem: NativeProblem, users: readonly DesiredUser[]): Diagnostic {
-  switch (problem.subject) {
-    case "list":
-      return { severity: "error", summary: "Invalid rule user list", detail: `${nameUsers(renameFields(problem.message), users)}.`, ...(problem.path.length === 0 ? {} : { attribute: problem.path }) };
-    case "on_destroy":
-      return { severity: "error", summary: "Invalid on_destroy", detail: problem.message, attribute: problem.path };
-    case "policy":
-      return { severity: "error", summary: "Invalid policy", detail: renameFields(problem.message), attribute: problem.path };
-  }
-}
-
 /**
  * What the provider keeps beside a resource's state (Terraform's private data): the rule's facts,
  * the list as last read, and in a plan's private data the plan itself (design §12.1: its apply
@@ -216,31 +98,4 @@ export function decodePrivate(bytes: Buffer): PrivateData | null {
   } catch {
     return null;
   }
-}
-
-/** The state of a resource: the declaration's settings, the view of the live list, and the rule's facts. */
-export function stateOf(input: {
-  readonly base: ObjectValue;
-  readonly rule: RuleFacts;
-  readonly listType: string | null;
-  readonly view: Pick<ListView, "users" | "expiredOnList" | "aliasesWithoutUserId">;
-}): ObjectValue {
-  const { base, rule, view } = input;
-  // aliases and names come from the service, which may echo a secret: state never holds one; and
-  // Terraform prints attributes as they are: nothing in them may draw (escaped, design §13.2)
-  const users = usersValue(printableValues(redactStrings(view.users)), base["users"]);
-  return {
-    ...printableValues(
-      redactStrings({
-        ...base,
-        users: null,
-        id: rule.observerRuleId,
-        list_type: input.listType,
-        expired_user_ids: [...view.expiredOnList],
-        entries_without_user_id: [...view.aliasesWithoutUserId],
-        removes: [],
-      }),
-    ),
-    users,
-  };
 }

@@ -283,26 +283,22 @@ export async function observeForPlan(
   return { observation: await context.lookup.observe(reference), fromKept: false };
 }
 
-/** A resource's plan of a change: the engine's plan, the rule it resolved to, and whether another resource already planned that rule. */
+/** A resource's plan of a change: the engine's plan, and the observation it was made from. */
 export interface RuleChangePlan {
   readonly observation: RuleObservation;
   readonly plan: Plan;
-  /** The configuration resolves to another rule than the state's: the resource is replaced. */
-  readonly replaced: boolean;
-  /** Why the plan is refused: another resource planned the same rule (null: none did). */
-  readonly duplicate: string | null;
 }
 
 /**
  * Plans a resource's change (design §12.1): the observation ({@link observeForPlan}), the engine's
- * plan, the rule checked again by a fresh lookup where private data gave its facts, and the claim
- * of the rule (one resource per rule) unless the resource is replaced.
+ * plan, and the rule checked again by a fresh lookup where private data gave its facts. The claim
+ * of the rule (one resource per rule, {@link claimRule}) is the resource's, once it knows whether
+ * the plan replaces it.
  */
 export async function planRuleChange(
   context: ProviderRuleContext,
   observed: { readonly observation: RuleObservation; readonly fromKept: boolean },
   list: DesiredList,
-  priorId: string | null | undefined,
 ): Promise<RuleChangePlan> {
   let { observation } = observed;
   let plan = planOneRule(list, observation, context.session);
@@ -315,11 +311,7 @@ export async function planRuleChange(
       plan = planOneRule(list, observation, context.session);
     }
   }
-  // A list change never replaces; naming another rule does (the rule the configuration resolves to is not the state's).
-  const resolvedId = observation.kind === "found" || (observation.kind === "failed" && observation.rule !== null) ? observation.rule!.observerRuleId : null;
-  const replaced = priorId !== undefined && resolvedId !== null && resolvedId !== priorId;
-  const duplicate = observation.kind === "found" && !replaced ? claimRule(context, observation.rule, list) : null;
-  return { observation, plan, replaced, duplicate };
+  return { observation, plan };
 }
 
 /**
