@@ -3,7 +3,7 @@
  * live list (one metadata search, shared with the lookups that arrive together, and one
  * query-users; a system rule's list is not read).
  */
-import type { RuleObservation } from "../../io/workflow/provider/rule-lookup";
+import type { RuleObservation } from "../../core/engine/observation";
 import { redactStrings } from "../../io/door-words";
 import { printable, printableValues } from "../../core/render";
 import type { ProviderRun } from "../configure";

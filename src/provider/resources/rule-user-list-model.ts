@@ -5,7 +5,8 @@
  */
 import type { DesiredUser, ListMode } from "../../core/engine/desired";
 import type { RuleReference } from "../../io/observe";
-import type { ListView, RuleFacts } from "../../io/workflow/provider/rule-lookup";
+import type { RuleFacts } from "../../core/engine/observation";
+import type { ListView } from "../../core/live/list-view";
 import { redactStrings } from "../../io/door-words";
 import { printableValues } from "../../core/render";
 import type { ObjectValue, Value } from "../protocol";

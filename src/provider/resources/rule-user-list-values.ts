@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { DesiredUser } from "../../core/engine/desired";
-import type { ObservedList, RuleFacts } from "../../io/workflow/provider/rule-lookup";
+import type { ObservedList, RuleFacts } from "../../core/engine/observation";
 import type { Plan } from "../../core/engine/plan-schema";
 import { parseKeptPlan } from "../../io/workflow";
 import { redactStrings } from "../../io/door-words";

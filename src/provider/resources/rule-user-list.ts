@@ -15,7 +15,7 @@
  *           `timeouts` deadline bounds it until that first write
  */
 import type { DesiredList } from "../../core/engine/desired";
-import type { ObservedList } from "../../io/workflow/provider/rule-lookup";
+import type { ObservedList } from "../../core/engine/observation";
 import type { ObservePlanRequest, ReachedList } from "../../io/workflow/provider/rule-state";
 import type { Plan, RulePlan } from "../../core/engine/plan-schema";
 import type { RunOptions } from "../../io/workflow/session/session";
