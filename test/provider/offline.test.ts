@@ -14,7 +14,7 @@ import { RULE_USER_LIST, ruleUserListSchema } from "../../src/provider/schema";
 /** The resource as a provider configured offline serves it (the server checks offline once per call). */
 async function offlineResource(): Promise<ResourceType> {
   const provider = alertRulesProvider({ env: { ALERT_RULE_USERS_PROVIDER_OFFLINE: "1" }, cwd: process.cwd(), log: () => undefined });
-  await provider.configure({}, { terraformVersion: "1.11.4" });
+  await provider.configureProvider({}, { terraformVersion: "1.11.4" });
   return provider.resources[RULE_USER_LIST]!;
 }
 
@@ -45,19 +45,19 @@ describe("the offline provider", () => {
     const resource = await offlineResource();
     const config: ObjectValue = { rule_id: "r-1", users: {}, timeouts: { create: "5m", update: null, delete: null, read: null } };
     // when
-    const { planned } = await resource.plan({ prior: null, proposed: config, config, priorPrivate: Buffer.alloc(0) });
+    const { planned } = await resource.planResourceChange({ prior: null, proposed: config, config, priorPrivate: Buffer.alloc(0) });
     // then
     expect(planned?.["timeouts"]).toEqual({ create: "5m", update: null, delete: null, read: null });
-    const unset = await resource.plan({ prior: null, proposed: { ...config, timeouts: null }, config: { ...config, timeouts: null }, priorPrivate: Buffer.alloc(0) });
+    const unset = await resource.planResourceChange({ prior: null, proposed: { ...config, timeouts: null }, config: { ...config, timeouts: null }, priorPrivate: Buffer.alloc(0) });
     expect(unset.planned?.["timeouts"]).toBeNull();
   });
 
   it("reads state as it is, plans a destroy as null, and refuses to apply", async () => {
     const resource = await offlineResource();
     const state = { id: "r-1" };
-    await expect(resource.read({ state, private: Buffer.alloc(0) })).resolves.toEqual({ state, private: Buffer.alloc(0) });
-    await expect(resource.plan({ prior: state, proposed: null, config: null, priorPrivate: Buffer.alloc(0) })).resolves.toEqual({ planned: null });
-    const applied = await resource.apply({ prior: state, planned: null, config: null, plannedPrivate: Buffer.alloc(0) });
+    await expect(resource.readResource({ state, private: Buffer.alloc(0) })).resolves.toEqual({ state, private: Buffer.alloc(0) });
+    await expect(resource.planResourceChange({ prior: state, proposed: null, config: null, priorPrivate: Buffer.alloc(0) })).resolves.toEqual({ planned: null });
+    const applied = await resource.applyResourceChange({ prior: state, planned: null, config: null, plannedPrivate: Buffer.alloc(0) });
     expect(applied.state).toBe(state);
     expect(applied.diagnostics?.[0]?.detail).toMatch(/^The alertrules provider is offline \(ALERT_RULE_USERS_PROVIDER_OFFLINE=1\): it contacts no service and applies nothing\./);
   });

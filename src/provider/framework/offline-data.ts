@@ -139,7 +139,7 @@ export function offlineDataSources(schemas: { readonly [type: string]: Schema },
       type,
       {
         schema,
-        read(config: ObjectValue): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }> {
+        readDataSource(config: ObjectValue): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }> {
           answers ??= answersOf(env, schemas);
           const key = dataRequestKey(type, schema, config);
           const answer = answers?.get(key);

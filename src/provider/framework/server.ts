@@ -95,17 +95,17 @@ class ResourceServer<M, R> implements ResourceType {
     private readonly runs: () => Configured<R>,
   ) {}
 
-  async validate(config: ObjectValue): Promise<Diagnostic[]> {
+  async validateResourceConfig(config: ObjectValue): Promise<Diagnostic[]> {
     const type = this.type();
     const model = type.model.decode(config);
     return [...(await type.validate(model)), ...(this.declaresTimeouts() ? timeoutProblems(config) : [])];
   }
 
-  upgrade(_version: number, state: ObjectValue): ObjectValue {
+  upgradeResourceState(_version: number, state: ObjectValue): ObjectValue {
     return state;
   }
 
-  async read(request: { state: ObjectValue; private: Buffer }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }> {
+  async readResource(request: { state: ObjectValue; private: Buffer }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }> {
     const configured = this.runs();
     if (configured.kind === "offline") return { state: request.state, private: request.private };
     const run = online<R>(configured);
@@ -116,22 +116,21 @@ class ResourceServer<M, R> implements ResourceType {
     return this.stateAnswer(answer, state, request.state);
   }
 
-  async plan(request: { prior: ObjectValue | null; proposed: ObjectValue | null; config: ObjectValue | null; priorPrivate: Buffer }): Promise<{ planned: ObjectValue | null; requiresReplace?: PathStep[][]; plannedPrivate?: Buffer; diagnostics?: Diagnostic[] }> {
-    const { prior, proposed, config, priorPrivate } = request;
+  async planResourceChange(request: { prior: ObjectValue | null; proposed: ObjectValue | null; config: ObjectValue | null; priorPrivate: Buffer }): Promise<{ planned: ObjectValue | null; requiresReplace?: PathStep[][]; plannedPrivate?: Buffer; diagnostics?: Diagnostic[] }> {
     const configured = this.runs();
-    if (configured.kind === "offline") return { planned: proposed === null || config === null ? null : plannedObject(this.schema.attributes, config, this.schema.blocks) };
+    if (configured.kind === "offline") return { planned: request.proposed === null || request.config === null ? null : plannedObject(this.schema.attributes, request.config, this.schema.blocks) };
     const run = online<R>(configured);
     const type = this.type();
     const { model } = type;
-    const priorModel = prior === null ? null : model.decode(prior);
-    if (proposed === null || config === null) return priorModel === null ? { planned: null } : this.planAnswer(await type.planDelete({ prior: priorModel, priorPrivate }, run), model);
-    const planned = model.decode(plannedFromConfig(this.schema, prior, proposed, config));
-    const answer = this.planAnswer(await type.plan({ prior: priorModel, config: model.decode(config), planned, priorPrivate }, run), model);
-    const replace = requiresReplace(this.schema, prior, answer.planned, config);
+    const prior = request.prior === null ? null : model.decode(request.prior);
+    if (request.proposed === null || request.config === null) return prior === null ? { planned: null } : this.planAnswer(await type.planDelete({ prior, priorPrivate: request.priorPrivate }, run), model);
+    const planned = model.decode(plannedFromConfig(this.schema, request.prior, request.proposed, request.config));
+    const answer = this.planAnswer(await type.plan({ prior, config: model.decode(request.config), planned, priorPrivate: request.priorPrivate }, run), model);
+    const replace = requiresReplace(this.schema, request.prior, answer.planned, request.config);
     return replace.length === 0 ? answer : { ...answer, requiresReplace: replace };
   }
 
-  async apply(request: { prior: ObjectValue | null; planned: ObjectValue | null; config: ObjectValue | null; plannedPrivate: Buffer }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }> {
+  async applyResourceChange(request: { prior: ObjectValue | null; planned: ObjectValue | null; config: ObjectValue | null; plannedPrivate: Buffer }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }> {
     const { prior, planned, config, plannedPrivate } = request;
     const configured = this.runs();
     if (configured.kind === "offline") return { state: prior, diagnostics: [OFFLINE_ERROR] };
@@ -151,14 +150,14 @@ class ResourceServer<M, R> implements ResourceType {
     return this.stateAnswer(answer, priorModel, prior);
   }
 
-  async importState(id: string): Promise<{ state: ObjectValue; private?: Buffer; diagnostics?: Diagnostic[] }> {
+  async importResourceState(id: string): Promise<{ state: ObjectValue; private?: Buffer; diagnostics?: Diagnostic[] }> {
     if (this.runs().kind === "offline") return { state: {}, diagnostics: [OFFLINE_ERROR] };
     const type = this.type();
     const answer = await type.importState(id);
     return { ...this.stateAnswer(answer, null, null), state: answer.state === null ? {} : type.model.encode(answer.state) };
   }
 
-  async move(request: MoveRequest): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }> {
+  async moveResourceState(request: MoveRequest): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }> {
     const type = this.type();
     if (type.moveState === undefined) return { state: null, diagnostics: [{ severity: "error", summary: "Cannot move this resource", detail: "This resource type takes no moved block from another type." }] };
     return this.stateAnswer(await type.moveState(request), null, null);
@@ -194,14 +193,14 @@ class DataSourceServer<M, R> implements DataSourceType {
     private readonly offline: () => DataSourceType,
   ) {}
 
-  validate(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]> {
+  validateDataResourceConfig(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]> {
     const type = this.type();
     return type.validate(type.model.decode(config));
   }
 
-  async read(config: ObjectValue): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }> {
+  async readDataSource(config: ObjectValue): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }> {
     const configured = this.runs();
-    if (configured.kind === "offline") return this.offline().read(config);
+    if (configured.kind === "offline") return this.offline().readDataSource(config);
     const run = online<R>(configured);
     const type = this.type();
     const decoded = type.model.decode(config);
@@ -222,7 +221,7 @@ export function serveProvider<P, R>(served: ServedProvider<P, R>): ProviderDefin
     Object.fromEntries(Object.entries(rows).map(([name, row]) => [name, row.serve({ runs, offline: () => offlineData()[name]! })]));
   return {
     schema: served.schema,
-    async configure(config) {
+    async configureProvider(config) {
       const provider = block();
       const answer = await provider.configure(provider.model.decode(config), stopping.signal);
       configured = answer.run;
@@ -230,7 +229,7 @@ export function serveProvider<P, R>(served: ServedProvider<P, R>): ProviderDefin
     },
     resources: table(served.resources),
     dataSources: table(served.dataSources),
-    stop() {
+    stopProvider() {
       // Terraform's Ctrl-C: no new call starts; calls in flight finish (src/io/execute.ts).
       served.log("[INFO] stop requested: no new call starts; calls in flight finish");
       stopping.abort();

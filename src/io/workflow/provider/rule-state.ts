@@ -296,7 +296,7 @@ export async function observeForPlan(
     const earlier = request.keptCreate(context.terraform.keptCreate(createKey(context, request.list)));
     if (earlier !== null && earlier.list !== null) return { observation: { kind: "found", rule: earlier.rule, list: earlier.list }, fromKept: false };
   }
-  return { observation: await context.lookup.observe(reference), fromKept: false };
+  return { observation: await context.lookup.observe(request.reference), fromKept: false };
 }
 
 /** A resource's plan of a change: the engine's plan, and the observation it was made from. */
