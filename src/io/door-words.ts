@@ -23,6 +23,9 @@ export { MAX_RUN_DEADLINE_SECONDS } from "../api";
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 /** The environment's names for the connection, and the check of a base URL. */
 export { ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, checkBaseUrl } from "../api";
+/** The core's fields as each door names them, and a problem reported as data said in a door's words. */
+export { ATTRIBUTE_NAMES, BLOCK_WORDS, problemText } from "../shared/field-names";
+export type { FieldStep, FieldWords, SettingWords } from "../shared/field-names";
 /** Text helpers of messages. */
 export { messageOf, shellQuote, titleCase } from "../shared/text";
 export { TOOL_VERSION } from "./version";

@@ -7,7 +7,7 @@ import type { SendClock } from "../api/http/rate-limiter";
 import { RuleLookup, openSession, readReviewedPlans } from "../io/workflow";
 import { TerraformRun } from "../io/terraform-run";
 import type { Plan } from "../core/engine/plan-schema";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, messageOf, parseDuration } from "../io/door-words";
+import { BLOCK_WORDS, DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, messageOf, parseDuration } from "../io/door-words";
 import { UNKNOWN, type Diagnostic } from "./protocol";
 import type { ProviderBlock } from "./framework/server";
 import { isOffline } from "./framework/offline";
@@ -17,7 +17,7 @@ import { PROVIDER_ARGUMENTS, providerModel, type ProviderModel } from "./provide
 
 /** The environment variables the provider block's connection arguments stand for (docs/contract.md §11.1). */
 const ARGUMENT_VARIABLES = {
-  url: "ALERTS_API_URL",
+  baseUrl: "ALERTS_API_URL",
   tenantId: "ALERTS_TENANT_ID",
   token: "ALERTS_API_TOKEN",
   tokenCommand: "ALERTS_API_TOKEN_COMMAND",
@@ -45,8 +45,8 @@ export interface ProviderRun {
  */
 const PACING_VARIABLES = {
   maxRps: "ALERT_RULE_USERS_MAX_RPS",
-  requestTimeout: "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS",
-  runTimeout: "ALERT_RULE_USERS_RUN_DEADLINE_SECONDS",
+  requestDeadline: "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS",
+  runDeadline: "ALERT_RULE_USERS_RUN_DEADLINE_SECONDS",
 } as const;
 
 interface Pacing {
@@ -67,7 +67,7 @@ export function pacingOf(config: ProviderModel, env: NodeJS.ProcessEnv): Pacing 
     if (Number.isFinite(rps) && rps > 0 && rps <= 100_000) maxRps = { rps, given: rpsGiven };
     else problems.push({ severity: "error", summary: "Invalid max_rps", detail: `${rpsGiven}: max_rps takes a number of requests a second above 0 (at most 100000), e.g. 2 or 0.5.`, ...(rpsGiven.startsWith("max_rps") ? { attribute: ["max_rps"] } : {}) });
   }
-  const seconds = (argument: "request_timeout" | "run_timeout", value: ProviderModel["requestTimeout"], max: number): number | undefined => {
+  const seconds = (argument: string, value: ProviderModel["requestDeadline"], max: number): number | undefined => {
     if (typeof value !== "string" || value.trim() === "") return undefined; // the environment's value is read (and checked) by the session
     const ms = parseDuration(value);
     if (ms === undefined || ms / 1000 > max) {
@@ -76,22 +76,10 @@ export function pacingOf(config: ProviderModel, env: NodeJS.ProcessEnv): Pacing 
     }
     return ms / 1000;
   };
-  const requestSeconds = seconds("request_timeout", config.requestTimeout, 86_400);
-  const runSeconds = seconds("run_timeout", config.runTimeout, MAX_RUN_DEADLINE_SECONDS);
+  const requestSeconds = seconds(PROVIDER_ARGUMENTS.requestDeadline, config.requestDeadline, 86_400);
+  const runSeconds = seconds(PROVIDER_ARGUMENTS.runDeadline, config.runDeadline, MAX_RUN_DEADLINE_SECONDS);
   if (problems.length > 0) return problems;
   return { ...(maxRps === undefined ? {} : { maxRps }), ...(requestSeconds === undefined ? {} : { requestSeconds }), ...(runSeconds === undefined ? {} : { runSeconds }) };
-}
-
-/** Messages of the connection settings, in the provider block's words. */
-function inProviderWords(message: string): string {
-  return message
-    .replace(/, or pass --base-url URL/g, ", or set url in the provider block")
-    .replace(/, or pass --tenant-id ID/g, ", or set tenant_id in the provider block")
-    .replace(/, or pass --token-file FILE, or give a command that prints one \(ALERTS_API_TOKEN_COMMAND or --token-command CMD\)/g, ", or set token_command (ALERTS_API_TOKEN_COMMAND) to a command that prints one")
-    .replace(/--base-url/g, "url")
-    .replace(/--token-command/g, "token_command")
-    .replace(/--max-rps /g, "max_rps = ")
-    .replace(/raise ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS/g, "raise request_timeout (ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS)");
 }
 
 /**
@@ -111,12 +99,12 @@ export function sessionRequest(
     return unknown.map((name) => ({ severity: "error", summary: "Provider argument not known yet", detail: `${name} depends on a value known only after apply; the provider needs it to read the lists at plan time. Set it from a variable or the environment.`, attribute: [name] }));
   }
   const overlay: Record<string, string | undefined> = { ...env };
-  const given = (value: ProviderModel["url"]): string | undefined => {
+  const given = (value: ProviderModel["baseUrl"]): string | undefined => {
     const text = stringValue(value);
     return text !== null && text.trim() !== "" ? text : undefined;
   };
   // url and token_command set in the block are passed as the CLI's flags are, so that a message
-  // about them names the block's argument (inProviderWords), never the environment variable
+  // about them names the block's argument (BLOCK_WORDS), never the environment variable
   for (const argument of ["tenantId", "token"] as const) {
     const value = given(config[argument]);
     if (value !== undefined) overlay[ARGUMENT_VARIABLES[argument]] = value;
@@ -128,10 +116,10 @@ export function sessionRequest(
   }
   const pacing = pacingOf(config, env);
   if (Array.isArray(pacing)) return pacing;
-  if (pacing.requestSeconds !== undefined) overlay[PACING_VARIABLES.requestTimeout] = String(pacing.requestSeconds);
-  if (pacing.runSeconds !== undefined) overlay[PACING_VARIABLES.runTimeout] = String(pacing.runSeconds);
+  if (pacing.requestSeconds !== undefined) overlay[PACING_VARIABLES.requestDeadline] = String(pacing.requestSeconds);
+  if (pacing.runSeconds !== undefined) overlay[PACING_VARIABLES.runDeadline] = String(pacing.runSeconds);
   const maxRps = pacing.maxRps;
-  const url = given(config.url);
+  const url = given(config.baseUrl);
   const tokenCommand = given(config.tokenCommand);
   return {
     env: overlay,
@@ -141,7 +129,8 @@ export function sessionRequest(
     ...(maxRps === undefined ? {} : { maxRps }),
     // one attempt never outlasts a request_timeout shorter than the attempt's own default
     ...(pacing.requestSeconds !== undefined && pacing.requestSeconds < DEFAULT_TIMEOUT_SECONDS ? { timeoutSeconds: pacing.requestSeconds } : {}),
-    timeoutGiven: PACING_VARIABLES.requestTimeout,
+    timeoutGiven: PACING_VARIABLES.requestDeadline,
+    words: BLOCK_WORDS,
     engine: { parallelism: 4, pageSize: 100, batchSize: 100 },
     onWarning,
     requestHook: ({ rateLimiter }) => (event) => {
@@ -179,7 +168,7 @@ export async function configureRun(config: ProviderModel, env: NodeJS.ProcessEnv
   } catch (err) {
     return { run: null, diagnostics: [{ severity: "error", summary: "Unsafe run directory", detail: messageOf(err) }] };
   }
-  const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: inProviderWords(message) }), log);
+  const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: message }), log);
   if (Array.isArray(request)) return { run: null, diagnostics: request };
   try {
     // one send clock per tenant for every provider process of this command: max_rps bounds them
@@ -197,7 +186,7 @@ export async function configureRun(config: ProviderModel, env: NodeJS.ProcessEnv
     return { run: { session: opened, lookup, signal, planned: new Map(), terraform, reviewed }, diagnostics: warnings };
   } catch (err) {
     const message = messageOf(err);
-    return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };
+    return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: message }] };
   }
 }
 

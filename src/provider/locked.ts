@@ -12,7 +12,7 @@ export const LOCKED_VARIABLE = "ALERT_RULE_USERS_PROVIDER_LOCKED";
 
 /** The arguments a locked provider refuses (by the block's model), each with its one sentence. */
 const LOCKED_ARGUMENTS = {
-  url: "The provider is locked to this job (ALERT_RULE_USERS_PROVIDER_LOCKED=1): remove url from the provider block; the endpoint comes from ALERTS_API_URL in the job's environment.",
+  baseUrl: "The provider is locked to this job (ALERT_RULE_USERS_PROVIDER_LOCKED=1): remove url from the provider block; the endpoint comes from ALERTS_API_URL in the job's environment.",
   token: "The provider is locked to this job (ALERT_RULE_USERS_PROVIDER_LOCKED=1): remove token from the provider block; the token comes from ALERTS_API_TOKEN in the job's environment.",
   tokenCommand: "The provider is locked to this job (ALERT_RULE_USERS_PROVIDER_LOCKED=1): remove token_command from the provider block; a token command comes from ALERTS_API_TOKEN_COMMAND in the job's environment.",
 } as const satisfies { readonly [field in keyof ProviderModel]?: string };

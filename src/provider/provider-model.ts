@@ -5,47 +5,39 @@
 import type { ObjectValue, Value } from "./protocol";
 import type { Codec } from "./framework/resource";
 import { asNumber, asString, type NumberValue, type StringValue } from "./framework/values";
+import { ATTRIBUTE_NAMES } from "../io/door-words";
 
+/** The block's arguments by the connection's settings they set (the core's names: `baseUrl` is `url`). */
 export interface ProviderModel {
-  readonly url: StringValue;
+  readonly baseUrl: StringValue;
   readonly tenantId: StringValue;
   readonly token: StringValue;
   readonly tokenCommand: StringValue;
   readonly maxRps: NumberValue;
-  readonly requestTimeout: StringValue;
-  readonly runTimeout: StringValue;
+  readonly requestDeadline: StringValue;
+  readonly runDeadline: StringValue;
 }
 
-/** Each field's argument in the provider block (the schema's names, src/provider/schema.ts), in the schema's order. */
+/** Each field's argument in the provider block: the provider's one table of names (src/shared/field-names.ts), in the schema's order. */
 export const PROVIDER_ARGUMENTS = {
-  url: "url",
-  tenantId: "tenant_id",
-  token: "token",
-  tokenCommand: "token_command",
-  maxRps: "max_rps",
-  requestTimeout: "request_timeout",
-  runTimeout: "run_timeout",
+  baseUrl: ATTRIBUTE_NAMES.baseUrl,
+  tenantId: ATTRIBUTE_NAMES.tenantId,
+  token: ATTRIBUTE_NAMES.token,
+  tokenCommand: ATTRIBUTE_NAMES.tokenCommand,
+  maxRps: ATTRIBUTE_NAMES.maxRps,
+  requestDeadline: ATTRIBUTE_NAMES.requestDeadline,
+  runDeadline: ATTRIBUTE_NAMES.runDeadline,
 } as const satisfies { readonly [field in keyof ProviderModel]: string };
-
-export type ProviderArgument = (typeof PROVIDER_ARGUMENTS)[keyof ProviderModel];
 
 export const providerModel: Codec<ProviderModel> = {
   decode: (wire: ObjectValue): ProviderModel => ({
-    url: asString(wire["url"]),
-    tenantId: asString(wire["tenant_id"]),
-    token: asString(wire["token"]),
-    tokenCommand: asString(wire["token_command"]),
-    maxRps: asNumber(wire["max_rps"]),
-    requestTimeout: asString(wire["request_timeout"]),
-    runTimeout: asString(wire["run_timeout"]),
+    baseUrl: asString(wire[PROVIDER_ARGUMENTS.baseUrl]),
+    tenantId: asString(wire[PROVIDER_ARGUMENTS.tenantId]),
+    token: asString(wire[PROVIDER_ARGUMENTS.token]),
+    tokenCommand: asString(wire[PROVIDER_ARGUMENTS.tokenCommand]),
+    maxRps: asNumber(wire[PROVIDER_ARGUMENTS.maxRps]),
+    requestDeadline: asString(wire[PROVIDER_ARGUMENTS.requestDeadline]),
+    runDeadline: asString(wire[PROVIDER_ARGUMENTS.runDeadline]),
   }),
-  encode: (model: ProviderModel): { [name in ProviderArgument]: Value } => ({
-    url: model.url,
-    tenant_id: model.tenantId,
-    token: model.token,
-    token_command: model.tokenCommand,
-    max_rps: model.maxRps,
-    request_timeout: model.requestTimeout,
-    run_timeout: model.runTimeout,
-  }),
+  encode: (model: ProviderModel): ObjectValue => Object.fromEntries((Object.keys(PROVIDER_ARGUMENTS) as (keyof ProviderModel)[]).map((field): [string, Value] => [PROVIDER_ARGUMENTS[field], model[field]])),
 };

@@ -1,7 +1,8 @@
 /**
  * The declaration of an `alertrules_rule_user_list` configuration: its model read into the
  * engine's `DesiredList` by the one reading of a native list's attributes
- * (src/core/declaration/native.ts), every problem a diagnostic named by attribute.
+ * (src/core/declaration/native.ts), every problem a diagnostic at its attribute, said with the
+ * provider's table of the core's fields (src/shared/field-names.ts `ATTRIBUTE_NAMES`).
  */
 import type { DesiredList, DesiredUser } from "../../core/engine/desired";
 import type { NativeProblem } from "../../core/declaration/native";
@@ -9,33 +10,14 @@ import type { OnDestroy } from "../../core/native/native-provider";
 import { nativeListOf } from "../../core/declaration/native";
 import { expectedShapeProblems, plain } from "../framework/dynamic";
 import { hasUnknown, stringValue } from "../framework/values";
-import type { Diagnostic, ObjectValue, Value } from "../protocol";
+import type { Diagnostic, ObjectValue, PathStep, Value } from "../protocol";
+import { ATTRIBUTE_NAMES, problemText, type FieldStep, type FieldWords } from "../../io/door-words";
 import { ruleUserListSchema } from "../schema";
 import { declaredUsers, type RuleUserListModel } from "./rule-user-list-model";
 
 /** How the resource is named in messages: by the rule it declares. */
 function resourceLabel(id: string | null, name: string | null): string {
   return id !== null ? `alertrules_rule_user_list for rule ${id}` : `alertrules_rule_user_list for rule "${name ?? "?"}"`;
-}
-
-/** The construct's prop names in a message, as the resource's attributes. */
-function renameFields(message: string): string {
-  return message
-    .replace(/ruleId\/ruleName/g, "rule_id/rule_name")
-    .replace(/allowMassRemoval/g, "allow_mass_removal")
-    .replace(/\.expiresAt/g, ".expires_at")
-    .replace(/exclusionListsRequireExpiry\.maxDays/g, "exclusion_lists_require_expiry_max_days")
-    .replace(/maxUsers/g, "max_users")
-    .replace(/allowedAliasDomains/g, "allowed_alias_domains")
-    .replace(/forbidRemovalsFromInclusionLists/g, "forbid_removals_from_inclusion_lists");
-}
-
-/** `users[2]` in a message as `users["<id>"]`. */
-function nameUsers(message: string, users: readonly DesiredUser[]): string {
-  return message.replace(/users\[(\d+)\]/g, (whole, i: string) => {
-    const id = users[Number(i)]?.userId;
-    return id === undefined ? whole : `users[${JSON.stringify(id)}]`;
-  });
 }
 
 export type Declared = { readonly kind: "declared"; readonly list: DesiredList; readonly onDestroy: OnDestroy } | { readonly kind: "unknown" } | { readonly kind: "invalid"; readonly diagnostics: Diagnostic[] };
@@ -88,15 +70,38 @@ export function declarationOf(config: RuleUserListModel): Declared {
   };
 }
 
-/** A problem of the attributes as Terraform shows it: named by attribute, in the resource's words. */
-function diagnosticOf(problem: NativeProblem, users: readonly DesiredUser[]): Diagnostic {
-  switch (problem.subject) {
-    case "list":
-      return { severity: "error", summary: "Invalid rule user list", detail: `${nameUsers(renameFields(problem.message), users)}.`, ...(problem.path.length === 0 ? {} : { attribute: problem.path }) };
-    case "on_destroy":
-      return { severity: "error", summary: "Invalid on_destroy", detail: problem.message, attribute: problem.path };
-    case "policy":
-      return { severity: "error", summary: "Invalid policy", detail: renameFields(problem.message), attribute: problem.path };
-  }
+/** The resource's words for the core's fields: its attributes, and a user by its ID (`users["9102"]`), not its place in the list. */
+function attributeWords(users: readonly DesiredUser[]): FieldWords {
+  return { names: ATTRIBUTE_NAMES, key: (field, index) => (field === "users" ? users[index]?.userId : undefined) };
 }
 
+/** The attribute a problem of the list is at: the field, a user by its key and the user's field (not an element of it). */
+function attributePath(at: readonly FieldStep[], users: readonly DesiredUser[]): PathStep[] {
+  const [field, index, inner] = at;
+  if (field === undefined || typeof field === "number") return [];
+  if (field !== "users" || typeof index !== "number") return [ATTRIBUTE_NAMES[field]];
+  const userId = users[index]?.userId;
+  if (userId === undefined) return ["users"];
+  return ["users", { key: userId }, ...(typeof inner === "string" && inner !== "userId" ? [ATTRIBUTE_NAMES[inner]] : [])];
+}
+
+/** A problem of the attributes as Terraform shows it: at its attribute, in the resource's words. */
+function diagnosticOf(problem: NativeProblem, users: readonly DesiredUser[]): Diagnostic {
+  switch (problem.subject) {
+    case "list": {
+      const attribute = attributePath(problem.problem.at, users);
+      return { severity: "error", summary: "Invalid rule user list", detail: `${problemText(problem.problem, attributeWords(users))}.`, ...(attribute.length === 0 ? {} : { attribute }) };
+    }
+    case "on_destroy":
+      return { severity: "error", summary: "Invalid on_destroy", detail: problem.message, attribute: ["on_destroy"] };
+    case "policy": {
+      const field = problem.problem.at[0];
+      return {
+        severity: "error",
+        summary: "Invalid policy",
+        detail: `policies[${problem.policy}]: ${problemText(problem.problem, { names: ATTRIBUTE_NAMES })}`,
+        attribute: ["policies", { index: problem.policy }, ...(typeof field === "string" ? [ATTRIBUTE_NAMES[field]] : [])],
+      };
+    }
+  }
+}

@@ -176,7 +176,7 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
     const duplicate = observation.kind === "found" && !(prior !== null && replacesIdentity(prior.id, id)) ? claimRule(run, observation.rule, declared.list) : null;
     if (duplicate !== null) return { planned: null, diagnostics: [error("Two resources for one rule", duplicate, attributeOfError("duplicate-rule", config))] };
     if (rule.action === "error") {
-      return { planned: null, diagnostics: [error(rule.errorKind === "policy" ? "Policy violation" : "Cannot plan this rule user list", inResourceWords(printable(rule.reason ?? rule.errorKind ?? "error")), attributeOfError(rule.errorKind ?? undefined, config))] };
+      return { planned: null, diagnostics: [error(rule.errorKind === "policy" ? "Policy violation" : "Cannot plan this rule user list", printable(rule.reason ?? rule.errorKind ?? "error"), attributeOfError(rule.errorKind ?? undefined, config))] };
     }
     const refused = refusalOf(plan, { honourRuleMassRemovalFlag: true });
     if (refused !== null) return { planned: null, diagnostics: [error("Mass removal refused", `${refused}\nSet allow_mass_removal = true on this resource if that is intended.`, ["users"])] };
@@ -343,11 +343,6 @@ function unknownRemovals(config: RuleUserListModel, prior: RuleUserListModel | n
     "Nothing leaves the list in this apply",
     `${which} ${unknown.length > 1 ? "are" : "is"} known only at apply, so this plan cannot show what would leave the live list${rule === null ? "" : ` of rule ${rule}`}; it promises that nothing does (removes = []). If the values known at apply would remove any entry, Terraform refuses the apply and nothing is sent ("Provider produced inconsistent final plan ... .removes": this promise kept, not a bug). To remove entries, make them known at plan time: apply what ${unknown.includes("users") ? "users" : which} depends on first (terraform apply -target=ADDRESS), then plan again; or declare them directly.`,
   );
-}
-
-/** A message of the engine in the resource's words (its attribute names, not the construct's props). */
-function inResourceWords(message: string): string {
-  return message.replace(/\bruleId\b/g, "rule_id").replace(/\bruleName\b/g, "rule_name").replace(/\ballowMassRemoval\b/g, "allow_mass_removal");
 }
 
 /** The state of a create or update that settled: what the plan knew stays as planned (Terraform checks); what it did not is filled, empty once verified. */
