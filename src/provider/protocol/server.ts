@@ -216,6 +216,11 @@ interface ApplyRequest extends TypedRequest {
   planned_private: Buffer;
 }
 
+/** A change's three values decoded: the prior state, the proposed or planned one, and the configuration. */
+function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
+  return { prior: decode(shape, prior, "prior state"), next: decode(shape, next, nextWhat), config: decode(shape, config, "configuration") };
+}
+
 /** ReadResource: the state decoded, the type's read, the new state encoded. */
 async function serveReadResource({ resource }: Served, request: TypedRequest & { current_state: DynamicValue | null; private: Buffer }): Promise<object> {
   const kind = resource(request.type_name);
@@ -227,12 +232,8 @@ async function serveReadResource({ resource }: Served, request: TypedRequest & {
 /** PlanResourceChange: the prior state, proposed state and configuration decoded, the type's plan, the planned state encoded. */
 async function servePlanResourceChange({ resource }: Served, request: PlanRequest): Promise<object> {
   const kind = resource(request.type_name);
-  const answer = await kind.definition.planResourceChange({
-    prior: decode(kind.shape, request.prior_state, "prior state"),
-    proposed: decode(kind.shape, request.proposed_new_state, "proposed new state"),
-    config: decode(kind.shape, request.config, "configuration"),
-    priorPrivate: request.prior_private,
-  });
+  const { prior, next: proposed, config } = decodeChange(kind.shape, request.prior_state, [request.proposed_new_state, "proposed new state"], request.config);
+  const answer = await kind.definition.planResourceChange({ prior, proposed, config, priorPrivate: request.prior_private });
   return {
     planned_state: encode(kind.shape, answer.planned),
     requires_replace: (answer.requiresReplace ?? []).map(toProtoPath),
@@ -244,12 +245,8 @@ async function servePlanResourceChange({ resource }: Served, request: PlanReques
 /** ApplyResourceChange: the prior state, planned state and configuration decoded, the type's apply, the new state encoded. */
 async function serveApplyResourceChange({ resource }: Served, request: ApplyRequest): Promise<object> {
   const kind = resource(request.type_name);
-  const answer = await kind.definition.applyResourceChange({
-    prior: decode(kind.shape, request.prior_state, "prior state"),
-    planned: decode(kind.shape, request.planned_state, "planned state"),
-    config: decode(kind.shape, request.config, "configuration"),
-    plannedPrivate: request.planned_private,
-  });
+  const { prior, next: planned, config } = decodeChange(kind.shape, request.prior_state, [request.planned_state, "planned state"], request.config);
+  const answer = await kind.definition.applyResourceChange({ prior, planned, config, plannedPrivate: request.planned_private });
   return { new_state: encode(kind.shape, answer.state), private: answer.private ?? request.planned_private, diagnostics: noDiagnostics(answer.diagnostics) };
 }
 

@@ -9,47 +9,24 @@ import { printable, printableValues } from "../../core/render";
 import type { ProviderRun } from "../configure";
 import type { Diagnostic, Value } from "../protocol";
 import { UNKNOWN } from "../protocol";
-import type { Codec, DataSource } from "../framework/resource";
-import { asBool, asString, attributesOf, type BoolValue, type StringValue } from "../framework/values";
-import { ruleDataSourceSchema, type RuleDataSourceAttribute } from "../schema";
+import type { DataSource } from "../framework/resource";
+import { modelCodec } from "../framework/model";
+import { ruleDataSourceSchema } from "../schema";
 import { untilStopped } from "./rules-data-source";
 
 /** The model of an `alertrules_rule` value: the rule asked for, its facts and its live users. */
-export interface RuleModel {
-  readonly ruleId: StringValue;
-  readonly ruleName: StringValue;
-  readonly id: StringValue;
-  readonly listType: StringValue;
-  readonly isSystem: BoolValue;
-  readonly ruleSource: StringValue;
-  readonly isEnabled: BoolValue;
-  readonly users: Value;
-}
+export const ruleModel = modelCodec(ruleDataSourceSchema, {
+  ruleId: ["rule_id", "string"],
+  ruleName: ["rule_name", "string"],
+  id: ["id", "string"],
+  listType: ["list_type", "string"],
+  isSystem: ["is_system", "bool"],
+  ruleSource: ["rule_source", "string"],
+  isEnabled: ["is_enabled", "bool"],
+  users: ["users", "value"],
+} as const);
 
-const attribute = attributesOf(ruleDataSourceSchema);
-
-export const ruleModel: Codec<RuleModel> = {
-  decode: (wire) => ({
-    ruleId: asString(attribute(wire, "rule_id")),
-    ruleName: asString(attribute(wire, "rule_name")),
-    id: asString(attribute(wire, "id")),
-    listType: asString(attribute(wire, "list_type")),
-    isSystem: asBool(attribute(wire, "is_system")),
-    ruleSource: asString(attribute(wire, "rule_source")),
-    isEnabled: asBool(attribute(wire, "is_enabled")),
-    users: attribute(wire, "users"),
-  }),
-  encode: (model): { [name in RuleDataSourceAttribute]: Value } => ({
-    rule_id: model.ruleId,
-    rule_name: model.ruleName,
-    id: model.id,
-    list_type: model.listType,
-    is_system: model.isSystem,
-    rule_source: model.ruleSource,
-    is_enabled: model.isEnabled,
-    users: model.users,
-  }),
-};
+export type RuleModel = ReturnType<typeof ruleModel.decode>;
 
 /** A string attribute that is set: null when it is null, unknown, not a string or empty. */
 const nonEmptyString = (v: Value | undefined): string | null => (typeof v === "string" && v !== "" ? v : null);

@@ -9,70 +9,35 @@ import type { RuleFacts } from "../../core/engine/observation";
 import type { ListView } from "../../core/live/list-view";
 import { redactStrings } from "../../io/door-words";
 import { printableValues } from "../../core/render";
-import type { ObjectValue, Value } from "../protocol";
-import type { Codec } from "../framework/resource";
-import { asBool, asString, attributesOf, stringValue, type BoolValue, type StringValue } from "../framework/values";
-import { ruleUserListSchema, type RuleUserListAttribute } from "../schema";
+import { modelCodec, type ModelFields, type ModelOf } from "../framework/model";
+import { stringValue } from "../framework/values";
+import { ruleUserListSchema } from "../schema";
 import { usersOf, usersValue } from "./rule-user-list-values";
 
-export interface RuleUserListModel {
+/** The resource's fields: each attribute (and the `timeouts` block) by the model's name, and what it holds. */
+const FIELDS = {
   /** The rule's observerRuleId, resolved. */
-  readonly id: StringValue;
-  readonly ruleId: StringValue;
-  readonly ruleName: StringValue;
-  readonly mode: StringValue;
+  id: ["id", "string"],
+  ruleId: ["rule_id", "string"],
+  ruleName: ["rule_name", "string"],
+  mode: ["mode", "string"],
   /** The declared users as Terraform typed them (a dynamic value). */
-  readonly users: Value;
-  readonly allowMassRemoval: BoolValue;
-  readonly onDestroy: StringValue;
-  readonly policies: Value;
-  readonly listType: StringValue;
-  readonly expiredUserIds: Value;
-  readonly entriesWithoutUserId: Value;
-  readonly removes: Value;
+  users: ["users", "value"],
+  allowMassRemoval: ["allow_mass_removal", "bool"],
+  onDestroy: ["on_destroy", "string"],
+  policies: ["policies", "value"],
+  listType: ["list_type", "string"],
+  expiredUserIds: ["expired_user_ids", "value"],
+  entriesWithoutUserId: ["entries_without_user_id", "value"],
+  removes: ["removes", "value"],
   /** The `timeouts` block as written (the server reads the deadlines from it). */
-  readonly timeouts: Value;
-}
+  timeouts: ["timeouts", "value"],
+} as const satisfies ModelFields;
 
-const attribute = attributesOf(ruleUserListSchema);
+export type RuleUserListModel = ModelOf<typeof FIELDS>;
 
-/** Every attribute and block of the resource, by the model's name: the codec's one table. */
-export const ruleUserListModel: Codec<RuleUserListModel> = {
-  decode(wire: ObjectValue): RuleUserListModel {
-    return {
-      id: asString(attribute(wire, "id")),
-      ruleId: asString(attribute(wire, "rule_id")),
-      ruleName: asString(attribute(wire, "rule_name")),
-      mode: asString(attribute(wire, "mode")),
-      users: attribute(wire, "users"),
-      allowMassRemoval: asBool(attribute(wire, "allow_mass_removal")),
-      onDestroy: asString(attribute(wire, "on_destroy")),
-      policies: attribute(wire, "policies"),
-      listType: asString(attribute(wire, "list_type")),
-      expiredUserIds: attribute(wire, "expired_user_ids"),
-      entriesWithoutUserId: attribute(wire, "entries_without_user_id"),
-      removes: attribute(wire, "removes"),
-      timeouts: wire["timeouts"] ?? null,
-    };
-  },
-  encode(model: RuleUserListModel): { [name in RuleUserListAttribute | "timeouts"]: Value } {
-    return {
-      id: model.id,
-      rule_id: model.ruleId,
-      rule_name: model.ruleName,
-      mode: model.mode,
-      users: model.users,
-      allow_mass_removal: model.allowMassRemoval,
-      on_destroy: model.onDestroy,
-      policies: model.policies,
-      list_type: model.listType,
-      expired_user_ids: model.expiredUserIds,
-      entries_without_user_id: model.entriesWithoutUserId,
-      removes: model.removes,
-      timeouts: model.timeouts,
-    };
-  },
-};
+/** Decoded with the schema's defaults, encoded with every attribute and block. */
+export const ruleUserListModel = modelCodec(ruleUserListSchema, FIELDS);
 
 /** Every attribute and block null: what an import or a move fills. */
 export const EMPTY_RULE_USER_LIST: RuleUserListModel = {

@@ -10,32 +10,22 @@ import type { RuleRow } from "../../core/live/who";
 import { listRules } from "../../io/workflow";
 import { printable, printableValues } from "../../core/render";
 import type { ProviderRun } from "../configure";
-import type { Diagnostic, Value } from "../protocol";
+import type { Diagnostic } from "../protocol";
 import { UNKNOWN } from "../protocol";
-import type { Codec, DataSource } from "../framework/resource";
-import { asBool, asString, attributesOf, type BoolValue, type StringValue } from "../framework/values";
-import { rulesDataSourceSchema, type RulesDataSourceAttribute } from "../schema";
+import type { DataSource } from "../framework/resource";
+import { modelCodec } from "../framework/model";
+import { rulesDataSourceSchema } from "../schema";
 import { messageOf } from "../../io/door-words";
 
 /** The model of an `alertrules_rules` value: its filters and the rules it read. */
-export interface RulesModel {
-  readonly nameRegex: StringValue;
-  readonly listType: StringValue;
-  readonly includeSystem: BoolValue;
-  readonly rules: Value;
-}
+export const rulesModel = modelCodec(rulesDataSourceSchema, {
+  nameRegex: ["name_regex", "string"],
+  listType: ["list_type", "string"],
+  includeSystem: ["include_system", "bool"],
+  rules: ["rules", "value"],
+} as const);
 
-const attribute = attributesOf(rulesDataSourceSchema);
-
-export const rulesModel: Codec<RulesModel> = {
-  decode: (wire) => ({
-    nameRegex: asString(attribute(wire, "name_regex")),
-    listType: asString(attribute(wire, "list_type")),
-    includeSystem: asBool(attribute(wire, "include_system")),
-    rules: attribute(wire, "rules"),
-  }),
-  encode: (model): { [name in RulesDataSourceAttribute]: Value } => ({ name_regex: model.nameRegex, list_type: model.listType, include_system: model.includeSystem, rules: model.rules }),
-};
+export type RulesModel = ReturnType<typeof rulesModel.decode>;
 
 const LIST_TYPES = ["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_USERS"] as const;
 
