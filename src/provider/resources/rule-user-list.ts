@@ -150,9 +150,9 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
     return {
       reference: referenceOf(config),
       prior: prior === null ? null : { ruleName: stringValue(prior.ruleName) },
-      kept: decodePrivate(priorPrivate),
+      lastRead: decodePrivate(priorPrivate),
       list,
-      keptCreate: (data) => decodePrivate(Buffer.from(data ?? "", "utf8")),
+      createRead: (data) => decodePrivate(Buffer.from(data ?? "", "utf8")),
     };
   }
 
@@ -240,7 +240,7 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
     const nextPrivate = plannedData === null ? undefined : encodePrivate({ rule: plannedData.rule, list: null });
     const answer = (state: RuleUserListModel | null, diagnostics: Diagnostic[]) => ({ state, ...(nextPrivate === undefined ? {} : { private: nextPrivate }), diagnostics });
     try {
-      const applied = await applyRuleChange(run, { kept: plannedData, observe: this.observeRequest(prior, config, Buffer.alloc(0), declared.list), options });
+      const applied = await applyRuleChange(run, { planned: plannedData, observe: this.observeRequest(prior, config, Buffer.alloc(0), declared.list), options });
       switch (applied.kind) {
         case "nothing-planned":
           return answer(settled(planned, null, plannedData), []);
@@ -269,7 +269,7 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
     if (prior.onDestroy !== "clear") {
       return { planned: null, diagnostics: [warning("The live list is kept", `Destroying this resource leaves the live list of rule ${id ?? "?"} as it is (on_destroy = "keep"). Set on_destroy = "clear" to remove what it manages.`)] };
     }
-    const destroy = await planDestroy(run, { id, reference: referenceOf(prior), kept: decodePrivate(priorPrivate), managed: { mode: listModeOf(prior), users: declaredUsers(prior) ?? [] } });
+    const destroy = await planDestroy(run, { id, reference: referenceOf(prior), lastRead: decodePrivate(priorPrivate), managed: { mode: listModeOf(prior), users: declaredUsers(prior) ?? [] } });
     if (destroy.kind === "refused") return { planned: null, diagnostics: [error("Cannot clear the list", printable(destroy.reason))] };
     if (destroy.kind === "skipped") {
       return { planned: null, diagnostics: [warning("Rule skipped", `rule ${printable(destroy.rule.observerRuleId)} (${printable(destroy.rule.name)}) is never written by this provider; destroying the resource leaves its list as it is.`)] };

@@ -136,25 +136,25 @@ export type RuleChangeApplied =
 export async function applyRuleChange(
   context: ProviderRuleContext,
   request: {
-    readonly kept: (KeptRead & { readonly plan?: Plan }) | null;
+    readonly planned: (LastRead & { readonly plan?: Plan }) | null;
     readonly observe: ObservePlanRequest;
     readonly options: RunOptions;
   },
 ): Promise<RuleChangeApplied> {
-  const { kept, observe } = request;
-  const plan: Plan | null = kept?.plan ?? null;
+  const { planned, observe } = request;
+  const plan: Plan | null = planned?.plan ?? null;
   if (plan === null) return { kind: "nothing-planned" };
-  const outcome = await applyPlannedRule(plan, kept?.list ?? null, context.session, request.options);
+  const outcome = await applyPlannedRule(plan, planned?.list ?? null, context.session, request.options);
   if (outcome.kind === "no-changes") return { kind: "no-changes", plan };
   if (outcome.kind !== "applied") return outcome;
   if (outcome.result.ok) return { kind: "converged", plan };
   const failed = outcome.result.rules.map((r) => r.message ?? r.outcome).join("; ");
-  return { kind: "failed", failed, reached: await listReached(context, observe.list, kept?.rule ?? null) };
+  return { kind: "failed", failed, reached: await listReached(context, observe.list, planned?.rule ?? null) };
 }
 
 /** The list as it is now, seen through the declaration (after a failed apply); null when the rule or its list cannot be read. */
-async function listReached(context: ProviderRuleContext, list: DesiredList, keptRule: RuleFacts | null): Promise<ReachedList | null> {
-  const rule: RuleFacts | null = keptRule ?? (await context.lookup.lookup({ ruleId: list.ruleId, ruleName: list.ruleName }).then((o) => (o.kind === "found" ? o.rule : null)));
+async function listReached(context: ProviderRuleContext, list: DesiredList, plannedRule: RuleFacts | null): Promise<ReachedList | null> {
+  const rule: RuleFacts | null = plannedRule ?? (await context.lookup.lookup({ ruleId: list.ruleId, ruleName: list.ruleName }).then((o) => (o.kind === "found" ? o.rule : null)));
   if (rule === null) return null;
   const read = await readRuleList(context.session, rule);
   if (read.kind !== "found" || read.list === null) return null;
@@ -175,11 +175,11 @@ export type DestroyPlan =
  */
 export async function planDestroy(
   context: ProviderRuleContext,
-  state: { readonly id: string | null; readonly reference: RuleReference; readonly kept: KeptRead | null; readonly managed: Managed },
+  state: { readonly id: string | null; readonly reference: RuleReference; readonly lastRead: LastRead | null; readonly managed: Managed },
 ): Promise<DestroyPlan> {
   const rule = await ruleOfState(context, state);
   if (typeof rule === "string") return { kind: "refused", reason: rule };
-  const observed = state.kept?.list ?? null;
+  const observed = state.lastRead?.list ?? null;
   const read: RuleObservation = observed !== null ? { kind: "found", rule, list: observed } : await readRuleList(context.session, rule);
   if (read.kind !== "found" || read.list === null) return { kind: "refused", reason: read.kind === "failed" ? read.message : `rule ${rule.observerRuleId}: the list could not be read` };
   if (read.list.usersToAlertOn === "ALL_USERS" || rule.isSystem) return { kind: "skipped", rule };
@@ -189,12 +189,12 @@ export async function planDestroy(
 }
 
 /** The rule a state names, where its `id`, `rule_id`, `rule_name` and private data agree; else why not. */
-async function ruleOfState(context: ProviderRuleContext, state: { readonly id: string | null; readonly reference: RuleReference; readonly kept: KeptRead | null }): Promise<RuleFacts | string> {
-  const { id, reference, kept } = state;
-  const disagree = `the state's id (${id ?? "none"}) does not name the rule its ${kept !== null ? "private data" : "rule_id / rule_name"} names; nothing will be sent. Run terraform apply -refresh-only, or set on_destroy = "keep".`;
-  if (kept !== null) {
-    const agrees = kept.rule.observerRuleId === id && (reference.ruleId === null || reference.ruleId === id) && (reference.ruleName === null || reference.ruleName === kept.rule.name);
-    return agrees ? kept.rule : disagree;
+async function ruleOfState(context: ProviderRuleContext, state: { readonly id: string | null; readonly reference: RuleReference; readonly lastRead: LastRead | null }): Promise<RuleFacts | string> {
+  const { id, reference, lastRead } = state;
+  const disagree = `the state's id (${id ?? "none"}) does not name the rule its ${lastRead !== null ? "private data" : "rule_id / rule_name"} names; nothing will be sent. Run terraform apply -refresh-only, or set on_destroy = "keep".`;
+  if (lastRead !== null) {
+    const agrees = lastRead.rule.observerRuleId === id && (reference.ruleId === null || reference.ruleId === id) && (reference.ruleName === null || reference.ruleName === lastRead.rule.name);
+    return agrees ? lastRead.rule : disagree;
   }
   if (reference.ruleId === null && reference.ruleName === null) return disagree;
   const found = await context.lookup.lookup(reference);
@@ -218,7 +218,7 @@ export interface ProviderRuleContext extends RuleClaims {
 }
 
 /** A rule's facts and list as the provider keeps them beside a resource (its private data). */
-export interface KeptRead {
+export interface LastRead {
   readonly rule: RuleFacts;
   readonly list: ObservedList | null;
 }
@@ -239,11 +239,11 @@ export type RuleStateRead =
 export async function readRuleState(
   context: ProviderRuleContext,
   state: { readonly id: string | null; readonly reference: RuleReference; readonly declared: ViewBasis; readonly importing?: boolean },
-  kept: KeptRead | null,
+  lastRead: LastRead | null,
 ): Promise<RuleStateRead> {
   const { id, reference } = state;
   let rule: RuleFacts;
-  if (kept !== null && (id === null || kept.rule.observerRuleId === id)) rule = kept.rule;
+  if (lastRead !== null && (id === null || lastRead.rule.observerRuleId === id)) rule = lastRead.rule;
   else {
     const found = await context.lookup.lookup(id !== null ? { ruleId: id, ruleName: null } : reference);
     if (found.kind === "not-found") {
@@ -262,13 +262,14 @@ export async function readRuleState(
   return { kind: "read", rule, list: observed.list, view: viewOfLiveList(observed.list, state.declared) };
 }
 
-/** What a plan's observation starts from: the configuration's rule, the state's, what private data kept, and what a create's plan of this command kept. */
+/** What a plan's observation starts from: the configuration's rule, the state's, the last read (private data), and what a create's plan of this command read. */
 export interface ObservePlanRequest {
   readonly reference: RuleReference;
   readonly prior: { readonly ruleName: string | null } | null;
-  readonly kept: KeptRead | null;
+  readonly lastRead: LastRead | null;
   readonly list: DesiredList;
-  readonly keptCreate: (data: string | null) => KeptRead | null;
+  /** What a create's plan of this command read, from the text the command keeps (src/io/terraform-run.ts `keptCreate`). */
+  readonly createRead: (data: string | null) => LastRead | null;
 }
 
 /** What a create's plan read, kept for the apply of the same Terraform command (src/io/terraform-run.ts). */
@@ -279,24 +280,24 @@ export function createKey(context: Pick<RuleClaims, "session">, list: DesiredLis
 /**
  * The observation a plan starts from: the refresh's read (no request); for a create, what the
  * plan of this Terraform command read (its apply plans the same), else a lookup and a read now.
- * `fromKept` says the rule's facts came from private data (a system rule is checked again).
+ * `fromPrivate` says the rule's facts came from private data (a system rule is checked again).
  */
 export async function observeForPlan(
   context: ProviderRuleContext,
   request: ObservePlanRequest,
-): Promise<{ observation: RuleObservation; fromKept: boolean }> {
-  const { reference, prior, kept } = request;
+): Promise<{ observation: RuleObservation; fromPrivate: boolean }> {
+  const { reference, prior, lastRead } = request;
   const sameRule =
     prior !== null &&
-    kept !== null &&
-    (reference.ruleId !== null ? reference.ruleId === kept.rule.observerRuleId : reference.ruleName === prior.ruleName || reference.ruleName === kept.rule.name);
-  if (sameRule && kept.list !== null) return { observation: { kind: "found", rule: kept.rule, list: kept.list }, fromKept: true };
-  if (sameRule) return { observation: await readRuleList(context.session, kept.rule), fromKept: true };
+    lastRead !== null &&
+    (reference.ruleId !== null ? reference.ruleId === lastRead.rule.observerRuleId : reference.ruleName === prior.ruleName || reference.ruleName === lastRead.rule.name);
+  if (sameRule && lastRead.list !== null) return { observation: { kind: "found", rule: lastRead.rule, list: lastRead.list }, fromPrivate: true };
+  if (sameRule) return { observation: await readRuleList(context.session, lastRead.rule), fromPrivate: true };
   if (prior === null) {
-    const earlier = request.keptCreate(context.terraform.keptCreate(createKey(context, request.list)));
-    if (earlier !== null && earlier.list !== null) return { observation: { kind: "found", rule: earlier.rule, list: earlier.list }, fromKept: false };
+    const earlier = request.createRead(context.terraform.keptCreate(createKey(context, request.list)));
+    if (earlier !== null && earlier.list !== null) return { observation: { kind: "found", rule: earlier.rule, list: earlier.list }, fromPrivate: false };
   }
-  return { observation: await context.lookup.observe(request.reference), fromKept: false };
+  return { observation: await context.lookup.observe(request.reference), fromPrivate: false };
 }
 
 /** A resource's plan of a change: the engine's plan, and the observation it was made from. */
@@ -313,14 +314,14 @@ export interface RuleChangePlan {
  */
 export async function planRuleChange(
   context: ProviderRuleContext,
-  observed: { readonly observation: RuleObservation; readonly fromKept: boolean },
+  observed: { readonly observation: RuleObservation; readonly fromPrivate: boolean },
   list: DesiredList,
 ): Promise<RuleChangePlan> {
   let { observation } = observed;
   let plan = planOneRule(list, observation, context.session);
   const rule = plan.rules[0]!;
   // A rule's facts from private data are not trusted to write or to skip: the lookup says (one search shared by the plans that arrive together).
-  if (observed.fromKept && observation.kind === "found" && (rule.action === "update" || rule.action === "skip")) {
+  if (observed.fromPrivate && observation.kind === "found" && (rule.action === "update" || rule.action === "skip")) {
     const fresh = await context.lookup.lookup({ ruleId: observation.rule.observerRuleId, ruleName: null });
     if (fresh.kind === "found" && JSON.stringify(fresh.rule) !== JSON.stringify(observation.rule)) {
       observation = { ...observation, rule: fresh.rule };
