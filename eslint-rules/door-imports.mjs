@@ -39,12 +39,14 @@ function target(fromFile, specifier, root) {
  *   a moved provisioner's state), the Terraform command it serves (src/io/terraform-run), and the
  *   tool's errors where they are declared (src/errors, which imports nothing): a file the provider
  *   loads before its handshake takes them from there, since door-words loads the client with them;
+ *   and the durations of its `timeouts` block (src/shared/durations, which imports nothing), read
+ *   by the framework's server, which loads before the handshake too;
  * - the protocol room nothing of src/ outside itself.
  */
 const DOORS = {
   "src/cli/": { exact: ["src/io/workflow", "src/io/door-words", "src/core/render", "src/simulator", "src/api/triage/filters", "src/api/triage/validate", "src/api/triage/views", "src/io/provider-install", "src/io/provider-package", "src/io/init-hcl", "src/io/declarations-from-terraform"], prefixes: ["src/cli/"] },
   "src/provider/protocol/": { exact: [], prefixes: ["src/provider/protocol/"] },
-  "src/provider/": { exact: ["src/io/workflow", "src/io/door-words", "src/core/render", "src/core/native/native-provider", "src/core/declaration/native", "src/core/declaration/provisioner-state", "src/io/terraform-run", "src/errors"], prefixes: ["src/provider/"] },
+  "src/provider/": { exact: ["src/io/workflow", "src/io/door-words", "src/core/render", "src/core/native/native-provider", "src/core/declaration/native", "src/core/declaration/provisioner-state", "src/io/terraform-run", "src/errors", "src/shared/durations"], prefixes: ["src/provider/"] },
 };
 
 /** Whether an import or export names types only (erased by the compiler: it loads nothing). */

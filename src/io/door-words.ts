@@ -15,13 +15,17 @@ export { SECRET_VALUE_VARIABLES } from "../shared/secret-variables";
 export { redactString, registerEnvironmentSecrets, registerSecret, registerUrlPassword } from "../api";
 export { redactStrings } from "../api/http/redact";
 /** Durations and time limits: `--max-plan-age` and `timeouts`' durations, `--now`'s instant, the request's and the run's limits. */
-export { DEFAULT_MAX_PLAN_AGE, parseDuration } from "../core/engine/admission";
+export { DEFAULT_MAX_PLAN_AGE } from "../core/engine/admission";
+export { parseDuration } from "../shared/durations";
 export { isInstant } from "../core/engine/expiry";
 export { MAX_RUN_DEADLINE_SECONDS } from "../api";
 /** Default of --timeout (and the most request_timeout shortens it to): how long one HTTP attempt may take, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 /** The environment's names for the connection, and the check of a base URL. */
 export { ENV_BASE_URL, ENV_CLIENT_ID, ENV_CLIENT_SECRET, ENV_TOKEN, checkBaseUrl } from "../api";
+/** The core's fields as each door names them, and a problem reported as data said in a door's words. */
+export { ATTRIBUTE_NAMES, BLOCK_WORDS, problemText } from "../shared/field-names";
+export type { FieldStep, FieldWords, SettingWords } from "../shared/field-names";
 /** Text helpers of messages. */
 export { messageOf, shellQuote, titleCase } from "../shared/text";
 export { TOOL_VERSION } from "./version";

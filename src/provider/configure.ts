@@ -7,17 +7,20 @@ import type { SendClock } from "../api/http/rate-limiter";
 import { RuleLookup, openSession, readReviewedPlans } from "../io/workflow";
 import { TerraformRun } from "../io/terraform-run";
 import type { Plan } from "../core/engine/plan-schema";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, messageOf, parseDuration } from "../io/door-words";
-import { UNKNOWN, type Diagnostic, type ObjectValue } from "./protocol";
+import { BLOCK_WORDS, DEFAULT_TIMEOUT_SECONDS, MAX_RUN_DEADLINE_SECONDS, messageOf, parseDuration } from "../io/door-words";
+import { UNKNOWN, type Diagnostic } from "./protocol";
+import type { ProviderBlock } from "./framework/server";
+import { isOffline } from "./framework/offline";
+import { stringValue } from "./framework/values";
 import { lockedArgumentErrors } from "./locked";
-import { isOffline } from "./offline";
+import { PROVIDER_ARGUMENTS, providerModel, type ProviderModel } from "./provider-model";
 
-/** The environment variables the provider block's arguments stand for (docs/contract.md §11.1). */
+/** The environment variables the provider block's connection arguments stand for (docs/contract.md §11.1). */
 const ARGUMENT_VARIABLES = {
-  url: "ALERTS_API_URL",
-  tenant_id: "ALERTS_TENANT_ID",
+  baseUrl: "ALERTS_API_URL",
+  tenantId: "ALERTS_TENANT_ID",
   token: "ALERTS_API_TOKEN",
-  token_command: "ALERTS_API_TOKEN_COMMAND",
+  tokenCommand: "ALERTS_API_TOKEN_COMMAND",
 } as const;
 
 /** The session of a configured provider, and the stop of Terraform's Ctrl-C. */
@@ -41,9 +44,9 @@ export interface ProviderRun {
  * src/api/http/read-limits.ts) and the provider's own ALERT_RULE_USERS_MAX_RPS.
  */
 const PACING_VARIABLES = {
-  max_rps: "ALERT_RULE_USERS_MAX_RPS",
-  request_timeout: "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS",
-  run_timeout: "ALERT_RULE_USERS_RUN_DEADLINE_SECONDS",
+  maxRps: "ALERT_RULE_USERS_MAX_RPS",
+  requestDeadline: "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS",
+  runDeadline: "ALERT_RULE_USERS_RUN_DEADLINE_SECONDS",
 } as const;
 
 interface Pacing {
@@ -53,19 +56,18 @@ interface Pacing {
 }
 
 /** max_rps, request_timeout and run_timeout of the block, else of the environment; every problem at once, each naming where the value came from. */
-export function pacingOf(config: ObjectValue, env: NodeJS.ProcessEnv): Pacing | Diagnostic[] {
+export function pacingOf(config: ProviderModel, env: NodeJS.ProcessEnv): Pacing | Diagnostic[] {
   const problems: Diagnostic[] = [];
   let maxRps: Pacing["maxRps"];
-  const rpsValue = config["max_rps"];
-  const rpsEnv = env[PACING_VARIABLES.max_rps]?.trim();
-  const rps = typeof rpsValue === "number" ? rpsValue : rpsValue === null || rpsValue === undefined ? (rpsEnv === undefined || rpsEnv === "" ? undefined : Number(rpsEnv)) : Number.NaN;
-  const rpsGiven = typeof rpsValue === "number" || (rpsValue !== null && rpsValue !== undefined) ? `max_rps = ${JSON.stringify(rpsValue)}` : `${PACING_VARIABLES.max_rps}=${rpsEnv ?? ""}`;
+  const rpsValue = config.maxRps;
+  const rpsEnv = env[PACING_VARIABLES.maxRps]?.trim();
+  const rps = typeof rpsValue === "number" ? rpsValue : rpsValue === null ? (rpsEnv === undefined || rpsEnv === "" ? undefined : Number(rpsEnv)) : Number.NaN;
+  const rpsGiven = rpsValue !== null ? `max_rps = ${JSON.stringify(rpsValue)}` : `${PACING_VARIABLES.maxRps}=${rpsEnv ?? ""}`;
   if (rps !== undefined) {
     if (Number.isFinite(rps) && rps > 0 && rps <= 100_000) maxRps = { rps, given: rpsGiven };
     else problems.push({ severity: "error", summary: "Invalid max_rps", detail: `${rpsGiven}: max_rps takes a number of requests a second above 0 (at most 100000), e.g. 2 or 0.5.`, ...(rpsGiven.startsWith("max_rps") ? { attribute: ["max_rps"] } : {}) });
   }
-  const seconds = (argument: "request_timeout" | "run_timeout", max: number): number | undefined => {
-    const value = config[argument];
+  const seconds = (argument: string, value: ProviderModel["requestDeadline"], max: number): number | undefined => {
     if (typeof value !== "string" || value.trim() === "") return undefined; // the environment's value is read (and checked) by the session
     const ms = parseDuration(value);
     if (ms === undefined || ms / 1000 > max) {
@@ -74,22 +76,10 @@ export function pacingOf(config: ObjectValue, env: NodeJS.ProcessEnv): Pacing | 
     }
     return ms / 1000;
   };
-  const requestSeconds = seconds("request_timeout", 86_400);
-  const runSeconds = seconds("run_timeout", MAX_RUN_DEADLINE_SECONDS);
+  const requestSeconds = seconds(PROVIDER_ARGUMENTS.requestDeadline, config.requestDeadline, 86_400);
+  const runSeconds = seconds(PROVIDER_ARGUMENTS.runDeadline, config.runDeadline, MAX_RUN_DEADLINE_SECONDS);
   if (problems.length > 0) return problems;
   return { ...(maxRps === undefined ? {} : { maxRps }), ...(requestSeconds === undefined ? {} : { requestSeconds }), ...(runSeconds === undefined ? {} : { runSeconds }) };
-}
-
-/** Messages of the connection settings, in the provider block's words. */
-function inProviderWords(message: string): string {
-  return message
-    .replace(/, or pass --base-url URL/g, ", or set url in the provider block")
-    .replace(/, or pass --tenant-id ID/g, ", or set tenant_id in the provider block")
-    .replace(/, or pass --token-file FILE, or give a command that prints one \(ALERTS_API_TOKEN_COMMAND or --token-command CMD\)/g, ", or set token_command (ALERTS_API_TOKEN_COMMAND) to a command that prints one")
-    .replace(/--base-url/g, "url")
-    .replace(/--token-command/g, "token_command")
-    .replace(/--max-rps /g, "max_rps = ")
-    .replace(/raise ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS/g, "raise request_timeout (ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS)");
 }
 
 /**
@@ -98,39 +88,39 @@ function inProviderWords(message: string): string {
  * that the block decides (two sources in the environment alone are still refused, as in the CLI).
  */
 export function sessionRequest(
-  config: ObjectValue,
+  config: ProviderModel,
   env: NodeJS.ProcessEnv,
   cwd: string,
   onWarning: (m: string) => void,
   log: (line: string) => void,
 ): SessionRequest | Diagnostic[] {
-  const unknown = Object.keys(ARGUMENT_VARIABLES).concat(Object.keys(PACING_VARIABLES)).filter((name) => config[name] === UNKNOWN);
+  const unknown = Object.entries(PROVIDER_ARGUMENTS).flatMap(([field, name]) => (config[field as keyof ProviderModel] === UNKNOWN ? [name] : []));
   if (unknown.length > 0) {
     return unknown.map((name) => ({ severity: "error", summary: "Provider argument not known yet", detail: `${name} depends on a value known only after apply; the provider needs it to read the lists at plan time. Set it from a variable or the environment.`, attribute: [name] }));
   }
   const overlay: Record<string, string | undefined> = { ...env };
-  const given = (argument: string): string | undefined => {
-    const value = config[argument];
-    return typeof value === "string" && value.trim() !== "" ? value : undefined;
+  const given = (value: ProviderModel["baseUrl"]): string | undefined => {
+    const text = stringValue(value);
+    return text !== null && text.trim() !== "" ? text : undefined;
   };
   // url and token_command set in the block are passed as the CLI's flags are, so that a message
-  // about them names the block's argument (inProviderWords), never the environment variable
-  for (const argument of ["tenant_id", "token"] as const) {
-    const value = given(argument);
+  // about them names the block's argument (BLOCK_WORDS), never the environment variable
+  for (const argument of ["tenantId", "token"] as const) {
+    const value = given(config[argument]);
     if (value !== undefined) overlay[ARGUMENT_VARIABLES[argument]] = value;
   }
-  if (given("token") !== undefined) delete overlay[ARGUMENT_VARIABLES.token_command];
-  if (given("token_command") !== undefined) {
+  if (given(config.token) !== undefined) delete overlay[ARGUMENT_VARIABLES.tokenCommand];
+  if (given(config.tokenCommand) !== undefined) {
     delete overlay[ARGUMENT_VARIABLES.token];
-    delete overlay[ARGUMENT_VARIABLES.token_command];
+    delete overlay[ARGUMENT_VARIABLES.tokenCommand];
   }
   const pacing = pacingOf(config, env);
   if (Array.isArray(pacing)) return pacing;
-  if (pacing.requestSeconds !== undefined) overlay[PACING_VARIABLES.request_timeout] = String(pacing.requestSeconds);
-  if (pacing.runSeconds !== undefined) overlay[PACING_VARIABLES.run_timeout] = String(pacing.runSeconds);
+  if (pacing.requestSeconds !== undefined) overlay[PACING_VARIABLES.requestDeadline] = String(pacing.requestSeconds);
+  if (pacing.runSeconds !== undefined) overlay[PACING_VARIABLES.runDeadline] = String(pacing.runSeconds);
   const maxRps = pacing.maxRps;
-  const url = given("url");
-  const tokenCommand = given("token_command");
+  const url = given(config.baseUrl);
+  const tokenCommand = given(config.tokenCommand);
   return {
     env: overlay,
     cwd,
@@ -139,7 +129,8 @@ export function sessionRequest(
     ...(maxRps === undefined ? {} : { maxRps }),
     // one attempt never outlasts a request_timeout shorter than the attempt's own default
     ...(pacing.requestSeconds !== undefined && pacing.requestSeconds < DEFAULT_TIMEOUT_SECONDS ? { timeoutSeconds: pacing.requestSeconds } : {}),
-    timeoutGiven: PACING_VARIABLES.request_timeout,
+    timeoutGiven: PACING_VARIABLES.requestDeadline,
+    words: BLOCK_WORDS,
     engine: { parallelism: 4, pageSize: 100, batchSize: 100 },
     onWarning,
     requestHook: ({ rateLimiter }) => (event) => {
@@ -152,16 +143,16 @@ export function sessionRequest(
 
 /**
  * What the job's environment decides before any session: a locked provider refuses `url`, `token`
- * and `token_command` (src/provider/locked.ts); an offline one opens no session (src/provider/offline.ts).
+ * and `token_command` (src/provider/locked.ts); an offline one opens no session (src/provider/framework/offline.ts).
  */
-function beforeSession(config: ObjectValue, env: NodeJS.ProcessEnv): { run: null; offline: boolean; diagnostics: Diagnostic[] } | null {
+function beforeSession(config: ProviderModel, env: NodeJS.ProcessEnv): { run: null; offline: boolean; diagnostics: Diagnostic[] } | null {
   const refused = lockedArgumentErrors(config, env);
   if (refused.length > 0) return { run: null, offline: false, diagnostics: refused };
   return isOffline(env) ? { run: null, offline: true, diagnostics: [] } : null;
 }
 
 /** Opens the session of a provider block, or says (in the block's words) what is missing. */
-export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, cwd: string, signal: AbortSignal, log: (line: string) => void): Promise<{ run: ProviderRun | null; offline?: boolean; diagnostics: Diagnostic[] }> {
+export async function configureRun(config: ProviderModel, env: NodeJS.ProcessEnv, cwd: string, signal: AbortSignal, log: (line: string) => void): Promise<{ run: ProviderRun | null; offline?: boolean; diagnostics: Diagnostic[] }> {
   const decided = beforeSession(config, env);
   if (decided !== null) return decided;
   let reviewed: Plan[] | null;
@@ -177,7 +168,7 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
   } catch (err) {
     return { run: null, diagnostics: [{ severity: "error", summary: "Unsafe run directory", detail: messageOf(err) }] };
   }
-  const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: inProviderWords(message) }), log);
+  const request = sessionRequest(config, env, cwd, (message) => warnings.push({ severity: "warning", summary: "Provider configuration", detail: message }), log);
   if (Array.isArray(request)) return { run: null, diagnostics: request };
   try {
     // one send clock per tenant for every provider process of this command: max_rps bounds them
@@ -195,6 +186,17 @@ export async function configureRun(config: ObjectValue, env: NodeJS.ProcessEnv, 
     return { run: { session: opened, lookup, signal, planned: new Map(), terraform, reviewed }, diagnostics: warnings };
   } catch (err) {
     const message = messageOf(err);
-    return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: inProviderWords(message) }] };
+    return { run: null, diagnostics: [...warnings, { severity: "error", summary: "The alertrules provider cannot connect", detail: message }] };
   }
+}
+
+/** The provider block as the server configures it: its model, and the run a configuration opens (offline: none). */
+export function providerBlock(env: NodeJS.ProcessEnv, cwd: string, log: (line: string) => void): ProviderBlock<ProviderModel, ProviderRun> {
+  return {
+    model: providerModel,
+    async configure(config, stop) {
+      const { run, offline, diagnostics } = await configureRun(config, env, cwd, stop, log);
+      return { run: offline === true ? { kind: "offline" } : run === null ? { kind: "unconfigured" } : { kind: "online", run }, diagnostics };
+    },
+  };
 }

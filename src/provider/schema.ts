@@ -5,8 +5,9 @@
  */
 import type { ListMode } from "../core/engine/desired";
 import type { NATIVE_RESOURCE_TYPE, OnDestroy, RULES_DATA_SOURCE as CORE_RULES_DATA_SOURCE } from "../core/native/native-provider";
-import type { Attribute, Block, Schema } from "./protocol";
-import type { ResourceSchema } from "./resource";
+import type { Attribute, Schema } from "./protocol";
+import type { ResourceSchema } from "./framework/resource";
+import { timeoutsBlock } from "./framework/timeouts";
 
 // The names are the core's (src/core/native/native-provider.ts), typed as them so that the two cannot
 // drift: the schemas load before the handshake, without the engine (docs/performance.md).
@@ -45,20 +46,7 @@ const policyAttributes: readonly Attribute[] = [
   { name: "forbid_removals_from_inclusion_lists", type: "bool", optional: true, description: "The plan may not remove anyone from an inclusion list." },
 ];
 
-/** The `timeouts` block of the resource: a deadline for each of Terraform's calls (src/provider/timeouts.ts). */
-export const TIMEOUT_OPERATIONS = ["create", "read", "update", "delete"] as const;
-
-/** An operation of a `timeouts` block, as its description names it ("an update", never "a update"). */
-const OPERATION_WORDS: Readonly<Record<(typeof TIMEOUT_OPERATIONS)[number], string>> = { create: "a create", read: "a refresh (read)", update: "an update", delete: "a delete" };
-
-const timeoutsBlock: Block = {
-  name: "timeouts",
-  nesting: "single",
-  description: 'Deadlines of Terraform\'s refresh (read) and apply (create, update, delete) of this resource, as durations ("30s", "5m", "1h"); a plan is not bounded. Past its deadline a call that has sent nothing stops and says so; a call already writing finishes (never half a list) and warns.',
-  attributes: TIMEOUT_OPERATIONS.map((operation): Attribute => ({ name: operation, type: "string", optional: true, description: `The deadline of ${OPERATION_WORDS[operation]} (default: none; each request keeps its own deadline, request_timeout).` })),
-};
-
-/** The resource's attributes: the keys of its model (src/provider/rule-user-list-model.ts). */
+/** The resource's attributes: what its model encodes to (src/provider/resources/rule-user-list-model.ts). */
 export type RuleUserListAttribute = "id" | "rule_id" | "rule_name" | "mode" | "users" | "allow_mass_removal" | "on_destroy" | "policies" | "list_type" | "expired_user_ids" | "entries_without_user_id" | "removes";
 
 export const ruleUserListSchema: ResourceSchema<RuleUserListAttribute> = {
@@ -67,8 +55,8 @@ export const ruleUserListSchema: ResourceSchema<RuleUserListAttribute> = {
   blocks: [timeoutsBlock],
   attributes: [
     { name: "id", type: "string", computed: true, description: "The rule's observerRuleId." },
-    { name: "rule_id", type: "string", optional: true, computed: true, requiresReplace: "identity", description: "The rule's observerRuleId; exactly one of rule_id and rule_name. Changing it replaces the resource." },
-    { name: "rule_name", type: "string", optional: true, computed: true, requiresReplace: "identity", description: "The rule's exact name; exactly one of rule_id and rule_name. Changing it replaces the resource." },
+    { name: "rule_id", type: "string", optional: true, computed: true, requiresReplace: "identity", useStateForUnknown: true, description: "The rule's observerRuleId; exactly one of rule_id and rule_name. Changing it replaces the resource." },
+    { name: "rule_name", type: "string", optional: true, computed: true, requiresReplace: "identity", useStateForUnknown: true, description: "The rule's exact name; exactly one of rule_id and rule_name. Changing it replaces the resource." },
     { name: "mode", type: "string", optional: true, computed: true, default: "authoritative" satisfies ListMode, description: '"authoritative" (default): the list becomes exactly `users`; "additive": only adds, never shows or touches undeclared entries.' },
     {
       name: "users",

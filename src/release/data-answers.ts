@@ -1,6 +1,6 @@
 /**
  * `terraform-provider-alertrules data-answers`: the trusted half of a data source read in a team's
- * CI (src/provider/offline-data.ts, docs/provider-workflows.md "Data sources"). It reads, with the
+ * CI (src/provider/framework/offline-data.ts, docs/provider-workflows.md "Data sources"). It reads, with the
  * job's credentials, exactly the reads an offline evaluation of a pull request's configuration
  * asked for, through the provider's own data sources, as Terraform would call them; the requests
  * are data (checked, never evaluated), and the configuration itself never runs here.
@@ -11,7 +11,7 @@ import { parse } from "../cli/args";
 import type { Command, Io } from "../cli/io";
 import { UsageError } from "../io/door-words";
 import { alertRulesProvider } from "../provider/provider";
-import { DATA_ANSWERS_VARIABLE, DATA_ANSWERS_VERSION, DATA_REQUESTS_VARIABLE, dataRequestKey, parseDataRequests, type DataAnswer, type DataRequest } from "../provider/offline-data";
+import { DATA_ANSWERS_VARIABLE, DATA_ANSWERS_VERSION, DATA_REQUESTS_VARIABLE, dataRequestKey, parseDataRequests, type DataAnswer, type DataRequest } from "../provider/framework/offline-data";
 import type { Diagnostic, ObjectValue, Value } from "../provider/protocol";
 
 /** At most this many reads are answered for one evaluation (a configuration that asks for more is refused). */
@@ -27,7 +27,7 @@ export async function answerDataRequests(requests: readonly DataRequest[], env: 
     unique.set(dataRequestKey(request.type, type.schema, request.config), request);
   }
   if (unique.size > MAX_DATA_REQUESTS) throw new UsageError(`data-answers: the configuration asks for ${unique.size} data source reads; at most ${MAX_DATA_REQUESTS} are answered for one evaluation.`);
-  const configured = await provider.configure({}, { terraformVersion: "" });
+  const configured = await provider.configureProvider({}, { terraformVersion: "" });
   const failed = configured.filter((d) => d.severity === "error");
   if (failed.length > 0) throw new UsageError(`data-answers: the provider cannot connect: ${failed.map((d) => `${d.summary}: ${d.detail ?? ""}`).join("; ")}`);
   const answers: DataAnswer[] = [];
@@ -36,17 +36,17 @@ export async function answerDataRequests(requests: readonly DataRequest[], env: 
       const type = provider.dataSources[request.type]!;
       // the config as Terraform sends it: every attribute of the schema, null where not set
       const config: ObjectValue = Object.fromEntries(type.schema.attributes.map((a): [string, Value] => [a.name, request.config[a.name] ?? null]));
-      const problems: Diagnostic[] = (await type.validate?.(config)) ?? [];
+      const problems: Diagnostic[] = (await type.validateDataResourceConfig?.(config)) ?? [];
       if (problems.some((d) => d.severity === "error")) {
         answers.push({ ...request, state: null, diagnostics: problems });
         continue;
       }
-      const read = await type.read(config);
+      const read = await type.readDataSource(config);
       const diagnostics = [...problems, ...(read.diagnostics ?? [])];
       answers.push({ ...request, state: diagnostics.some((d) => d.severity === "error") ? null : read.state, diagnostics });
     }
   } finally {
-    await provider.stop();
+    await provider.stopProvider();
   }
   return answers;
 }

@@ -21,11 +21,6 @@ const INVISIBLE = new RegExp(INVISIBLE_SOURCE);
 /** Bidirectional controls only (embeddings, overrides, isolates, marks). */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-/** True when `s` holds a character a reader cannot see (see {@link escapeInvisible}). */
-export function hasInvisible(s: string): boolean {
-  return INVISIBLE.test(s);
-}
-
 /**
  * Every invisible character of `s` written as `\uXXXX`, so it shows: the one escaping of what came
  * from outside (the service's aliases, IDs, names, descriptions and error texts) wherever it is

@@ -1,5 +1,6 @@
 /** Admission checks of a saved plan against the real clock (src/core/engine/admission.ts): its age, and no expired user added. */
-import { checkNoExpiredAdds, checkPlanAge, parseDuration } from "../../src/core/engine/admission";
+import { checkNoExpiredAdds, checkPlanAge } from "../../src/core/engine/admission";
+import { parseDuration } from "../../src/shared/durations";
 import { buildPlan } from "../../src/core/engine/build-plan";
 import { checkPlanSignature } from "../../src/core/engine/plan-signature";
 import { toPlanDocument } from "../../src/core/engine/plan-schema";

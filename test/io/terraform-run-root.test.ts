@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TerraformRun, safeRoot } from "../../src/io/terraform-run";
 import { configureRun } from "../../src/provider/configure";
+import { providerModel } from "../../src/provider/provider-model";
 
 const UID = process.getuid!();
 let base: string;
@@ -67,7 +68,7 @@ describe("the per-command root", () => {
     // given
     symlinkSync(mkdtempSync(join(base, "t-")), rootPath());
     // when
-    const configured = await configureRun({}, { ...env, ALERTS_API_URL: "http://127.0.0.1:9", ALERTS_API_TOKEN: "t0123456789abcdef", ALERTS_TENANT_ID: "t" }, base, new AbortController().signal, () => undefined);
+    const configured = await configureRun(providerModel.decode({}), { ...env, ALERTS_API_URL: "http://127.0.0.1:9", ALERTS_API_TOKEN: "t0123456789abcdef", ALERTS_TENANT_ID: "t" }, base, new AbortController().signal, () => undefined);
     // then
     expect(configured.run).toBeNull();
     expect(configured.diagnostics).toEqual([expect.objectContaining({ severity: "error", summary: "Unsafe run directory", detail: expect.stringMatching(/is a symbolic link/) })]);

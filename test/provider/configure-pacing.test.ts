@@ -6,13 +6,14 @@
  */
 import { pacingOf, sessionRequest } from "../../src/provider/configure";
 import { providerSchema } from "../../src/provider/schema";
+import { providerModel } from "../../src/provider/provider-model";
 import type { SessionRequest } from "../../src/io/workflow/session/connect";
 import type { Value } from "../../src/provider/protocol";
 import { useSimulator } from "../support/simulator";
 import { configuredProvider, decoded, errorsOf } from "./support";
 
 const sim = useSimulator();
-const block = (values: Record<string, Value>) => decoded(providerSchema, values);
+const block = (values: Record<string, Value>) => providerModel.decode(decoded(providerSchema, values));
 const request = (values: Record<string, Value>, env: NodeJS.ProcessEnv = {}): SessionRequest => {
   const made = sessionRequest(block(values), env, "/tmp", () => undefined, () => undefined);
   if (Array.isArray(made)) throw new Error(JSON.stringify(made));

@@ -15,7 +15,7 @@ const provider = alertRulesProvider({ env: {}, cwd: process.cwd(), log: () => un
 const atStart = engineLoaded();
 const schema = provider.resources.alertrules_rule_user_list.schema.attributes.length;
 const afterSchema = engineLoaded();
-Promise.resolve(provider.resources.alertrules_rule_user_list.validate({ rule_id: null, rule_name: null, users: {} })).then((diagnostics) => {
+Promise.resolve(provider.resources.alertrules_rule_user_list.validateResourceConfig({ rule_id: null, rule_name: null, users: {} })).then((diagnostics) => {
   console.log(JSON.stringify({ atStart, schema, afterSchema, afterValidate: engineLoaded(), diagnostics: diagnostics.length }));
 });
 `;

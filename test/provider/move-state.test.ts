@@ -1,15 +1,15 @@
 /**
- * The resource's MoveResourceState (src/provider/move-state.ts): the state of the terraform_data or
+ * The resource's MoveResourceState (src/provider/resources/move-state.ts): the state of the terraform_data or
  * null_resource a RuleUserList wrote → the state of alertrules_rule_user_list, from the triggers
  * alone (no request). test/terraform/provider-moved.test.ts runs it under real Terraform.
  */
 import { POLICIES_TRIGGER, encodeTriggers } from "../../src/core/declaration";
 import { policiesTrigger } from "../../src/core/declaration/native";
-import { plain } from "../../src/provider/dynamic";
+import { plain } from "../../src/provider/framework/dynamic";
 import type { ListDeclaration } from "../../src/core/engine/desired";
-import { movedState } from "../../src/provider/move-state";
+import { movedState } from "../../src/provider/resources/move-state";
 import { ruleUserListSchema } from "../../src/provider/schema";
-import { usersOf } from "../../src/provider/values";
+import { usersOf } from "../../src/provider/resources/rule-user-list-values";
 
 const TERRAFORM = "terraform.io/builtin/terraform";
 const NULL = "registry.terraform.io/hashicorp/null";

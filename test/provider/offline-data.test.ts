@@ -1,5 +1,5 @@
 /**
- * The offline provider's data sources (src/provider/offline-data.ts): a read the configuration asks
+ * The offline provider's data sources (src/provider/framework/offline-data.ts): a read the configuration asks
  * for is recorded as data and refused until the trusted job answers it; with the answers, the same
  * read (the same data source, the same arguments in any order of keys) gets the service's answer,
  * and a read nobody answered says why. The answers file and the requests file are checked.
@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DATA_ANSWERS_VERSION, dataRequestKey, offlineDataSources, parseDataAnswers, parseDataRequests } from "../../src/provider/offline-data";
+import { DATA_ANSWERS_VERSION, dataRequestKey, offlineDataSources, parseDataAnswers, parseDataRequests } from "../../src/provider/framework/offline-data";
 import { ruleDataSourceSchema, rulesDataSourceSchema } from "../../src/provider/schema";
 import { UNKNOWN } from "../../src/provider/protocol";
 
@@ -25,8 +25,8 @@ describe("the offline provider's data sources", () => {
     const requests = join(dir, "requests.jsonl");
     const sources = offlineDataSources(SCHEMAS, { ALERT_RULE_USERS_PROVIDER_DATA_REQUESTS: requests });
     // when
-    const read = await sources["alertrules_rule"]!.read({ rule_name: "Endpoint exfiltration", rule_id: null, users: UNKNOWN, list_type: null });
-    await sources["alertrules_rules"]!.read({ name_regex: "^Cloud", list_type: null, include_system: false, rules: null });
+    const read = await sources["alertrules_rule"]!.readDataSource({ rule_name: "Endpoint exfiltration", rule_id: null, users: UNKNOWN, list_type: null });
+    await sources["alertrules_rules"]!.readDataSource({ name_regex: "^Cloud", list_type: null, include_system: false, rules: null });
     // then
     expect(read.diagnostics?.map((d) => [d.severity, d.summary])).toEqual([["error", "Read by the trusted job"]]);
     expect(read.diagnostics?.[0]?.detail).toContain("the trusted job answers it");
@@ -43,8 +43,8 @@ describe("the offline provider's data sources", () => {
     writeFileSync(answers, JSON.stringify({ version: DATA_ANSWERS_VERSION, answers: [{ type: "alertrules_rule", config: { rule_id: null, rule_name: "Endpoint exfiltration" }, state, diagnostics: [] }] }));
     const sources = offlineDataSources(SCHEMAS, { ALERT_RULE_USERS_PROVIDER_DATA_ANSWERS: answers, ALERT_RULE_USERS_PROVIDER_DATA_REQUESTS: join(dir, "again.jsonl") });
     // when
-    const answered = await sources["alertrules_rule"]!.read({ users: null, list_type: null, rule_name: "Endpoint exfiltration", rule_id: null });
-    const other = await sources["alertrules_rule"]!.read({ rule_name: "Another rule", rule_id: null, users: null, list_type: null });
+    const answered = await sources["alertrules_rule"]!.readDataSource({ users: null, list_type: null, rule_name: "Endpoint exfiltration", rule_id: null });
+    const other = await sources["alertrules_rule"]!.readDataSource({ rule_name: "Another rule", rule_id: null, users: null, list_type: null });
     // then
     expect(answered).toEqual({ state, diagnostics: [] });
     expect(other.diagnostics?.map((d) => d.summary)).toEqual(["Data source not answered"]);
@@ -52,7 +52,7 @@ describe("the offline provider's data sources", () => {
   });
 
   it("outside a workflow (no requests file): the offline refusal of before", async () => {
-    const read = await offlineDataSources(SCHEMAS, {})["alertrules_rules"]!.read({ name_regex: null, list_type: null, include_system: null, rules: null });
+    const read = await offlineDataSources(SCHEMAS, {})["alertrules_rules"]!.readDataSource({ name_regex: null, list_type: null, include_system: null, rules: null });
     expect(read.diagnostics?.[0]?.detail).toMatch(/^The alertrules provider is offline \(ALERT_RULE_USERS_PROVIDER_OFFLINE=1\): data sources read the service/);
   });
 

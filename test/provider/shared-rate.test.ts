@@ -11,12 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RateLimiter } from "../../src/api/http/rate-limiter";
 import { configureRun } from "../../src/provider/configure";
+import { providerModel } from "../../src/provider/provider-model";
 import { FileSendClock, RUN_SCOPE_VARIABLE, TerraformRun } from "../../src/io/terraform-run";
 import { useSimulator } from "../support/simulator";
 import { mostInWindow, virtualTime } from "../support/virtual-time";
 
 const sim = useSimulator();
-const block = { url: null, tenant_id: null, token: null, token_command: null, max_rps: null, request_timeout: null, run_timeout: null };
+const block = providerModel.decode({ url: null, tenant_id: null, token: null, token_command: null, max_rps: null, request_timeout: null, run_timeout: null });
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "send-clock-"))));

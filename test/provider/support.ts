@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { alertRulesProvider } from "../../src/provider/provider";
 import { providerSchema, ruleUserListSchema } from "../../src/provider/schema";
 import type { Diagnostic, ObjectValue, ProviderDefinition, Value } from "../../src/provider/protocol";
-import { typedLiteral } from "../../src/provider/dynamic";
+import { typedLiteral } from "../../src/provider/framework/dynamic";
 import { RUN_SCOPE_VARIABLE } from "../../src/io/terraform-run";
 
 export const EMPTY = Buffer.alloc(0);
@@ -35,6 +35,6 @@ export async function configuredProvider(
   env: Record<string, string> = {},
 ): Promise<{ provider: ProviderDefinition; diagnostics: Diagnostic[] }> {
   const provider = alertRulesProvider({ env: { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `test-${RUN}-${++commands}`, ...env }, cwd: process.cwd(), log: () => undefined });
-  const diagnostics = await provider.configure(decoded(providerSchema, block), { terraformVersion: "1.11.4" });
+  const diagnostics = await provider.configureProvider(decoded(providerSchema, block), { terraformVersion: "1.11.4" });
   return { provider, diagnostics };
 }

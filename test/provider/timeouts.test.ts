@@ -18,7 +18,7 @@ async function planned(timeouts: ObjectValue) {
   const { provider } = await configuredProvider(sim);
   const resource = provider.resources[RULE_USER_LIST]!;
   const config = resourceConfig({ rule_id: RULES.engineering, users: users([...ENGINEERING_USERS, ERIN]), timeouts });
-  const plan = await resource.plan({ prior: null, proposed: config, config, priorPrivate: EMPTY });
+  const plan = await resource.planResourceChange({ prior: null, proposed: config, config, priorPrivate: EMPTY });
   expect(errorsOf(plan.diagnostics)).toEqual([]);
   return { resource, config, plan };
 }
@@ -32,7 +32,7 @@ describe("the timeouts block", () => {
     sim.resetCounts();
     sim.setFaults({ latencyMs: 1500, operations: ["query-users"] });
     // when applied
-    const applied = await resource.apply({ prior: null, planned: plan.planned, config, plannedPrivate: plan.plannedPrivate ?? EMPTY });
+    const applied = await resource.applyResourceChange({ prior: null, planned: plan.planned, config, plannedPrivate: plan.plannedPrivate ?? EMPTY });
     // then
     expect(errorsOf(applied.diagnostics)).toEqual([expect.objectContaining({ summary: "create timed out", attribute: ["timeouts", "create"] })]);
     expect(applied.diagnostics![0]!.detail).toMatch(/timeouts\.create = "1s": nothing was sent for this rule/);
@@ -44,7 +44,7 @@ describe("the timeouts block", () => {
   it("never cuts a call that has begun writing: the list converges, and a warning says the timeout passed", async () => {
     const { resource, config, plan } = await planned({ create: "1s", read: null, update: null, delete: null });
     sim.setFaults({ latencyMs: 1500, operations: ["add-users"] });
-    const applied = await resource.apply({ prior: null, planned: plan.planned, config, plannedPrivate: plan.plannedPrivate ?? EMPTY });
+    const applied = await resource.applyResourceChange({ prior: null, planned: plan.planned, config, plannedPrivate: plan.plannedPrivate ?? EMPTY });
     expect(errorsOf(applied.diagnostics)).toEqual([]);
     expect(applied.diagnostics).toContainEqual(expect.objectContaining({ severity: "warning", summary: "create took longer than its timeout" }));
     expect(sim.rule(RULES.engineering)!.users.map((u) => u.userIdFromAuthority)).toContain(ERIN.userId);
@@ -54,7 +54,7 @@ describe("the timeouts block", () => {
     const { provider } = await configuredProvider(sim);
     const state = resourceConfig({ id: RULES.engineering, rule_id: RULES.engineering, users: users(ENGINEERING_USERS), timeouts: { create: null, read: "1s", update: null, delete: null } });
     sim.setFaults({ latencyMs: 1500, operations: ["search-rules", "query-users"] });
-    const read = await provider.resources[RULE_USER_LIST]!.read({ state, private: EMPTY });
+    const read = await provider.resources[RULE_USER_LIST]!.readResource({ state, private: EMPTY });
     expect(read.state).toBe(state);
     expect(errorsOf(read.diagnostics)).toEqual([expect.objectContaining({ summary: "read timed out", attribute: ["timeouts", "read"] })]);
     await sleep(2500); // the read left in flight ends before the simulator stops
@@ -63,7 +63,7 @@ describe("the timeouts block", () => {
   it("refuses at validate a timeout that is not a duration, naming its path", async () => {
     const { provider } = await configuredProvider(sim);
     const config = resourceConfig({ rule_id: RULES.engineering, users: {}, timeouts: { create: "5 minutes", read: null, update: "10m", delete: null } });
-    const diagnostics = await provider.resources[RULE_USER_LIST]!.validate!(config);
+    const diagnostics = await provider.resources[RULE_USER_LIST]!.validateResourceConfig!(config);
     expect(diagnostics).toEqual([expect.objectContaining({ summary: "Invalid timeout", attribute: ["timeouts", "create"], detail: expect.stringContaining('"30s", "5m", "1h"') as unknown })]);
   });
 });

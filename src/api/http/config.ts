@@ -9,6 +9,7 @@ import { readFileSync, statSync } from "node:fs";
 import { ConfigError, UsageError } from "../../errors";
 import { ENV_TOKEN_COMMAND, ENV_TOKEN_COMMAND_TIMEOUT_SECONDS, StaticToken, TokenCommand, tokenCommandEnvironment, tokenCommandTimeoutMs, type CommandDeadline, type RunCommand, type TokenSource } from "./credentials";
 import { redactString, registerSecret } from "./redact";
+import { FLAG_WORDS, type SettingWords } from "../../shared/field-names";
 
 export interface ConnectionConfig {
   /** http(s) URL without credentials and without trailing slash. */
@@ -69,6 +70,8 @@ export interface ResolveConnectionOptions {
   readonly fileMode?: ((path: string) => number | undefined) | undefined;
   /** Told about settings that work but are unsafe (a token file others can read). @default - ignored */
   readonly onWarning?: ((message: string) => void) | undefined;
+  /** The front door's words for its settings, which every message names them by. @default - the CLI's flags (FLAG_WORDS) */
+  readonly words?: SettingWords | undefined;
 }
 
 /**
@@ -76,14 +79,15 @@ export interface ResolveConnectionOptions {
  * setting, each with how to set it; messages never contain the token.
  */
 export function resolveConnection(options: ResolveConnectionOptions): ConnectionConfig {
-  const url = resolveBaseUrl(options);
-  const source = resolveTokenSource(options);
+  const words = options.words ?? FLAG_WORDS;
+  const url = resolveBaseUrl(options, words);
+  const source = resolveTokenSource(options, words);
   const tenantId = nonEmpty(options.tenantId) ?? nonEmpty(options.env[ENV_TENANT_ID]);
   const problems = [
     ...(url.problem === undefined ? [] : [url.problem]),
     ...source.problems,
     ...(tenantId === undefined
-      ? [`${ENV_TENANT_ID} is not set: set the environment variable ${ENV_TENANT_ID} to the tenant ID, or pass --tenant-id ID.`]
+      ? [`${ENV_TENANT_ID} is not set: set the environment variable ${ENV_TENANT_ID} to the tenant ID, or ${words.give.tenantId}.`]
       : []),
   ];
 
@@ -91,7 +95,7 @@ export function resolveConnection(options: ResolveConnectionOptions): Connection
   registerSecret(source.token);
   const secrets = source.token === undefined ? [] : [source.token];
   if (source.ways.length > 1) {
-    const twoWays = `The token is given ${source.ways.length} ways: ${source.ways.join(" and ")}. Give exactly one: --token-file FILE, or ${ENV_TOKEN}, or a token command (${ENV_TOKEN_COMMAND} or --token-command CMD); unset or drop the others.`;
+    const twoWays = `The token is given ${source.ways.length} ways: ${source.ways.join(" and ")}. Give exactly one: ${words.oneToken}; unset or drop the others.`;
     // Alone, a usage error; beside other problems, one of the list (all reported at once).
     if (problems.length === 0) throw new UsageError(redactString(twoWays, secrets));
     problems.unshift(twoWays);
@@ -104,15 +108,15 @@ export function resolveConnection(options: ResolveConnectionOptions): Connection
   return token !== undefined ? { baseUrl, token, tenantId } : { baseUrl, tenantId, tokenCommand: tokenCommand! };
 }
 
-/** The service's base URL from `--base-url` or ALERTS_API_URL, checked; or what is wrong with it. */
-function resolveBaseUrl(options: ResolveConnectionOptions): { readonly baseUrl?: string; readonly problem?: string } {
+/** The service's base URL from the door's setting (`--base-url`) or ALERTS_API_URL, checked; or what is wrong with it. */
+function resolveBaseUrl(options: ResolveConnectionOptions, words: SettingWords): { readonly baseUrl?: string; readonly problem?: string } {
   const rawUrl = nonEmpty(options.baseUrl) ?? nonEmpty(options.env[ENV_BASE_URL]);
   if (rawUrl === undefined) {
-    return { problem: `${ENV_BASE_URL} is not set: set the environment variable ${ENV_BASE_URL} to the service's base URL, or pass --base-url URL.` };
+    return { problem: `${ENV_BASE_URL} is not set: set the environment variable ${ENV_BASE_URL} to the service's base URL, or ${words.give.baseUrl}.` };
   }
   const checked = checkBaseUrl(rawUrl);
   if (checked.ok) return { baseUrl: checked.url };
-  return { problem: `${nonEmpty(options.baseUrl) !== undefined ? "--base-url" : ENV_BASE_URL} is invalid: ${checked.reason}` };
+  return { problem: `${nonEmpty(options.baseUrl) !== undefined ? words.names.baseUrl : ENV_BASE_URL} is invalid: ${checked.reason}` };
 }
 
 /** Where the token comes from: its one source (the first given, by precedence), every way it was given, and what is wrong. */
@@ -128,14 +132,14 @@ interface TokenSourceChoice {
  * One source of the token: `--token-file`, else ALERTS_API_TOKEN, else a token command. The
  * environment's token is registered for redaction at once; a token read from a file, by the caller.
  */
-function resolveTokenSource(options: ResolveConnectionOptions): TokenSourceChoice {
+function resolveTokenSource(options: ResolveConnectionOptions, words: SettingWords): TokenSourceChoice {
   const tokenFile = nonEmpty(options.tokenFile);
   const envToken = nonEmpty(options.env[ENV_TOKEN]);
   const flagCommand = nonEmpty(options.tokenCommand);
   const command = flagCommand ?? nonEmpty(options.env[ENV_TOKEN_COMMAND]);
-  const commandGiven = flagCommand !== undefined ? "--token-command" : ENV_TOKEN_COMMAND;
+  const commandGiven = flagCommand !== undefined ? words.names.tokenCommand : ENV_TOKEN_COMMAND;
   const ways = [
-    ...(tokenFile === undefined ? [] : [`--token-file ${tokenFile}`]),
+    ...(tokenFile === undefined ? [] : [`${words.names.token} ${tokenFile}`]),
     ...(envToken === undefined ? [] : [ENV_TOKEN]),
     ...(command === undefined ? [] : [commandGiven]),
   ];
@@ -145,14 +149,14 @@ function resolveTokenSource(options: ResolveConnectionOptions): TokenSourceChoic
     if (!read.ok) return { ways, problems: [read.reason] };
     const warning = tokenFileExposure(tokenFile, options.fileMode ?? defaultFileMode);
     if (warning !== null) options.onWarning?.(warning);
-    return singleLine(read.token, `--token-file ${tokenFile}`, ways);
+    return singleLine(read.token, `${words.names.token} ${tokenFile}`, ways);
   }
   if (envToken !== undefined) return singleLine(envToken, ENV_TOKEN, ways);
   if (command !== undefined) return { tokenCommand: { command, given: commandGiven }, ways, problems: [] };
   return {
     ways,
     problems: [
-      `${ENV_TOKEN} is not set: set the environment variable ${ENV_TOKEN} to the bearer token, or pass --token-file FILE, or give a command that prints one (${ENV_TOKEN_COMMAND} or --token-command CMD).`,
+      `${ENV_TOKEN} is not set: set the environment variable ${ENV_TOKEN} to the bearer token, or ${words.give.token}.`,
     ],
   };
 }

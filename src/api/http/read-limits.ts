@@ -7,6 +7,7 @@
  */
 import { ConfigError } from "../../errors";
 import { ReadLimitError } from "./errors";
+import { FLAG_WORDS, type SettingWords } from "../../shared/field-names";
 
 export const ENV_MAX_BODY_MIB = "ALERT_RULE_USERS_MAX_BODY_MIB";
 export const ENV_REQUEST_DEADLINE_SECONDS = "ALERT_RULE_USERS_REQUEST_DEADLINE_SECONDS";
@@ -94,15 +95,16 @@ export function resolveReadLimits(env: Readonly<Record<string, string | undefine
 /**
  * Why a pace of `maxRps` requests a second cannot work with a request deadline of
  * `requestDeadlineMs` (one request would have to wait longer for its turn than the whole deadline
- * allows), or null when it can. `flag` is how the pace was given (`--max-rps 0.0001`).
+ * allows), or null when it can. `flag` is how the pace was given (`--max-rps 0.0001`); `words`, the
+ * front door's names for its settings.
  */
-export function paceBeyondDeadline(maxRps: number, requestDeadlineMs: number, flag: string, deadlineSource: string): string | null {
+export function paceBeyondDeadline(maxRps: number, requestDeadlineMs: number, flag: string, deadlineSource: string, words: SettingWords = FLAG_WORDS): string | null {
   const intervalMs = 1000 / maxRps;
   if (intervalMs < requestDeadlineMs) return null;
   // The slowest pace that fits, rounded up to 4 decimals (so that it is above the bound).
   const slowest = Math.ceil((1000 / requestDeadlineMs) * 10_000) / 10_000;
   return (
     `${flag} sends one request every ${seconds(intervalMs)}, longer than the deadline of one request (${seconds(requestDeadlineMs)}, ${deadlineSource}): ` +
-    `not one request could be sent and retried within it. Use --max-rps ${slowest} or more, or raise ${ENV_REQUEST_DEADLINE_SECONDS}.`
+    `not one request could be sent and retried within it. Use ${words.names.maxRps}${words.assign}${slowest} or more, or raise ${words.raiseRequestDeadline}.`
   );
 }

@@ -21,11 +21,12 @@ import { DeclarationError } from "../../errors";
 import { aliasDomain, canonicalUsers } from "../engine/canonical";
 import type { DesiredUser, ListDeclaration, ListMode } from "../engine/desired";
 import type { ListPolicy, PolicyPropsInput } from "../engine/policy-schema";
-import { encodePolicy, validatePolicyProps } from "../engine/policy-schema";
+import { encodePolicy, policyPropProblems } from "../engine/policy-schema";
+import { PROP_WORDS, problemText, type FieldProblem } from "../../shared/field-names";
 import type { OnDestroy } from "../native/native-provider";
 import { ON_DESTROY_VALUES } from "../native/native-provider";
 import { escapeTemplate, unescapeTemplate } from "./triggers";
-import { validateDeclaration } from "./validate";
+import { declarationProblems } from "./validate";
 
 /** One policy as the resource's `policies` attribute carries it. */
 export interface NativePolicy {
@@ -158,7 +159,7 @@ export function decodeNativeAttributes(attributes: unknown, where: string): Nati
     },
     (i) => `${where} policies[${i}]`,
   );
-  if (!list.ok) return fail(list.problems.map((problem) => problem.message));
+  if (!list.ok) return fail(list.problems.map(nativeProblemText));
   return {
     declaration: {
       ruleId: list.ruleId,
@@ -171,18 +172,26 @@ export function decodeNativeAttributes(attributes: unknown, where: string): Nati
   };
 }
 
-/** A step of a problem's path in the resource's attributes: an attribute name, a map key, a list index. */
-export type NativePathStep = string | { readonly key: string } | { readonly index: number };
-
 /**
- * A problem of a native list's attributes: where in the attributes (empty: the resource as a
- * whole), and what, in the construct's words; the provider renders the path as an attribute path,
- * synth names the construct.
+ * A problem of a native list's attributes, as data: the list's (a declaration's field), a policy's
+ * (by its index in `policies`), or `on_destroy`'s. Synth says it in the construct's words
+ * ({@link nativeProblemText}); the provider names the attributes (src/provider/resources/rule-user-list-declaration.ts).
  */
-export interface NativeProblem {
-  readonly subject: "list" | "on_destroy" | "policy";
-  readonly path: readonly NativePathStep[];
-  readonly message: string;
+export type NativeProblem =
+  | { readonly subject: "list"; readonly problem: FieldProblem }
+  | { readonly subject: "policy"; readonly policy: number; readonly problem: FieldProblem }
+  | { readonly subject: "on_destroy"; readonly message: string };
+
+/** A problem in the construct's words (`users[2].aliases[0]: …`, `policies[0]: maxUsers: …`). */
+export function nativeProblemText(problem: NativeProblem): string {
+  switch (problem.subject) {
+    case "list":
+      return problemText(problem.problem, PROP_WORDS);
+    case "policy":
+      return `policies[${problem.policy}]: ${problemText(problem.problem, PROP_WORDS)}`;
+    case "on_destroy":
+      return problem.message;
+  }
 }
 
 /** The attributes of a native resource as plain values: strings as declared (unescaped), null where not set. */
@@ -210,29 +219,6 @@ export type NativeList =
     }
   | { readonly ok: false; readonly problems: NativeProblem[] };
 
-/** The policy props each attribute of a `policies` entry stands for. */
-const POLICY_ATTRIBUTES = {
-  max_users: "maxUsers",
-  allowed_alias_domains: "allowedAliasDomains",
-  exclusion_lists_require_expiry_max_days: "exclusionListsRequireExpiry.maxDays",
-  forbid_removals_from_inclusion_lists: "forbidRemovalsFromInclusionLists",
-} as const;
-
-/** Where in the attributes a declaration failure is: `users[2].aliases[0]: …` is users["<id>"].aliases. */
-function problemPath(message: string, users: readonly DesiredUser[]): NativePathStep[] {
-  const user = /^users\[(\d+)\](?:\.(aliases|expiresAt|userId))?/.exec(message);
-  if (user !== null) {
-    const id = users[Number(user[1])]?.userId;
-    if (id === undefined) return ["users"];
-    const field = user[2] === "expiresAt" ? "expires_at" : user[2] === "aliases" ? "aliases" : undefined;
-    return ["users", { key: id }, ...(field === undefined ? [] : [field])];
-  }
-  if (message.startsWith("mode")) return ["mode"];
-  if (message.startsWith("allowMassRemoval")) return ["allow_mass_removal"];
-  if (message.startsWith("users")) return ["users"];
-  return [];
-}
-
 /** The policies of a `policies` attribute, or the problems of their fields. */
 function nativePolicies(raw: readonly Readonly<Record<string, unknown>>[], fallbackName: (index: number) => string): { policies: ListPolicy[]; problems: NativeProblem[] } {
   const policies: ListPolicy[] = [];
@@ -247,12 +233,9 @@ function nativePolicies(raw: readonly Readonly<Record<string, unknown>>[], fallb
       ...(given("forbid_removals_from_inclusion_lists") === null ? {} : { forbidRemovalsFromInclusionLists: given("forbid_removals_from_inclusion_lists") }),
     };
     const name = given("name");
-    const failures = validatePolicyProps(props);
+    const failures = policyPropProblems(props);
     if (failures.length === 0) policies.push(encodePolicy(typeof name === "string" ? name : fallbackName(index), props));
-    for (const failure of failures) {
-      const field = Object.entries(POLICY_ATTRIBUTES).find(([, prop]) => failure.startsWith(prop))?.[0];
-      problems.push({ subject: "policy", path: ["policies", { index }, ...(field === undefined ? [] : [field])], message: `policies[${index}]: ${failure}` });
-    }
+    for (const problem of failures) problems.push({ subject: "policy", policy: index, problem });
   });
   return { policies, problems };
 }
@@ -268,13 +251,9 @@ export function nativeListOf(values: NativeValues, policyName: (index: number) =
   const ruleName = values.rule_name;
   const mode = values.mode ?? "authoritative";
   const allowMassRemoval = values.allow_mass_removal ?? false;
-  const problems: NativeProblem[] = validateDeclaration({ ruleId: ruleId ?? undefined, ruleName: ruleName ?? undefined, mode, allowMassRemoval, users: values.users }).map((message) => ({
-    subject: "list",
-    path: problemPath(message, values.users),
-    message,
-  }));
+  const problems: NativeProblem[] = declarationProblems({ ruleId: ruleId ?? undefined, ruleName: ruleName ?? undefined, mode, allowMassRemoval, users: values.users }).map((problem) => ({ subject: "list", problem }));
   if (values.on_destroy !== null && !(ON_DESTROY_VALUES as readonly string[]).includes(values.on_destroy)) {
-    problems.push({ subject: "on_destroy", path: ["on_destroy"], message: `on_destroy: ${JSON.stringify(values.on_destroy)} is not one of "keep" (leave the live list as it is) or "clear" (remove what this resource manages).` });
+    problems.push({ subject: "on_destroy", message: `on_destroy: ${JSON.stringify(values.on_destroy)} is not one of "keep" (leave the live list as it is) or "clear" (remove what this resource manages).` });
   }
   const { policies, problems: policyProblems } = nativePolicies(values.policies ?? [], policyName);
   problems.push(...policyProblems);

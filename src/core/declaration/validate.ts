@@ -1,7 +1,9 @@
 /**
  * Validation of one rule-list declaration, as data: each rule looks at the declaration and returns
- * its failures. {@link validateDeclaration} runs them all and returns every failure at once, each a
- * sentence that starts with the field (`users[1].aliases[0]: ...`) and says how to fix it.
+ * its problems, each a field, a code and a sentence that says how to fix it, naming fields as data
+ * (src/shared/field-names.ts). {@link declarationProblems} runs them all and returns every problem
+ * at once; {@link validateDeclaration} says them in the construct's words (`users[1].aliases[0]: ...`),
+ * and the provider in its own (src/provider/resources/rule-user-list-declaration.ts).
  *
  * Used by the RuleUserList construct at synth time and by the reader of the synthesized JSON and
  * of the provisioner environment (defence against hand-edited files). Input fields are `unknown`
@@ -11,6 +13,7 @@ import { isMissingUserId } from "../../api/rules/schemas";
 import { aliasKey } from "../engine/canonical";
 import { isCalendarDate } from "../engine/expiry";
 import { describeInvisible, escapeInvisible, shownJson } from "../../shared/invisible";
+import { PROP_WORDS, problemText, ref, type FieldProblem, type FieldStep, type Part } from "../../shared/field-names";
 import { LIST_MODES } from "../engine/desired";
 
 /** The fields of a declaration, as given (props of the construct, or decoded triggers). */
@@ -25,7 +28,7 @@ export interface DeclarationInput {
 interface ValidationRule {
   /** What the rule checks, for readers of this table. */
   readonly checks: string;
-  readonly validate: (input: DeclarationInput) => string[];
+  readonly validate: (input: DeclarationInput) => FieldProblem[];
 }
 
 /** The key under which aliases compare: trimmed, lower case (docs/contract.md §4). */
@@ -82,18 +85,24 @@ function computeAliasEntries(input: DeclarationInput): AliasEntry[] {
   );
 }
 
-function ruleReferenceField(name: "ruleId" | "ruleName", value: unknown): string[] {
+function ruleReferenceField(name: "ruleId" | "ruleName", value: unknown): FieldProblem[] {
   if (value === undefined) return [];
-  if (typeof value !== "string") return [`${name}: must be a string, got ${describe(value)}`];
+  if (typeof value !== "string") return [problem("not-a-string", [name], `must be a string, got ${describe(value)}`)];
   if (value.trim() === "") {
     return [
       name === "ruleId"
-        ? "ruleId: is empty; set the rule's observerRuleId, or name the rule with ruleName instead"
-        : "ruleName: is empty; set the rule's exact name, or give its observerRuleId as ruleId instead",
+        ? problem("empty", ["ruleId"], "is empty; set the rule's observerRuleId, or name the rule with ", ref("ruleName"), " instead")
+        : problem("empty", ["ruleName"], "is empty; set the rule's exact name, or give its observerRuleId as ", ref("ruleId"), " instead"),
     ];
   }
   return [];
 }
+
+/** A problem of the field at `at`; its sentence's parts name other fields with {@link ref}. */
+const problem = (code: string, at: readonly FieldStep[], ...text: Part[]): FieldProblem => ({ code, at, text });
+
+/** The pair a declaration names its rule by, as a problem's subject (`ruleId/ruleName: …`). */
+const RULE_REFERENCE: readonly Part[] = [ref("ruleId"), "/", ref("ruleName")];
 
 /** The validation rules of a declaration (docs/contract.md §2), in the order their failures are listed. */
 export const DECLARATION_RULES: readonly ValidationRule[] = [
@@ -101,50 +110,37 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
     checks: "exactly one of ruleId and ruleName",
     validate: ({ ruleId, ruleName }) => {
       if (ruleId === undefined && ruleName === undefined) {
-        return [
-          "ruleId/ruleName: neither is set; set exactly one: ruleId (the rule's observerRuleId) or ruleName (its exact name)",
-        ];
+        return [{ code: "rule-unnamed", at: [], subject: RULE_REFERENCE, text: ["neither is set; set exactly one: ", ref("ruleId"), " (the rule's observerRuleId) or ", ref("ruleName"), " (its exact name)"] }];
       }
       if (ruleId !== undefined && ruleName !== undefined) {
-        return [
-          `ruleId/ruleName: both are set (${describe(ruleId)} and ${describe(ruleName)}); set exactly one of them`,
-        ];
+        return [{ code: "rule-named-twice", at: [], subject: RULE_REFERENCE, text: [`both are set (${describe(ruleId)} and ${describe(ruleName)}); set exactly one of them`] }];
       }
       return [];
     },
   },
   {
     checks: "ruleId and ruleName, when set, are non-empty strings",
-    validate: ({ ruleId, ruleName }) => [
-      ...ruleReferenceField("ruleId", ruleId),
-      ...ruleReferenceField("ruleName", ruleName),
-    ],
+    validate: ({ ruleId, ruleName }) => [...ruleReferenceField("ruleId", ruleId), ...ruleReferenceField("ruleName", ruleName)],
   },
   {
     checks: "mode is authoritative or additive",
     validate: ({ mode }) =>
       mode === undefined || (typeof mode === "string" && (LIST_MODES as readonly string[]).includes(mode))
         ? []
-        : [
-            `mode: ${describe(mode)} is not a list mode; use "authoritative" (the list becomes exactly the declaration) or "additive" (only adds)`,
-          ],
+        : [problem("not-a-mode", ["mode"], `${describe(mode)} is not a list mode; use "authoritative" (the list becomes exactly the declaration) or "additive" (only adds)`)],
   },
   {
     checks: "allowMassRemoval is a boolean",
     validate: ({ allowMassRemoval }) =>
-      allowMassRemoval === undefined || typeof allowMassRemoval === "boolean"
-        ? []
-        : [`allowMassRemoval: must be true or false, got ${describe(allowMassRemoval)}`],
+      allowMassRemoval === undefined || typeof allowMassRemoval === "boolean" ? [] : [problem("not-a-boolean", ["allowMassRemoval"], `must be true or false, got ${describe(allowMassRemoval)}`)],
   },
   {
     checks: "users is an array of objects",
     validate: ({ users }) => {
       if (!Array.isArray(users)) {
-        return [`users: must be an array of { userId, aliases } (an empty array declares an empty list), got ${describe(users)}`];
+        return [problem("not-a-list", ["users"], `must be an array of { userId, aliases } (an empty array declares an empty list), got ${describe(users)}`)];
       }
-      return (users as unknown[]).flatMap((user, index) =>
-        isRecord(user) ? [] : [`users[${index}]: must be an object { userId, aliases }, got ${describe(user)}`],
-      );
+      return (users as unknown[]).flatMap((user, index) => (isRecord(user) ? [] : [problem("not-an-object", ["users", index], `must be an object { userId, aliases }, got ${describe(user)}`)]));
     },
   },
   {
@@ -152,17 +148,10 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
     validate: (input) =>
       userEntries(input).flatMap(({ index, user }) => {
         const userId = user["userId"];
-        if (typeof userId !== "string") {
-          return [`users[${index}].userId: must be a string (the user's userIdFromAuthority), got ${describe(userId)}`];
-        }
-        if (userId.trim() === "") {
-          return [`users[${index}].userId: is empty; set the user's ID (userIdFromAuthority)`];
-        }
-        if (isMissingUserId(userId)) {
-          return [
-            `users[${index}].userId: ${describe(userId)} contains whitespace; the service treats such IDs as missing, use the user's ID without spaces`,
-          ];
-        }
+        const at = ["users", index, "userId"] as const;
+        if (typeof userId !== "string") return [problem("not-a-string", at, `must be a string (the user's userIdFromAuthority), got ${describe(userId)}`)];
+        if (userId.trim() === "") return [problem("empty", at, "is empty; set the user's ID (userIdFromAuthority)")];
+        if (isMissingUserId(userId)) return [problem("whitespace", at, `${describe(userId)} contains whitespace; the service treats such IDs as missing, use the user's ID without spaces`)];
         return [];
       }),
   },
@@ -178,7 +167,7 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
           firstIndex.set(userId, index);
           return [];
         }
-        return [`users[${index}].userId: ${describe(userId)} is already declared at users[${first}]; merge the two entries into one user`];
+        return [problem("duplicate-user", ["users", index, "userId"], `${describe(userId)} is already declared at `, ref("users", first), "; merge the two entries into one user")];
       });
     },
   },
@@ -187,19 +176,11 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
     validate: (input) =>
       userEntries(input).flatMap(({ index, user }) => {
         const aliases = user["aliases"];
-        if (!Array.isArray(aliases)) {
-          return [`users[${index}].aliases: must be an array of strings (email addresses or cloud aliases), got ${describe(aliases)}`];
-        }
-        if (aliases.length === 0) {
-          return [`users[${index}].aliases: is empty; give the user at least one alias (email address or cloud alias), or remove the user`];
-        }
+        if (!Array.isArray(aliases)) return [problem("not-a-list", ["users", index, "aliases"], `must be an array of strings (email addresses or cloud aliases), got ${describe(aliases)}`)];
+        if (aliases.length === 0) return [problem("empty", ["users", index, "aliases"], "is empty; give the user at least one alias (email address or cloud alias), or remove the user")];
         return (aliases as unknown[]).flatMap((alias, aliasIndex) => {
-          if (typeof alias !== "string") {
-            return [`users[${index}].aliases[${aliasIndex}]: must be a string, got ${describe(alias)}`];
-          }
-          return alias.trim() === ""
-            ? [`users[${index}].aliases[${aliasIndex}]: is empty or whitespace; write the alias or remove the entry`]
-            : [];
+          if (typeof alias !== "string") return [problem("not-a-string", ["users", index, "aliases", aliasIndex], `must be a string, got ${describe(alias)}`)];
+          return alias.trim() === "" ? [problem("empty", ["users", index, "aliases", aliasIndex], "is empty or whitespace; write the alias or remove the entry")] : [];
         });
       }),
   },
@@ -207,24 +188,22 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
     checks:
       "no userId or alias holds a character that draws or hides on a screen (C0 and C1 controls, DEL, line and paragraph separators, bidi controls, zero-width characters), and every alias is in Unicode normal form NFKC (no fullwidth or compatibility letters)",
     validate: (input) => {
-      const drawing = (field: string, value: string, found: readonly string[]): string[] =>
+      const drawing = (at: readonly FieldStep[], value: string, found: readonly string[]): FieldProblem[] =>
         found.length === 0
           ? []
-          : [
-              `${field}: "${escapeInvisible(value)}" contains ${found.join(", ")}; such characters are invisible, move the cursor or reorder the text, so the value would read as something else in a review. Remove them`,
-            ];
+          : [problem("invisible", at, `"${escapeInvisible(value)}" contains ${found.join(", ")}; such characters are invisible, move the cursor or reorder the text, so the value would read as something else in a review. Remove them`)];
       return [
         ...userEntries(input).flatMap(({ index, user }) => {
           const userId = user["userId"];
           // whitespace (a line break, U+2028) has its own message: the service takes such an ID as none
-          return typeof userId === "string" && !isMissingUserId(userId) ? drawing(`users[${index}].userId`, userId, describeInvisible(userId)) : [];
+          return typeof userId === "string" && !isMissingUserId(userId) ? drawing(["users", index, "userId"], userId, describeInvisible(userId)) : [];
         }),
         ...aliasEntries(input).flatMap(({ userIndex, aliasIndex, alias }) => {
-          const field = `users[${userIndex}].aliases[${aliasIndex}]`;
+          const at = ["users", userIndex, "aliases", aliasIndex] as const;
           const found = describeInvisible(alias);
-          if (found.length > 0) return drawing(field, alias, found);
+          if (found.length > 0) return drawing(at, alias, found);
           const normal = alias.normalize("NFKC");
-          return normal === alias ? [] : [`${field}: ${describe(alias)} has fullwidth or compatibility characters that read like others; write it as ${describe(normal)}`];
+          return normal === alias ? [] : [problem("not-nfkc", at, `${describe(alias)} has fullwidth or compatibility characters that read like others; write it as ${describe(normal)}`)];
         }),
       ];
     },
@@ -234,16 +213,11 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
     validate: (input) =>
       userEntries(input).flatMap(({ index, user }) => {
         const expiresAt = user["expiresAt"];
+        const at = ["users", index, "expiresAt"] as const;
         if (expiresAt === undefined) return [];
-        if (typeof expiresAt !== "string") {
-          return [`users[${index}].expiresAt: must be a date string "yyyy-MM-dd" (UTC), got ${describe(expiresAt)}`];
-        }
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(expiresAt)) {
-          return [`users[${index}].expiresAt: ${describe(expiresAt)} is not written yyyy-MM-dd; write the day the exception ends as e.g. "2026-12-31" (UTC)`];
-        }
-        if (!isCalendarDate(expiresAt)) {
-          return [`users[${index}].expiresAt: ${describe(expiresAt)} is not a date (no such day in the calendar); write a real day as yyyy-MM-dd`];
-        }
+        if (typeof expiresAt !== "string") return [problem("not-a-string", at, `must be a date string "yyyy-MM-dd" (UTC), got ${describe(expiresAt)}`)];
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(expiresAt)) return [problem("not-a-date", at, `${describe(expiresAt)} is not written yyyy-MM-dd; write the day the exception ends as e.g. "2026-12-31" (UTC)`)];
+        if (!isCalendarDate(expiresAt)) return [problem("not-a-date", at, `${describe(expiresAt)} is not a date (no such day in the calendar); write a real day as yyyy-MM-dd`)];
         return [];
       }),
   },
@@ -260,19 +234,30 @@ export const DECLARATION_RULES: readonly ValidationRule[] = [
           return [];
         }
         return [
-          `users[${entry.userIndex}].aliases[${entry.aliasIndex}]: ${describe(entry.alias)} repeats users[${seen.userIndex}].aliases[${seen.aliasIndex}] (${describe(seen.alias)}); aliases compare case-insensitively and trimmed, declare each alias once`,
+          problem(
+            "duplicate-alias",
+            ["users", entry.userIndex, "aliases", entry.aliasIndex],
+            `${describe(entry.alias)} repeats `,
+            ref("users", seen.userIndex, "aliases", seen.aliasIndex),
+            ` (${describe(seen.alias)}); aliases compare case-insensitively and trimmed, declare each alias once`,
+          ),
         ];
       });
     },
   },
 ];
 
-/** Every failure of a declaration, in rule order; empty when it is valid. */
-export function validateDeclaration(input: DeclarationInput): string[] {
+/** Every problem of a declaration, as data, in rule order; empty when it is valid. */
+export function declarationProblems(input: DeclarationInput): FieldProblem[] {
   current = { users: input.users, entries: undefined, aliases: undefined };
   try {
     return DECLARATION_RULES.flatMap((rule) => rule.validate(input));
   } finally {
     current = undefined;
   }
+}
+
+/** Every failure of a declaration in the construct's words (its props), in rule order; empty when it is valid. */
+export function validateDeclaration(input: DeclarationInput): string[] {
+  return declarationProblems(input).map((p) => problemText(p, PROP_WORDS));
 }

@@ -33,16 +33,6 @@ export const DEFAULT_MAX_PLAN_AGE = "24h";
 /** A plan may claim to be this much younger than the real clock (clocks of two runners differ a little). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-const DURATION = /^([1-9]\d{0,5})([smhd])$/;
-
-/** Milliseconds of a duration written as a whole number and a unit: `90s`, `30m`, `24h`, `2d`; undefined when not. */
-export function parseDuration(text: string): number | undefined {
-  const match = DURATION.exec(text.trim());
-  if (match === null) return undefined;
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-}
-
 function describeAge(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   if (minutes < 120) return `${minutes} min`;

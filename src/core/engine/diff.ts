@@ -17,6 +17,7 @@ import { isSystemRule } from "./rule-facts";
 import type { ObservedList, RuleObservation } from "./observation";
 import { planCalls } from "./operations";
 import { didYouMean, suggest } from "./suggest";
+import { ATTRIBUTE_NAMES, PROP_NAMES } from "../../shared/field-names";
 
 export interface DiffOptions {
   /** Most users in one write call; larger changes are split into several calls of the same operation. */
@@ -40,11 +41,11 @@ export interface RuleFieldNames {
   readonly quote?: (name: string) => string;
 }
 
-/** The RuleUserList construct's words. */
-export const CONSTRUCT_RULE_FIELDS: RuleFieldNames = { ruleId: "ruleId", ruleName: "ruleName", assign: ": " };
+/** The RuleUserList construct's words (its props: src/shared/field-names.ts). */
+export const CONSTRUCT_RULE_FIELDS: RuleFieldNames = { ruleId: PROP_NAMES.ruleId, ruleName: PROP_NAMES.ruleName, assign: ": " };
 
-/** The native resource's words (alertrules_rule_user_list, HCL). */
-export const NATIVE_RULE_FIELDS: RuleFieldNames = { ruleId: "rule_id", ruleName: "rule_name", assign: " = " };
+/** The native resource's words (alertrules_rule_user_list's attributes, HCL). */
+export const NATIVE_RULE_FIELDS: RuleFieldNames = { ruleId: ATTRIBUTE_NAMES.ruleId, ruleName: ATTRIBUTE_NAMES.ruleName, assign: " = " };
 
 /** The native resource's import IDs (`RULE_ID`, `name:RULE NAME`: src/core/native/native-provider.ts). */
 export const IMPORT_RULE_FIELDS: RuleFieldNames = { ruleId: "RULE_ID", ruleName: "name:", assign: "", verb: "import", quote: (name) => name };

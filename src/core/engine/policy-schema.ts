@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { DeclarationError } from "../../errors";
+import { PROP_WORDS, problemText, ref, type FieldProblem, type FieldStep, type Part } from "../../shared/field-names";
 
 /** The key, inside a resource's `"//"` object, that carries the policies of its list. */
 export const POLICIES_KEY = "alert_rule_users_policies";
@@ -60,23 +61,24 @@ function describe(value: unknown): string {
 
 const isNonNegativeInteger = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
 
-/** Every failure of a policy's props, each starting with the prop; empty when valid. */
-export function validatePolicyProps(props: PolicyPropsInput): string[] {
-  const failures: string[] = [];
+/** Every problem of a policy's props, as data (src/shared/field-names.ts); empty when valid. */
+export function policyPropProblems(props: PolicyPropsInput): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const problem = (code: string, at: readonly FieldStep[], ...text: Part[]) => problems.push({ code, at, text });
   const { maxUsers, allowedAliasDomains, exclusionListsRequireExpiry, forbidRemovalsFromInclusionLists } = props;
   if (maxUsers === undefined && allowedAliasDomains === undefined && exclusionListsRequireExpiry === undefined && forbidRemovalsFromInclusionLists === undefined) {
-    failures.push(`the policy sets no check; set at least one of ${POLICY_CHECKS.join(", ")}`);
+    problem("no-check", [], "the policy sets no check; set at least one of ", ...POLICY_CHECKS.flatMap((check, i): Part[] => (i === 0 ? [ref(check)] : [", ", ref(check)])));
   }
   if (maxUsers !== undefined && !isNonNegativeInteger(maxUsers)) {
-    failures.push(`maxUsers: must be a whole number of users, 0 or more, got ${describe(maxUsers)}`);
+    problem("not-a-count", ["maxUsers"], `must be a whole number of users, 0 or more, got ${describe(maxUsers)}`);
   }
   if (allowedAliasDomains !== undefined) {
     if (!Array.isArray(allowedAliasDomains) || allowedAliasDomains.length === 0) {
-      failures.push(`allowedAliasDomains: must be a non-empty array of domains such as "example.com", got ${describe(allowedAliasDomains)}`);
+      problem("not-a-list", ["allowedAliasDomains"], `must be a non-empty array of domains such as "example.com", got ${describe(allowedAliasDomains)}`);
     } else {
       (allowedAliasDomains as unknown[]).forEach((domain, i) => {
         if (typeof domain !== "string" || domain.trim() === "" || domain.includes("@") || /\s/.test(domain.trim())) {
-          failures.push(`allowedAliasDomains[${i}]: must be a domain without "@" or spaces, such as "example.com", got ${describe(domain)}`);
+          problem("not-a-domain", ["allowedAliasDomains", i], `must be a domain without "@" or spaces, such as "example.com", got ${describe(domain)}`);
         }
       });
     }
@@ -84,13 +86,18 @@ export function validatePolicyProps(props: PolicyPropsInput): string[] {
   if (exclusionListsRequireExpiry !== undefined) {
     const maxDays = typeof exclusionListsRequireExpiry === "object" && exclusionListsRequireExpiry !== null ? (exclusionListsRequireExpiry as { maxDays?: unknown }).maxDays : undefined;
     if (!isNonNegativeInteger(maxDays)) {
-      failures.push(`exclusionListsRequireExpiry.maxDays: must be a whole number of days, 0 or more (e.g. { maxDays: 90 }), got ${describe(maxDays)}`);
+      problem("not-a-count", ["exclusionListsRequireExpiry.maxDays"], `must be a whole number of days, 0 or more (e.g. { maxDays: 90 }), got ${describe(maxDays)}`);
     }
   }
   if (forbidRemovalsFromInclusionLists !== undefined && typeof forbidRemovalsFromInclusionLists !== "boolean") {
-    failures.push(`forbidRemovalsFromInclusionLists: must be true or false, got ${describe(forbidRemovalsFromInclusionLists)}`);
+    problem("not-a-boolean", ["forbidRemovalsFromInclusionLists"], `must be true or false, got ${describe(forbidRemovalsFromInclusionLists)}`);
   }
-  return failures;
+  return problems;
+}
+
+/** Every failure of a policy's props in the construct's words, each starting with the prop; empty when valid. */
+export function validatePolicyProps(props: PolicyPropsInput): string[] {
+  return policyPropProblems(props).map((p) => problemText(p, PROP_WORDS));
 }
 
 /**

@@ -30,6 +30,6 @@ export { initApp } from "./steps/init";
 /** The native provider's calls (src/provider): its session, one rule at a time, and its plan kept whole (design §12.1). */
 export { openSession } from "./session/connect";
 export { listRules } from "./steps/live";
-export { RuleLookup, refusalOf, viewOfLiveList } from "./provider/one-rule";
-export { applyPlannedRule, applyRuleChange, createKey, observeForPlan, parseKeptPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState } from "./provider/provider-rule";
+export { RuleLookup } from "./provider/rule-lookup";
+export { applyPlannedRule, applyRuleChange, claimRule, createKey, observeForPlan, parseKeptPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, refusalOf, viewOfLiveList } from "./provider/rule-state";
 export { readReviewedPlans, reviewDifferences } from "./provider/reviewed-plans";

@@ -144,7 +144,7 @@ export function providerService(provider: ProviderDefinition, providerName: stri
     resources,
     dataSources,
     // MoveResourceState is offered when a resource type takes moves (Terraform asks only then)
-    capabilities: { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: [...resources.values()].some((kind) => kind.definition.move !== undefined) },
+    capabilities: { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: [...resources.values()].some((kind) => kind.definition.moveResourceState !== undefined) },
     resource: (typeName) => {
       const kind = resources.get(typeName);
       if (kind === undefined) throw new Error(`The resource type "${typeName}" is not supported by the ${providerName} provider.`);
@@ -184,16 +184,16 @@ function providerHandlers({ provider, providerShape, providerSchema, resources, 
       server_capabilities: capabilities,
     }),
 
-    ValidateProviderConfig: (request: { config: DynamicValue | null }) => validateConfig(providerShape, request.config, provider.validate?.bind(provider)),
+    ValidateProviderConfig: (request: { config: DynamicValue | null }) => validateConfig(providerShape, request.config, provider.validateProviderConfig?.bind(provider)),
 
     ConfigureProvider: async (request: { terraform_version: string; config: DynamicValue | null }) => {
       const config = decodeKnown(providerShape, request.config, "provider configuration");
-      return { diagnostics: noDiagnostics(await provider.configure(config, { terraformVersion: request.terraform_version })) };
+      return { diagnostics: noDiagnostics(await provider.configureProvider(config, { terraformVersion: request.terraform_version })) };
     },
 
     StopProvider: async () => {
       try {
-        await provider.stop();
+        await provider.stopProvider();
         return { Error: "" };
       } catch (thrown) {
         return { Error: thrown instanceof Error ? thrown.message : String(thrown) };
@@ -202,62 +202,76 @@ function providerHandlers({ provider, providerShape, providerSchema, resources, 
   };
 }
 
+/** A resource type's request (every RPC on one names its type). */
+interface PlanRequest extends TypedRequest {
+  prior_state: DynamicValue | null;
+  proposed_new_state: DynamicValue | null;
+  config: DynamicValue | null;
+  prior_private: Buffer;
+}
+interface ApplyRequest extends TypedRequest {
+  prior_state: DynamicValue | null;
+  planned_state: DynamicValue | null;
+  config: DynamicValue | null;
+  planned_private: Buffer;
+}
+
+/** A change's three values decoded: the prior state, the proposed or planned one, and the configuration. */
+function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
+  return { prior: decode(shape, prior, "prior state"), next: decode(shape, next, nextWhat), config: decode(shape, config, "configuration") };
+}
+
+/** ReadResource: the state decoded, the type's read, the new state encoded. */
+async function serveReadResource({ resource }: Served, request: TypedRequest & { current_state: DynamicValue | null; private: Buffer }): Promise<object> {
+  const kind = resource(request.type_name);
+  const state = decodeKnown(kind.shape, request.current_state, "current state");
+  const answer = await kind.definition.readResource({ state, private: request.private });
+  return { new_state: encode(kind.shape, answer.state), private: answer.private ?? request.private, diagnostics: noDiagnostics(answer.diagnostics) };
+}
+
+/** PlanResourceChange: the prior state, proposed state and configuration decoded, the type's plan, the planned state encoded. */
+async function servePlanResourceChange({ resource }: Served, request: PlanRequest): Promise<object> {
+  const kind = resource(request.type_name);
+  const { prior, next: proposed, config } = decodeChange(kind.shape, request.prior_state, [request.proposed_new_state, "proposed new state"], request.config);
+  const answer = await kind.definition.planResourceChange({ prior, proposed, config, priorPrivate: request.prior_private });
+  return {
+    planned_state: encode(kind.shape, answer.planned),
+    requires_replace: (answer.requiresReplace ?? []).map(toProtoPath),
+    planned_private: answer.plannedPrivate ?? Buffer.alloc(0),
+    diagnostics: noDiagnostics(answer.diagnostics),
+  };
+}
+
+/** ApplyResourceChange: the prior state, planned state and configuration decoded, the type's apply, the new state encoded. */
+async function serveApplyResourceChange({ resource }: Served, request: ApplyRequest): Promise<object> {
+  const kind = resource(request.type_name);
+  const { prior, next: planned, config } = decodeChange(kind.shape, request.prior_state, [request.planned_state, "planned state"], request.config);
+  const answer = await kind.definition.applyResourceChange({ prior, planned, config, plannedPrivate: request.planned_private });
+  return { new_state: encode(kind.shape, answer.state), private: answer.private ?? request.planned_private, diagnostics: noDiagnostics(answer.diagnostics) };
+}
+
+/** ImportResourceState: the type's import, its state encoded (none where it failed). */
+async function serveImportResourceState({ resource }: Served, request: TypedRequest & { id: string }): Promise<object> {
+  const kind = resource(request.type_name);
+  const answer = await kind.definition.importResourceState(request.id);
+  const failed = (answer.diagnostics ?? []).some((diagnostic) => diagnostic.severity === "error");
+  return {
+    imported_resources: failed ? [] : [{ type_name: request.type_name, state: encode(kind.shape, answer.state), private: answer.private ?? Buffer.alloc(0) }],
+    diagnostics: noDiagnostics(answer.diagnostics),
+  };
+}
+
 /** The calls on a resource type: validate, read, plan, apply, import. */
-function resourceHandlers({ resource }: Served): Record<string, Handler> {
+function resourceHandlers(served: Served): Record<string, Handler> {
   return {
     ValidateResourceConfig: (request: ConfigRequest) => {
-      const kind = resource(request.type_name);
-      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
+      const kind = served.resource(request.type_name);
+      return validateConfig(kind.shape, request.config, kind.definition.validateResourceConfig?.bind(kind.definition));
     },
-
-    ReadResource: async (request: TypedRequest & { current_state: DynamicValue | null; private: Buffer }) => {
-      const kind = resource(request.type_name);
-      const state = decodeKnown(kind.shape, request.current_state, "current state");
-      const answer = await kind.definition.read({ state, private: request.private });
-      return { new_state: encode(kind.shape, answer.state), private: answer.private ?? request.private, diagnostics: noDiagnostics(answer.diagnostics) };
-    },
-
-    PlanResourceChange: async (
-      request: TypedRequest & { prior_state: DynamicValue | null; proposed_new_state: DynamicValue | null; config: DynamicValue | null; prior_private: Buffer },
-    ) => {
-      const kind = resource(request.type_name);
-      const answer = await kind.definition.plan({
-        prior: decode(kind.shape, request.prior_state, "prior state"),
-        proposed: decode(kind.shape, request.proposed_new_state, "proposed new state"),
-        config: decode(kind.shape, request.config, "configuration"),
-        priorPrivate: request.prior_private,
-      });
-      return {
-        planned_state: encode(kind.shape, answer.planned),
-        requires_replace: (answer.requiresReplace ?? []).map(toProtoPath),
-        planned_private: answer.plannedPrivate ?? Buffer.alloc(0),
-        diagnostics: noDiagnostics(answer.diagnostics),
-      };
-    },
-
-    ApplyResourceChange: async (
-      request: TypedRequest & { prior_state: DynamicValue | null; planned_state: DynamicValue | null; config: DynamicValue | null; planned_private: Buffer },
-    ) => {
-      const kind = resource(request.type_name);
-      const answer = await kind.definition.apply({
-        prior: decode(kind.shape, request.prior_state, "prior state"),
-        planned: decode(kind.shape, request.planned_state, "planned state"),
-        config: decode(kind.shape, request.config, "configuration"),
-        plannedPrivate: request.planned_private,
-      });
-      return { new_state: encode(kind.shape, answer.state), private: answer.private ?? request.planned_private, diagnostics: noDiagnostics(answer.diagnostics) };
-    },
-
-    ImportResourceState: async (request: TypedRequest & { id: string }) => {
-      const kind = resource(request.type_name);
-      const answer = await kind.definition.importState(request.id);
-      const failed = (answer.diagnostics ?? []).some((diagnostic) => diagnostic.severity === "error");
-      return {
-        imported_resources: failed ? [] : [{ type_name: request.type_name, state: encode(kind.shape, answer.state), private: answer.private ?? Buffer.alloc(0) }],
-        diagnostics: noDiagnostics(answer.diagnostics),
-      };
-    },
-
+    ReadResource: (request: TypedRequest & { current_state: DynamicValue | null; private: Buffer }) => serveReadResource(served, request),
+    PlanResourceChange: (request: PlanRequest) => servePlanResourceChange(served, request),
+    ApplyResourceChange: (request: ApplyRequest) => serveApplyResourceChange(served, request),
+    ImportResourceState: (request: TypedRequest & { id: string }) => serveImportResourceState(served, request),
   };
 }
 
@@ -282,7 +296,7 @@ function stateHandlers({ resource, providerName }: Served): Record<string, Handl
           }),
       }) as ObjectValue | null;
       if (stored === null) throw new Error(`The stored state of ${request.type_name} is null.`);
-      const upgraded = kind.definition.upgrade === undefined ? stored : kind.definition.upgrade(request.version, stored);
+      const upgraded = kind.definition.upgradeResourceState === undefined ? stored : kind.definition.upgradeResourceState(request.version, stored);
       return { upgraded_state: encode(kind.shape, upgraded), diagnostics: warnings };
     },
 
@@ -295,7 +309,7 @@ function stateHandlers({ resource, providerName }: Served): Record<string, Handl
       source_private: Buffer;
     }) => {
       const kind = resource(request.target_type_name);
-      const move = kind.definition.move?.bind(kind.definition);
+      const move = kind.definition.moveResourceState?.bind(kind.definition);
       if (move === undefined) return { diagnostics: [notSupported(`Moving state into ${request.target_type_name} (a "moved" block from another resource type)`, providerName)] };
       const json = request.source_state?.json ?? Buffer.alloc(0);
       const answer = await move({
@@ -320,13 +334,13 @@ function dataSourceHandlers({ dataSource }: Served): Record<string, Handler> {
   return {
     ValidateDataResourceConfig: (request: ConfigRequest) => {
       const kind = dataSource(request.type_name);
-      return validateConfig(kind.shape, request.config, kind.definition.validate?.bind(kind.definition));
+      return validateConfig(kind.shape, request.config, kind.definition.validateDataResourceConfig?.bind(kind.definition));
     },
 
     ReadDataSource: async (request: ConfigRequest) => {
       const kind = dataSource(request.type_name);
       const config = decodeKnown(kind.shape, request.config, "data source configuration");
-      const answer = await kind.definition.read(config);
+      const answer = await kind.definition.readDataSource(config);
       return { state: encode(kind.shape, answer.state), diagnostics: noDiagnostics(answer.diagnostics) };
     },
 

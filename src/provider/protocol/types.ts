@@ -80,31 +80,35 @@ export interface Schema {
   blocks?: readonly Block[];
 }
 
+/**
+ * A resource type as the protocol calls it: one method per RPC, named as the RPC is (as
+ * terraform-plugin-go's tfprotov6.ResourceServer names them), taking and answering plain values.
+ */
 export interface ResourceType {
   schema: Schema;
-  validate?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
+  validateResourceConfig?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
   /** state as stored (JSON) at `version` → state of the current schema */
-  upgrade?(version: number, state: ObjectValue): ObjectValue;
-  read(req: { state: ObjectValue; private: Buffer }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }>;
-  plan(req: {
+  upgradeResourceState?(version: number, state: ObjectValue): ObjectValue;
+  readResource(req: { state: ObjectValue; private: Buffer }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }>;
+  planResourceChange(req: {
     prior: ObjectValue | null;
     proposed: ObjectValue | null;
     config: ObjectValue | null;
     priorPrivate: Buffer;
   }): Promise<{ planned: ObjectValue | null; requiresReplace?: (readonly PathStep[])[]; plannedPrivate?: Buffer; diagnostics?: Diagnostic[] }>;
-  apply(req: {
+  applyResourceChange(req: {
     prior: ObjectValue | null;
     planned: ObjectValue | null;
     config: ObjectValue | null;
     plannedPrivate: Buffer;
   }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }>;
-  importState(id: string): Promise<{ state: ObjectValue; private?: Buffer; diagnostics?: Diagnostic[] }>;
+  importResourceState(id: string): Promise<{ state: ObjectValue; private?: Buffer; diagnostics?: Diagnostic[] }>;
   /**
    * MoveResourceState (a `moved` block from another resource type, Terraform 1.8 and later): the
    * source's state as Terraform stored it (parsed JSON, in the source's schema) → this type's state.
    * @default - moves into this type are refused
    */
-  move?(request: MoveRequest): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }>;
+  moveResourceState?(request: MoveRequest): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }>;
 }
 
 /** What Terraform says of the resource a `moved` block moves from. */
@@ -118,10 +122,11 @@ export interface MoveRequest {
   sourcePrivate: Buffer;
 }
 
+/** A data source as the protocol calls it: one method per RPC. */
 export interface DataSourceType {
   schema: Schema;
-  validate?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
-  read(config: ObjectValue): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }>;
+  validateDataResourceConfig?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
+  readDataSource(config: ObjectValue): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }>;
 }
 
 export interface ProviderDefinition {
@@ -132,12 +137,12 @@ export interface ProviderDefinition {
   name?: string;
   /** the provider block */
   schema: Schema;
-  validate?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
-  configure(config: ObjectValue, info: { terraformVersion: string }): Promise<Diagnostic[]>;
+  validateProviderConfig?(config: ObjectValue): Diagnostic[] | Promise<Diagnostic[]>;
+  configureProvider(config: ObjectValue, info: { terraformVersion: string }): Promise<Diagnostic[]>;
   resources: { [typeName: string]: ResourceType };
   dataSources: { [typeName: string]: DataSourceType };
   /** StopProvider (Ctrl-C): start no new call, let calls in flight finish */
-  stop(): void | Promise<void>;
+  stopProvider(): void | Promise<void>;
 }
 
 export interface ServeOptions {

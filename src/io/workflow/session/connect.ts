@@ -27,6 +27,7 @@ import { applyPlan } from "../../execute";
 import { readAgain } from "../../fresh-read";
 import type { Session } from "./session";
 import { DEFAULT_TIMEOUT_SECONDS } from "../../door-words";
+import type { SettingWords } from "../../../shared/field-names";
 
 /** What a front door asks for, as plain data: where the service is, how to get the token, and how to pace. */
 export interface SessionSettings {
@@ -50,6 +51,8 @@ export interface SessionSettings {
   readonly runDeadlineSeconds?: number | undefined;
   /** What the timeout was given as, for messages. @default "--timeout" */
   readonly timeoutGiven?: string | undefined;
+  /** The front door's words for the connection's settings, which messages name them by. @default - the CLI's flags */
+  readonly words?: SettingWords | undefined;
   readonly engine: { readonly parallelism: number; readonly pageSize: number; readonly batchSize: number };
   /** The retry policy. @default - DEFAULT_RETRY_POLICY (doctor asks for one attempt, to report a failure as it is) */
   readonly retry?: Partial<RetryPolicy> | undefined;
@@ -111,6 +114,7 @@ export async function openSession(request: SessionRequest): Promise<OpenSession>
     tokenFile: request.tokenFile,
     tokenCommand: request.tokenCommand,
     onWarning: request.onWarning,
+    words: request.words,
   });
   const rateLimiter = new RateLimiter({ maxRps: request.maxRps?.rps, clock: request.sendClock?.({ baseUrl: connection.baseUrl, tenantId: connection.tenantId }) });
   // The body cap, the overall deadline of a request and the most results of a search (src/api/http/read-limits.ts).
@@ -120,7 +124,7 @@ export async function openSession(request: SessionRequest): Promise<OpenSession>
   const requestDeadlineMs = Math.max(limits.requestDeadlineMs, timeoutSeconds * 1000);
   if (request.maxRps !== undefined) {
     const deadlineGiven = requestDeadlineMs > limits.requestDeadlineMs ? (request.timeoutGiven ?? "--timeout") : ENV_REQUEST_DEADLINE_SECONDS;
-    const tooSlow = paceBeyondDeadline(request.maxRps.rps, requestDeadlineMs, request.maxRps.given, deadlineGiven);
+    const tooSlow = paceBeyondDeadline(request.maxRps.rps, requestDeadlineMs, request.maxRps.given, deadlineGiven, request.words);
     if (tooSlow !== null) throw new UsageError(`alert-rule-users: ${tooSlow}`);
   }
   const runDeadline = runDeadlineOf(request.runDeadlineSeconds, limits.runDeadlineMs);

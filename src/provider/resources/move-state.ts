@@ -10,11 +10,12 @@
  *     to   = alertrules_rule_user_list.exfiltration-watch_resource_DD269330
  *   }
  */
-import { declarationOfProvisionerState } from "../core/declaration/provisioner-state";
-import type { Diagnostic, MoveRequest, ObjectValue, Value } from "./protocol";
-import { ruleUserListSchema } from "./schema";
-import { typedLiteral } from "./dynamic";
-import { usersValue } from "./values";
+import { declarationOfProvisionerState } from "../../core/declaration/provisioner-state";
+import type { Diagnostic, MoveRequest, ObjectValue, Value } from "../protocol";
+import type { StateAnswer } from "../framework/resource";
+import { typedLiteral } from "../framework/dynamic";
+import { EMPTY_RULE_USER_LIST, ruleUserListModel, type RuleUserListModel } from "./rule-user-list-model";
+import { usersValue } from "./rule-user-list-values";
 
 /** The providers whose resources a RuleUserList writes: Terraform's built-in one (terraform_data) and hashicorp/null. */
 const SOURCE_PROVIDERS: Record<string, RegExp> = {
@@ -22,16 +23,8 @@ const SOURCE_PROVIDERS: Record<string, RegExp> = {
   null_resource: /(^|\/)hashicorp\/null$/,
 };
 
-/** Every attribute and block of the resource, null: the moved state sets what the declaration says. */
-function emptyState(): ObjectValue {
-  const out: ObjectValue = {};
-  for (const attribute of ruleUserListSchema.attributes) out[attribute.name] = null;
-  for (const block of ruleUserListSchema.blocks ?? []) out[block.name] = null;
-  return out;
-}
-
-/** The resource's state of a provisioner resource's state, or the error diagnostic that says why it cannot move. */
-export function movedState(request: Pick<MoveRequest, "sourceProvider" | "sourceType" | "sourceState">): { state: ObjectValue } | { error: Diagnostic } {
+/** The resource's model of a provisioner resource's state, or the error diagnostic that says why it cannot move. */
+function movedModel(request: Pick<MoveRequest, "sourceProvider" | "sourceType" | "sourceState">): { state: RuleUserListModel } | { error: Diagnostic } {
   const fail = (detail: string): { error: Diagnostic } => ({ error: { severity: "error", summary: "Cannot move this resource into alertrules_rule_user_list", detail } });
   const provider = SOURCE_PROVIDERS[request.sourceType];
   if (provider !== undefined && !provider.test(request.sourceProvider)) {
@@ -42,25 +35,32 @@ export function movedState(request: Pick<MoveRequest, "sourceProvider" | "source
   const { declaration, policies } = read;
   return {
     state: {
-      ...emptyState(),
+      // every attribute and block null but what the declaration says
+      ...EMPTY_RULE_USER_LIST,
       // the rule as the declaration names it; Terraform's refresh right after the move resolves it and fills id
       id: declaration.ruleId ?? `name:${declaration.ruleName ?? ""}`,
-      rule_id: declaration.ruleId,
-      rule_name: declaration.ruleName,
+      ruleId: declaration.ruleId,
+      ruleName: declaration.ruleName,
       mode: declaration.mode,
       users: usersValue(declaration.users),
-      allow_mass_removal: declaration.allowMassRemoval,
-      on_destroy: "keep",
+      allowMassRemoval: declaration.allowMassRemoval,
+      onDestroy: "keep",
       // as the configuration writes them (the construct's own encoding): the move shows no change of policies
       policies: policies === null ? null : typedLiteral(policies as Value),
-      expired_user_ids: [],
-      entries_without_user_id: [],
+      expiredUserIds: [],
+      entriesWithoutUserId: [],
     },
   };
 }
 
+/** The resource's state of a provisioner resource's state (encoded), or the error diagnostic that says why it cannot move. */
+export function movedState(request: Pick<MoveRequest, "sourceProvider" | "sourceType" | "sourceState">): { state: ObjectValue } | { error: Diagnostic } {
+  const moved = movedModel(request);
+  return "state" in moved ? { state: ruleUserListModel.encode(moved.state) } : moved;
+}
+
 /** The resource's `move`: no request, nothing written. */
-export function moveResourceState(request: MoveRequest): Promise<{ state: ObjectValue | null; diagnostics?: Diagnostic[] }> {
-  const moved = movedState(request);
+export function moveResourceState(request: MoveRequest): Promise<StateAnswer<RuleUserListModel>> {
+  const moved = movedModel(request);
   return Promise.resolve("state" in moved ? { state: moved.state } : { state: null, diagnostics: [moved.error] });
 }

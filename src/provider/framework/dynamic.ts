@@ -4,7 +4,7 @@
  * an error naming it (with nested attributes Terraform drops it silently: hashicorp/terraform#33570).
  * The value keeps the type Terraform gave it ({@link Typed}); the engine sees it as plain data.
  */
-import { Typed, UNKNOWN, type Attribute, type CtyType, type Diagnostic, type PathStep, type Value } from "./protocol";
+import { Typed, UNKNOWN, type Attribute, type CtyType, type Diagnostic, type PathStep, type Value } from "../protocol";
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 

@@ -6,24 +6,35 @@
  * the pattern, so no pattern can keep a plan busy, and a read ends when Terraform stops the provider.
  */
 import { RE2JS } from "re2js";
-import type { RuleRow } from "../core/live/who";
-import { listRules } from "../io/workflow";
-import { printable, printableValues } from "../core/render";
-import type { ProviderRun } from "./configure";
-import type { DataSourceType, Diagnostic, ObjectValue } from "./protocol";
-import { UNKNOWN } from "./protocol";
-import { valuesOf } from "./resource";
-import { rulesDataSourceSchema } from "./schema";
-import { messageOf } from "../io/door-words";
+import type { RuleRow } from "../../core/live/who";
+import { listRules } from "../../io/workflow";
+import { printable, printableValues } from "../../core/render";
+import type { ProviderRun } from "../configure";
+import type { Diagnostic } from "../protocol";
+import { UNKNOWN } from "../protocol";
+import type { DataSource } from "../framework/resource";
+import { modelCodec } from "../framework/model";
+import { rulesDataSourceSchema } from "../schema";
+import { messageOf } from "../../io/door-words";
+
+/** The model of an `alertrules_rules` value: its filters and the rules it read. */
+export const rulesModel = modelCodec(rulesDataSourceSchema, {
+  nameRegex: ["name_regex", "string"],
+  listType: ["list_type", "string"],
+  includeSystem: ["include_system", "bool"],
+  rules: ["rules", "value"],
+} as const);
+
+export type RulesModel = ReturnType<typeof rulesModel.decode>;
 
 const LIST_TYPES = ["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_USERS"] as const;
 
 /** The filters of a configuration, or what is wrong with them (each with its attribute). */
 export type RulesFilter = { readonly keep: (row: RuleRow) => boolean } | { readonly problems: Diagnostic[] };
 
-export function rulesFilter(config: ObjectValue): RulesFilter {
+export function rulesFilter(config: RulesModel): RulesFilter {
   const problems: Diagnostic[] = [];
-  const { name_regex: pattern, list_type: listType, include_system: includeSystemValue } = valuesOf(rulesDataSourceSchema, config);
+  const { nameRegex: pattern, listType, includeSystem: includeSystemValue } = config;
   let regex: RE2JS | null = null;
   if (typeof pattern === "string") {
     try {
@@ -62,28 +73,26 @@ export function untilStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
-export function rulesDataSource(current: () => ProviderRun | null): DataSourceType {
-  return {
-    schema: rulesDataSourceSchema,
-    validate(config) {
-      const values = valuesOf(rulesDataSourceSchema, config);
-      if (values.name_regex === UNKNOWN || values.list_type === UNKNOWN) return [];
-      const filter = rulesFilter(config);
-      return "problems" in filter ? filter.problems : [];
-    },
-    async read(config) {
-      const filter = rulesFilter(config);
-      if ("problems" in filter) return { state: { ...config, rules: [] }, diagnostics: filter.problems };
-      const run = current();
-      if (run === null) throw new Error("the alertrules provider is not configured: run terraform again.");
-      const rows = (await untilStopped(listRules(run.session), run.signal)).filter(filter.keep);
-      return {
-        state: {
-          ...config,
-          // names come from the service: Terraform prints them as they are, so nothing in them may draw
-          rules: printableValues(rows.map((r) => ({ rule_id: r.ruleId, name: r.name, list_type: r.listType, is_system: r.isSystem, rule_source: r.ruleSource, is_enabled: r.isEnabled }))),
-        },
-      };
-    },
-  };
+export class RulesDataSource implements DataSource<RulesModel, ProviderRun> {
+  readonly schema = rulesDataSourceSchema;
+  readonly model = rulesModel;
+
+  validate(config: RulesModel): Diagnostic[] {
+    if (config.nameRegex === UNKNOWN || config.listType === UNKNOWN) return [];
+    const filter = rulesFilter(config);
+    return "problems" in filter ? filter.problems : [];
+  }
+
+  async read(config: RulesModel, run: ProviderRun): Promise<{ state: RulesModel; diagnostics?: Diagnostic[] }> {
+    const filter = rulesFilter(config);
+    if ("problems" in filter) return { state: { ...config, rules: [] }, diagnostics: filter.problems };
+    const rows = (await untilStopped(listRules(run.session), run.signal)).filter(filter.keep);
+    return {
+      state: {
+        ...config,
+        // names come from the service: Terraform prints them as they are, so nothing in them may draw
+        rules: printableValues(rows.map((r) => ({ rule_id: r.ruleId, name: r.name, list_type: r.listType, is_system: r.isSystem, rule_source: r.ruleSource, is_enabled: r.isEnabled }))),
+      },
+    };
+  }
 }

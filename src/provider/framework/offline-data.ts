@@ -16,9 +16,9 @@
  * fits the very read that asked for it.
  */
 import { appendFileSync, readFileSync } from "node:fs";
-import { ConfigError } from "../errors";
-import type { DataSourceType, Diagnostic, ObjectValue, Schema, Value } from "./protocol";
-import { UNKNOWN } from "./protocol";
+import { ConfigError } from "../../errors";
+import type { DataSourceType, Diagnostic, ObjectValue, Schema, Value } from "../protocol";
+import { UNKNOWN } from "../protocol";
 
 export const DATA_REQUESTS_VARIABLE = "ALERT_RULE_USERS_PROVIDER_DATA_REQUESTS";
 export const DATA_ANSWERS_VARIABLE = "ALERT_RULE_USERS_PROVIDER_DATA_ANSWERS";
@@ -139,7 +139,7 @@ export function offlineDataSources(schemas: { readonly [type: string]: Schema },
       type,
       {
         schema,
-        read(config: ObjectValue): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }> {
+        readDataSource(config: ObjectValue): Promise<{ state: ObjectValue; diagnostics?: Diagnostic[] }> {
           answers ??= answersOf(env, schemas);
           const key = dataRequestKey(type, schema, config);
           const answer = answers?.get(key);

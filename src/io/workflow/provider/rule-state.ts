@@ -3,14 +3,16 @@
  * Terraform's planned private data, and its apply sends exactly that plan's calls, after the same
  * admission as a saved plan (src/io/workflow/steps/apply.ts), or nothing.
  *
- *   plan     the engine's plan of one declaration against what was read (src/io/workflow/provider/one-rule.ts)
+ *   read     the rule a state names (its facts kept from the last read, else a lookup: rule-lookup.ts) and its list
+ *   plan     the engine's plan of one declaration against what was read (the same observe and diff as the CLI's)
  *   apply    read again right before the first write; a list that moved since the plan read it sends
  *            nothing and says what moved ("plan again"); else the plan's calls, then verify
  *   destroy  with on_destroy = "clear": a plan of its own, made and shown at plan time, applied the same way
  */
-import { hasChanges } from "../../../core/engine/build-plan";
+import { buildPlan, hasChanges } from "../../../core/engine/build-plan";
 import { checkNoExpiredAdds } from "../../../core/engine/admission";
-import type { DesiredList, DesiredUser } from "../../../core/engine/desired";
+import type { DesiredList } from "../../../core/engine/desired";
+import { checkPlanIsApplicable } from "../../../core/engine/guards";
 import { fingerprintList } from "../../../core/engine/fingerprint";
 import { describeListChange, plannedRemovals, type PlannedRemoval } from "../../../core/native/native-provider";
 import type { ObservedList, RuleFacts, RuleObservation } from "../../../core/engine/observation";
@@ -18,16 +20,58 @@ import { planSchema, type Plan } from "../../../core/engine/plan-schema";
 import { rulesToReadAgain } from "../../../core/engine/still-planned";
 import type { ApplyResult } from "../../../core/engine/apply-results";
 import type { ListView, ViewBasis } from "../../../core/live/list-view";
-import { IMPORT_RULE_FIELDS, notFoundReason } from "../../../core/engine/diff";
+import { viewOfList } from "../../../core/live/list-view";
+import { IMPORT_RULE_FIELDS, NATIVE_RULE_FIELDS, notFoundReason } from "../../../core/engine/diff";
+import { AlertRuleUsersError } from "../../../errors";
 import { knownRuleNames, type RuleReference } from "../../observe";
-import { printable } from "../../../core/render/common";
+import { TOOL_VERSION } from "../../version";
 import type { TerraformRun } from "../../terraform-run";
 import { applyPlanned } from "../steps/apply";
-import { planOneRule, readRuleList, today, viewOfLiveList, type RuleLookup } from "./one-rule";
+import { claimIdentity, claimKey, clearDeclaration, duplicateClaim, type Managed } from "../../../core/engine/provider-decisions";
+import { readRuleList, type RuleLookup } from "./rule-lookup";
 import type { RunOptions, Session } from "../session/session";
 
 export type { PlannedRemoval };
 export { plannedRemovals };
+
+/** Today (`yyyy-MM-dd`, UTC) by this machine's clock: the day expiries are judged by. */
+export function today(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** The live list seen through a declaration (src/core/live/list-view.ts), judged by today's date. */
+export function viewOfLiveList(observed: ObservedList, basis: ViewBasis, now: Date = new Date()): ListView {
+  return viewOfList(observed, basis, today(now));
+}
+
+/**
+ * The plan of one declaration against what was observed for it (pure). Not redacted as a whole:
+ * the provider shows only its messages, each redacted where it is made (src/provider), and it
+ * makes a plan per resource on Terraform's refresh path.
+ */
+export function planOneRule(desired: DesiredList, observation: RuleObservation, session: Session, now: Date = new Date()): Plan {
+  return buildPlan({
+    declarations: [desired],
+    observations: [observation],
+    connection: session.connection,
+    createdAt: now.toISOString(),
+    toolVersion: TOOL_VERSION,
+    batchSize: session.batchSize,
+    // messages name the rule by the resource's attributes (rule_id, rule_name)
+    ruleFields: NATIVE_RULE_FIELDS,
+  });
+}
+
+/** Why a plan may not be applied (a declaration error, the mass-removal guard), or null when it may. */
+export function refusalOf(plan: Plan, options: RunOptions): string | null {
+  try {
+    checkPlanIsApplicable(plan, options);
+    return null;
+  } catch (err) {
+    if (err instanceof AlertRuleUsersError) return err.message;
+    throw err;
+  }
+}
 
 /** A plan kept in Terraform's private data, read back: null when it is not one (another version, edited). */
 export function parseKeptPlan(value: unknown): Plan | null {
@@ -92,25 +136,25 @@ export type RuleChangeApplied =
 export async function applyRuleChange(
   context: ProviderRuleContext,
   request: {
-    readonly kept: (KeptRead & { readonly plan?: Plan }) | null;
+    readonly planned: (LastRead & { readonly plan?: Plan }) | null;
     readonly observe: ObservePlanRequest;
     readonly options: RunOptions;
   },
 ): Promise<RuleChangeApplied> {
-  const { kept, observe } = request;
-  const plan: Plan | null = kept?.plan ?? null;
+  const { planned, observe } = request;
+  const plan: Plan | null = planned?.plan ?? null;
   if (plan === null) return { kind: "nothing-planned" };
-  const outcome = await applyPlannedRule(plan, kept?.list ?? null, context.session, request.options);
+  const outcome = await applyPlannedRule(plan, planned?.list ?? null, context.session, request.options);
   if (outcome.kind === "no-changes") return { kind: "no-changes", plan };
   if (outcome.kind !== "applied") return outcome;
   if (outcome.result.ok) return { kind: "converged", plan };
   const failed = outcome.result.rules.map((r) => r.message ?? r.outcome).join("; ");
-  return { kind: "failed", failed, reached: await listReached(context, observe.list, kept?.rule ?? null) };
+  return { kind: "failed", failed, reached: await listReached(context, observe.list, planned?.rule ?? null) };
 }
 
 /** The list as it is now, seen through the declaration (after a failed apply); null when the rule or its list cannot be read. */
-async function listReached(context: ProviderRuleContext, list: DesiredList, keptRule: RuleFacts | null): Promise<ReachedList | null> {
-  const rule: RuleFacts | null = keptRule ?? (await context.lookup.lookup({ ruleId: list.ruleId, ruleName: list.ruleName }).then((o) => (o.kind === "found" ? o.rule : null)));
+async function listReached(context: ProviderRuleContext, list: DesiredList, plannedRule: RuleFacts | null): Promise<ReachedList | null> {
+  const rule: RuleFacts | null = plannedRule ?? (await context.lookup.lookup({ ruleId: list.ruleId, ruleName: list.ruleName }).then((o) => (o.kind === "found" ? o.rule : null)));
   if (rule === null) return null;
   const read = await readRuleList(context.session, rule);
   if (read.kind !== "found" || read.list === null) return null;
@@ -127,63 +171,35 @@ export type DestroyPlan =
 /**
  * Plans a destroy's clear: the rule that the state's `id`, its `rule_id` / `rule_name` and its
  * private data agree on (never a bare `id`), its list (what the refresh read, else a read now),
- * then {@link planClear} of what the resource manages.
+ * then the engine's plan of what the clear leaves (src/core/engine/provider-decisions.ts `clearDeclaration`).
  */
 export async function planDestroy(
   context: ProviderRuleContext,
-  state: { readonly id: string | null; readonly reference: RuleReference; readonly kept: KeptRead | null; readonly managed: { readonly mode: "authoritative" | "additive"; readonly users: readonly DesiredUser[] } },
+  state: { readonly id: string | null; readonly reference: RuleReference; readonly lastRead: LastRead | null; readonly managed: Managed },
 ): Promise<DestroyPlan> {
   const rule = await ruleOfState(context, state);
   if (typeof rule === "string") return { kind: "refused", reason: rule };
-  const observed = state.kept?.list ?? null;
+  const observed = state.lastRead?.list ?? null;
   const read: RuleObservation = observed !== null ? { kind: "found", rule, list: observed } : await readRuleList(context.session, rule);
   if (read.kind !== "found" || read.list === null) return { kind: "refused", reason: read.kind === "failed" ? read.message : `rule ${rule.observerRuleId}: the list could not be read` };
   if (read.list.usersToAlertOn === "ALL_USERS" || rule.isSystem) return { kind: "skipped", rule };
-  const clear = planClear(rule, read.list, state.managed, context.session);
-  return clear.ok ? { kind: "planned", rule, list: read.list, plan: clear.plan } : { kind: "unsafe", reason: clear.reason };
+  const clear = clearDeclaration(rule, read.list, state.managed);
+  if (!clear.ok) return { kind: "unsafe", reason: clear.reason };
+  return { kind: "planned", rule, list: read.list, plan: planOneRule(clear.declaration, { kind: "found", rule, list: read.list }, context.session) };
 }
 
 /** The rule a state names, where its `id`, `rule_id`, `rule_name` and private data agree; else why not. */
-async function ruleOfState(context: ProviderRuleContext, state: { readonly id: string | null; readonly reference: RuleReference; readonly kept: KeptRead | null }): Promise<RuleFacts | string> {
-  const { id, reference, kept } = state;
-  const disagree = `the state's id (${id ?? "none"}) does not name the rule its ${kept !== null ? "private data" : "rule_id / rule_name"} names; nothing will be sent. Run terraform apply -refresh-only, or set on_destroy = "keep".`;
-  if (kept !== null) {
-    const agrees = kept.rule.observerRuleId === id && (reference.ruleId === null || reference.ruleId === id) && (reference.ruleName === null || reference.ruleName === kept.rule.name);
-    return agrees ? kept.rule : disagree;
+async function ruleOfState(context: ProviderRuleContext, state: { readonly id: string | null; readonly reference: RuleReference; readonly lastRead: LastRead | null }): Promise<RuleFacts | string> {
+  const { id, reference, lastRead } = state;
+  const disagree = `the state's id (${id ?? "none"}) does not name the rule its ${lastRead !== null ? "private data" : "rule_id / rule_name"} names; nothing will be sent. Run terraform apply -refresh-only, or set on_destroy = "keep".`;
+  if (lastRead !== null) {
+    const agrees = lastRead.rule.observerRuleId === id && (reference.ruleId === null || reference.ruleId === id) && (reference.ruleName === null || reference.ruleName === lastRead.rule.name);
+    return agrees ? lastRead.rule : disagree;
   }
   if (reference.ruleId === null && reference.ruleName === null) return disagree;
   const found = await context.lookup.lookup(reference);
   if (found.kind !== "found") return `rule ${id ?? "?"} was not found; nothing will be sent.`;
   return found.rule.observerRuleId === id ? found.rule : disagree;
-}
-
-/**
- * The plan of a destroy with `on_destroy = "clear"` (pure): what the resource manages leaves the
- * live list. Authoritative: every entry; additive: the declared users only (refused when entries
- * without a user ID would need a rebuild that loses them).
- */
-export function planClear(
-  rule: RuleFacts,
-  list: ObservedList,
-  managed: { readonly mode: "authoritative" | "additive"; readonly users: readonly DesiredUser[] },
-  session: Session,
-): { readonly ok: true; readonly plan: Plan } | { readonly ok: false; readonly reason: string } {
-  let keep: DesiredUser[] = [];
-  if (managed.mode === "additive") {
-    if (list.entries.some((e) => e.userId === null)) {
-      return { ok: false, reason: `rule ${rule.observerRuleId} has entries without a user ID; removing only this resource's users would need a rebuild that loses them. Remove those entries in the console first, or set on_destroy = "keep".` };
-    }
-    const declared = new Set(managed.users.map((u) => u.userId));
-    keep = list.entries.filter((e) => e.userId !== null && !declared.has(e.userId)).map((e) => ({ userId: e.userId!, aliases: [...e.aliases] }));
-  }
-  const clear: DesiredList = { constructPath: `alertrules_rule_user_list for rule ${rule.observerRuleId}`, stack: "terraform", ruleId: rule.observerRuleId, ruleName: null, mode: "authoritative", allowMassRemoval: true, users: keep };
-  const observation: RuleObservation = { kind: "found", rule, list };
-  return { ok: true, plan: planOneRule(clear, observation, session) };
-}
-
-/** A declaration's identity, to tell two resources for one rule from one resource planned twice. */
-function identityOf(list: DesiredList): string {
-  return JSON.stringify([list.ruleId === null ? "name" : "id", list.mode, list.users, list.policies ?? []]);
 }
 
 /** Where the provider's plans of one Terraform command note which declaration planned each rule. */
@@ -202,7 +218,7 @@ export interface ProviderRuleContext extends RuleClaims {
 }
 
 /** A rule's facts and list as the provider keeps them beside a resource (its private data). */
-export interface KeptRead {
+export interface LastRead {
   readonly rule: RuleFacts;
   readonly list: ObservedList | null;
 }
@@ -223,11 +239,11 @@ export type RuleStateRead =
 export async function readRuleState(
   context: ProviderRuleContext,
   state: { readonly id: string | null; readonly reference: RuleReference; readonly declared: ViewBasis; readonly importing?: boolean },
-  kept: KeptRead | null,
+  lastRead: LastRead | null,
 ): Promise<RuleStateRead> {
   const { id, reference } = state;
   let rule: RuleFacts;
-  if (kept !== null && (id === null || kept.rule.observerRuleId === id)) rule = kept.rule;
+  if (lastRead !== null && (id === null || lastRead.rule.observerRuleId === id)) rule = lastRead.rule;
   else {
     const found = await context.lookup.lookup(id !== null ? { ruleId: id, ruleName: null } : reference);
     if (found.kind === "not-found") {
@@ -246,13 +262,14 @@ export async function readRuleState(
   return { kind: "read", rule, list: observed.list, view: viewOfLiveList(observed.list, state.declared) };
 }
 
-/** What a plan's observation starts from: the configuration's rule, the state's, what private data kept, and what a create's plan of this command kept. */
+/** What a plan's observation starts from: the configuration's rule, the state's, the last read (private data), and what a create's plan of this command read. */
 export interface ObservePlanRequest {
   readonly reference: RuleReference;
   readonly prior: { readonly ruleName: string | null } | null;
-  readonly kept: KeptRead | null;
+  readonly lastRead: LastRead | null;
   readonly list: DesiredList;
-  readonly keptCreate: (data: string | null) => KeptRead | null;
+  /** What a create's plan of this command read, from the text the command keeps (src/io/terraform-run.ts `keptCreate`). */
+  readonly createRead: (data: string | null) => LastRead | null;
 }
 
 /** What a create's plan read, kept for the apply of the same Terraform command (src/io/terraform-run.ts). */
@@ -263,87 +280,67 @@ export function createKey(context: Pick<RuleClaims, "session">, list: DesiredLis
 /**
  * The observation a plan starts from: the refresh's read (no request); for a create, what the
  * plan of this Terraform command read (its apply plans the same), else a lookup and a read now.
- * `fromKept` says the rule's facts came from private data (a system rule is checked again).
+ * `fromPrivate` says the rule's facts came from private data (a system rule is checked again).
  */
 export async function observeForPlan(
   context: ProviderRuleContext,
   request: ObservePlanRequest,
-): Promise<{ observation: RuleObservation; fromKept: boolean }> {
-  const { reference, prior, kept } = request;
+): Promise<{ observation: RuleObservation; fromPrivate: boolean }> {
+  const { reference, prior, lastRead } = request;
   const sameRule =
     prior !== null &&
-    kept !== null &&
-    (reference.ruleId !== null ? reference.ruleId === kept.rule.observerRuleId : reference.ruleName === prior.ruleName || reference.ruleName === kept.rule.name);
-  if (sameRule && kept.list !== null) return { observation: { kind: "found", rule: kept.rule, list: kept.list }, fromKept: true };
-  if (sameRule) return { observation: await readRuleList(context.session, kept.rule), fromKept: true };
+    lastRead !== null &&
+    (reference.ruleId !== null ? reference.ruleId === lastRead.rule.observerRuleId : reference.ruleName === prior.ruleName || reference.ruleName === lastRead.rule.name);
+  if (sameRule && lastRead.list !== null) return { observation: { kind: "found", rule: lastRead.rule, list: lastRead.list }, fromPrivate: true };
+  if (sameRule) return { observation: await readRuleList(context.session, lastRead.rule), fromPrivate: true };
   if (prior === null) {
-    const earlier = request.keptCreate(context.terraform.keptCreate(createKey(context, request.list)));
-    if (earlier !== null && earlier.list !== null) return { observation: { kind: "found", rule: earlier.rule, list: earlier.list }, fromKept: false };
+    const earlier = request.createRead(context.terraform.keptCreate(createKey(context, request.list)));
+    if (earlier !== null && earlier.list !== null) return { observation: { kind: "found", rule: earlier.rule, list: earlier.list }, fromPrivate: false };
   }
-  return { observation: await context.lookup.observe(reference), fromKept: false };
+  return { observation: await context.lookup.observe(request.reference), fromPrivate: false };
 }
 
-/** A resource's plan of a change: the engine's plan, the rule it resolved to, and whether another resource already planned that rule. */
+/** A resource's plan of a change: the engine's plan, and the observation it was made from. */
 export interface RuleChangePlan {
   readonly observation: RuleObservation;
   readonly plan: Plan;
-  /** The configuration resolves to another rule than the state's: the resource is replaced. */
-  readonly replaced: boolean;
-  /** Why the plan is refused: another resource planned the same rule (null: none did). */
-  readonly duplicate: string | null;
 }
 
 /**
  * Plans a resource's change (design §12.1): the observation ({@link observeForPlan}), the engine's
- * plan, the rule checked again by a fresh lookup where private data gave its facts, and the claim
- * of the rule (one resource per rule) unless the resource is replaced.
+ * plan, and the rule checked again by a fresh lookup where private data gave its facts. The claim
+ * of the rule (one resource per rule, {@link claimRule}) is the resource's, once it knows whether
+ * the plan replaces it.
  */
 export async function planRuleChange(
   context: ProviderRuleContext,
-  observed: { readonly observation: RuleObservation; readonly fromKept: boolean },
+  observed: { readonly observation: RuleObservation; readonly fromPrivate: boolean },
   list: DesiredList,
-  priorId: string | null | undefined,
 ): Promise<RuleChangePlan> {
   let { observation } = observed;
   let plan = planOneRule(list, observation, context.session);
   const rule = plan.rules[0]!;
   // A rule's facts from private data are not trusted to write or to skip: the lookup says (one search shared by the plans that arrive together).
-  if (observed.fromKept && observation.kind === "found" && (rule.action === "update" || rule.action === "skip")) {
+  if (observed.fromPrivate && observation.kind === "found" && (rule.action === "update" || rule.action === "skip")) {
     const fresh = await context.lookup.lookup({ ruleId: observation.rule.observerRuleId, ruleName: null });
     if (fresh.kind === "found" && JSON.stringify(fresh.rule) !== JSON.stringify(observation.rule)) {
       observation = { ...observation, rule: fresh.rule };
       plan = planOneRule(list, observation, context.session);
     }
   }
-  // A list change never replaces; naming another rule does (the rule the configuration resolves to is not the state's).
-  const resolvedId = observation.kind === "found" || (observation.kind === "failed" && observation.rule !== null) ? observation.rule!.observerRuleId : null;
-  const replaced = priorId !== undefined && resolvedId !== null && resolvedId !== priorId;
-  const duplicate = observation.kind === "found" && !replaced ? claimRule(context, observation.rule, list) : null;
-  return { observation, plan, replaced, duplicate };
-}
-
-/**
- * What a claim is keyed on: the rule as the service knows it, its tenant and its ID, and not the
- * URL it was reached by. Two provider configurations whose `url` differs in spelling only (case,
- * `localhost` / `127.0.0.1` / `[::1]`, a default port, a trailing slash or a path, another name
- * of the same host) reach the same rule, and so do two whose URLs no spelling rule could relate.
- * (Two services holding the same tenant and rule IDs, a copy of a tenant, are taken for one.)
- */
-export function claimKey(tenantId: string, ruleId: string): string {
-  return JSON.stringify([tenantId.trim().toLowerCase(), ruleId]);
+  return { observation, plan };
 }
 
 /**
  * One resource per rule, across every provider configuration of this Terraform command (an alias
- * is a process of its own: src/io/terraform-run.ts): notes `list` as planning `rule`. Null, or why
- * the plan is refused.
+ * is a process of its own: src/io/terraform-run.ts): notes `list` as planning `rule`, here and in
+ * the command's claims. Null, or why the plan is refused (src/core/engine/provider-decisions.ts).
  */
 export function claimRule(claims: RuleClaims, rule: RuleFacts, list: DesiredList): string | null {
-  const identity = identityOf(list);
-  const seen = claims.planned.get(rule.observerRuleId) ?? new Set<string>();
-  seen.add(identity);
-  claims.planned.set(rule.observerRuleId, seen);
+  const identity = claimIdentity(list);
+  const here = claims.planned.get(rule.observerRuleId) ?? new Set<string>();
+  here.add(identity);
+  claims.planned.set(rule.observerRuleId, here);
   const elsewhere = claims.terraform.claim(claimKey(claims.session.connection.tenantId, rule.observerRuleId), identity);
-  if (seen.size === 1 && elsewhere === null) return null;
-  return `rule ${printable(rule.observerRuleId)} (${printable(rule.name)}) is declared by more than one alertrules_rule_user_list in this configuration (by rule_id and by rule_name, twice, or through two provider configurations that reach the same tenant, however their url is written): keep exactly one resource per rule.`;
+  return duplicateClaim(rule, here, elsewhere);
 }

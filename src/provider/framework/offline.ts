@@ -1,15 +1,17 @@
 /**
  * The provider offline (ALERT_RULE_USERS_PROVIDER_OFFLINE=1): it contacts no service and holds no
  * credential. A job without secrets uses it to turn a pull request's configuration into
- * declarations as plain data (`terraform plan` then `terraform show -json`, docs/provider-workflows.md):
+ * declarations as plain data (`terraform plan` then `terraform show -json`, docs/provider-workflows.md).
+ * Offline is a property of the run: the server (src/provider/framework/server.ts) checks it once
+ * per call and answers so, for every resource type:
  *
  *   plan    the configuration as planned: every value it sets copied, every attribute only the
  *           provider computes unknown (read generically from the schema, so a new attribute follows)
  *   read    the state as it is (nothing is read)
  *   apply   refused: an offline provider writes nothing
  */
-import type { Attribute, Block, ObjectValue, ResourceType, Schema, Value } from "./protocol";
-import { Typed, UNKNOWN } from "./protocol";
+import type { Attribute, Block, ObjectValue, Value } from "../protocol";
+import { Typed, UNKNOWN } from "../protocol";
 
 export const OFFLINE_VARIABLE = "ALERT_RULE_USERS_PROVIDER_OFFLINE";
 
@@ -50,17 +52,4 @@ export function plannedObject(attributes: readonly Attribute[], config: ObjectVa
     planned[block.name] = value === null || value === UNKNOWN || block.nesting !== "single" || typeof value !== "object" || Array.isArray(value) || value instanceof Typed ? value : plannedObject(block.attributes, value, block.blocks);
   }
   return planned;
-}
-
-/** A resource type offline: plans from the configuration alone, reads nothing, applies nothing. */
-export function offlineResource(schema: Schema, validate: ResourceType["validate"]): ResourceType {
-  return {
-    schema,
-    ...(validate === undefined ? {} : { validate }),
-    upgrade: (_version, state) => state,
-    read: ({ state, private: kept }) => Promise.resolve({ state, private: kept }),
-    plan: ({ config, proposed }) => Promise.resolve({ planned: proposed === null || config === null ? null : plannedObject(schema.attributes, config, schema.blocks) }),
-    apply: ({ prior }) => Promise.resolve({ state: prior, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_APPLY }] }),
-    importState: () => Promise.resolve({ state: {}, diagnostics: [{ severity: "error", summary: "Offline provider", detail: OFFLINE_APPLY }] }),
-  };
 }

@@ -1,25 +1,12 @@
 /**
- * One rule at a time, for the native provider (src/provider): the same observe, diff, admission,
- * execute and verify as the CLI's plan and apply, called for one declaration. The provider
- * turns Terraform's requests into these calls and knows nothing below them.
+ * The native provider's rule lookups (src/provider): a rule by ID or name, the lookups that arrive
+ * together sharing one metadata search (Terraform plans many resources at once), and the read of
+ * one rule's list. What the provider does with them is src/io/workflow/provider/rule-state.ts.
  */
-import { buildPlan } from "../../../core/engine/build-plan";
-import { NATIVE_RULE_FIELDS } from "../../../core/engine/diff";
-import type { DesiredList } from "../../../core/engine/desired";
-import { checkPlanIsApplicable } from "../../../core/engine/guards";
 import { isSystemRule } from "../../../core/engine/rule-facts";
-import type { DeclarationInput } from "../../../core/declaration";
-import type { PolicyPropsInput } from "../../../core/engine/policy-schema";
-import type { ListView, ViewBasis } from "../../../core/live/list-view";
-import { viewOfList } from "../../../core/live/list-view";
-import type { ObservedList, RuleFacts, RuleObservation } from "../../../core/engine/observation";
-import type { Plan } from "../../../core/engine/plan-schema";
-import { AlertRuleUsersError } from "../../../errors";
+import type { RuleFacts, RuleObservation } from "../../../core/engine/observation";
 import { lookupRules, readList, type RuleReference } from "../../observe";
-import { TOOL_VERSION } from "../../version";
-import type { RunOptions, Session } from "../session/session";
-
-export type { DeclarationInput, ListView, ObservedList, PolicyPropsInput, RuleFacts, RuleObservation, RuleReference };
+import type { Session } from "../session/session";
 
 /** How long lookups wait for company before their search is sent: requests that arrive together share one search. */
 const LOOKUP_WINDOW_MS = 5;
@@ -114,43 +101,3 @@ export async function readRuleList(session: Session, rule: RuleFacts): Promise<R
   const read = await readList(session.client, rule);
   return read.ok ? { kind: "found", rule, list: read.list } : { kind: "failed", rule, message: read.message };
 }
-
-/** Today (`yyyy-MM-dd`, UTC) by this machine's clock: the day expiries are judged by. */
-export function today(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** The live list seen through a declaration (src/core/live/list-view.ts), judged by today's date. */
-export function viewOfLiveList(observed: ObservedList, basis: ViewBasis, now: Date = new Date()): ListView {
-  return viewOfList(observed, basis, today(now));
-}
-
-/**
- * The plan of one declaration against what was observed for it (pure). Not redacted as a whole:
- * the provider shows only its messages, each redacted where it is made (src/provider), and it
- * makes a plan per resource on Terraform's refresh path.
- */
-export function planOneRule(desired: DesiredList, observation: RuleObservation, session: Session, now: Date = new Date()): Plan {
-  return buildPlan({
-    declarations: [desired],
-    observations: [observation],
-    connection: session.connection,
-    createdAt: now.toISOString(),
-    toolVersion: TOOL_VERSION,
-    batchSize: session.batchSize,
-    // messages name the rule by the resource's attributes (rule_id, rule_name)
-    ruleFields: NATIVE_RULE_FIELDS,
-  });
-}
-
-/** Why a plan may not be applied (a declaration error, the mass-removal guard), or null when it may. */
-export function refusalOf(plan: Plan, options: RunOptions): string | null {
-  try {
-    checkPlanIsApplicable(plan, options);
-    return null;
-  } catch (err) {
-    if (err instanceof AlertRuleUsersError) return err.message;
-    throw err;
-  }
-}
-
