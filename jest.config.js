@@ -14,4 +14,7 @@ module.exports = {
   // A test's own time limit: generous and named, so a loaded machine slows the suite down instead
   // of failing it (tests assert behaviour, never durations; a test that needs longer says so).
   testTimeout: 180_000,
+  // The suite runs as at a terminal wherever it runs (the CI's CI=true is not inherited by a
+  // spawned CLI); a test of a CI job's words sets CI or GITHUB_ACTIONS itself
+  setupFiles: ["<rootDir>/test/support/terminal-env.ts"],
 };
