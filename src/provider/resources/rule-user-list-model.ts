@@ -12,7 +12,7 @@ import { printableValues } from "../../core/render";
 import { modelCodec, type ModelFields, type ModelOf } from "../framework/model";
 import { stringValue } from "../framework/values";
 import { ruleUserListSchema } from "../schema";
-import { usersOf, usersValue } from "./rule-user-list-values";
+import { compactUsersValue, usersOf } from "./rule-user-list-values";
 
 /** The resource's fields: each attribute (and the `timeouts` block) by the model's name, and what it holds. */
 const FIELDS = {
@@ -81,7 +81,7 @@ export function stateOf(input: {
   const { base, rule, view } = input;
   // aliases and names come from the service, which may echo a secret: state never holds one; and
   // Terraform prints attributes as they are: nothing in them may draw (escaped, design §13.2)
-  const users = usersValue(printableValues(redactStrings(view.users)), base.users);
+  const users = compactUsersValue(printableValues(redactStrings(view.users)));
   return {
     ...printableValues(
       redactStrings({
