@@ -9,8 +9,8 @@
  * Either way the plan is made from exactly the list that was read, and apply's check (the live list
  * read again right before the first write, compared by fingerprint) is unchanged.
  */
-import { fingerprintList } from "../../core/engine/fingerprint";
 import type { ObservedList, RuleFacts } from "../../core/engine/observation";
+import { keptList, listOfFingerprint } from "../../io/workflow";
 import type { LastRead } from "../../io/workflow/provider/rule-state";
 import { declaredUsers, type RuleUserListModel } from "./rule-user-list-model";
 import { decodePrivate, encodePrivate } from "./rule-user-list-values";
@@ -30,12 +30,7 @@ export function listOfState(state: RuleUserListModel): ObservedList | null {
 
 /** A read's private data: the rule's facts, and the list's fingerprint where `state` shows the list whole, else the list. */
 export function privateOfRead(rule: RuleFacts, list: ObservedList | null, state: RuleUserListModel): Buffer {
-  if (list !== null) {
-    const rebuilt = listOfState(state);
-    const fingerprint = fingerprintList(list);
-    if (rebuilt !== null && fingerprintList(rebuilt) === fingerprint) return encodePrivate({ rule, list: null, fingerprint });
-  }
-  return encodePrivate({ rule, list });
+  return encodePrivate({ rule, ...keptList(list, list === null ? null : listOfState(state)) });
 }
 
 /**
@@ -47,6 +42,5 @@ export function lastReadOf(bytes: Buffer, state: RuleUserListModel | null): Last
   const data = decodePrivate(bytes);
   if (data === null) return null;
   if (data.list !== null || data.fingerprint === undefined || state === null) return { rule: data.rule, list: data.list };
-  const rebuilt = listOfState(state);
-  return { rule: data.rule, list: rebuilt !== null && fingerprintList(rebuilt) === data.fingerprint ? rebuilt : null };
+  return { rule: data.rule, list: listOfFingerprint(data.fingerprint, listOfState(state)) };
 }

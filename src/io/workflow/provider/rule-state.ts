@@ -223,6 +223,21 @@ export interface LastRead {
   readonly list: ObservedList | null;
 }
 
+/**
+ * The live list as private data keeps it beside a state that also shows it (`shown`, the list
+ * rebuilt from that state): its fingerprint alone where `shown` is the same list, else the list.
+ */
+export function keptList(list: ObservedList | null, shown: ObservedList | null): { readonly list: ObservedList | null; readonly fingerprint?: string } {
+  if (list === null || shown === null) return { list };
+  const fingerprint = fingerprintList(list);
+  return fingerprintList(shown) === fingerprint ? { list: null, fingerprint } : { list };
+}
+
+/** The list private data kept as a fingerprint: `shown` (rebuilt from the state beside it) where it has that fingerprint, else null (read again). */
+export function listOfFingerprint(fingerprint: string, shown: ObservedList | null): ObservedList | null {
+  return shown !== null && fingerprintList(shown) === fingerprint ? shown : null;
+}
+
 /** A resource's refresh: the rule gone, unreadable, skipped (never written), or its list seen through the declaration. */
 export type RuleStateRead =
   | { readonly kind: "gone"; readonly id: string | null; readonly reason: string | null }
