@@ -90,11 +90,34 @@ async function validateConfig(
   shape: Shape,
   value: DynamicValue | null | undefined,
   validate: ((config: ObjectValue) => Diagnostic[] | Promise<Diagnostic[]>) | undefined,
+  configs?: ConfigCache,
 ): Promise<{ diagnostics: ProtoDiagnostic[] }> {
-  const decoded = decodeValue(shape, value);
+  const decoded = configs === undefined ? decodeValue(shape, value) : configs.decode(shape, value);
   if (decoded === UNKNOWN || decoded === null || validate === undefined) return { diagnostics: [] };
   return { diagnostics: noDiagnostics(await validate(decoded as ObjectValue)) };
 }
+
+/**
+ * Configurations decoded once: Terraform sends a resource's configuration in the same bytes to
+ * ValidateResourceConfig and PlanResourceChange (and a process validates each resource once more),
+ * so its decoded value is kept by those bytes and answered again. The value is shared, never
+ * mutated (the framework copies what it changes). Bounded: emptied beyond CONFIGS_KEPT.
+ */
+class ConfigCache {
+  private readonly kept = new Map<string, Value>();
+
+  decode(shape: Shape, value: DynamicValue | null | undefined): Value {
+    if (value === null || value === undefined || value.msgpack.length === 0) return decodeValue(shape, value);
+    const key = value.msgpack.toString("latin1");
+    const hit = this.kept.get(key);
+    if (hit !== undefined) return hit;
+    const decoded = decodeValue(shape, value);
+    if (this.kept.size >= CONFIGS_KEPT) this.kept.clear();
+    this.kept.set(key, decoded);
+    return decoded;
+  }
+}
+const CONFIGS_KEPT = 20_000;
 
 function encode(shape: Shape, value: ObjectValue | null): DynamicValue {
   return { msgpack: encodeMsgpack(shape, value), json: Buffer.alloc(0) };
@@ -106,12 +129,13 @@ interface Kind<T extends { schema: Schema }> {
   definition: T;
   shape: Shape;
   proto: ProtoSchema;
+  configs: ConfigCache;
 }
 
 function index<T extends { schema: Schema }>(types: { [name: string]: T }): Map<string, Kind<T>> {
   const out = new Map<string, Kind<T>>();
   for (const [name, definition] of Object.entries(types)) {
-    out.set(name, { definition, shape: shapeOfSchema(definition.schema), proto: toProtoSchema(definition.schema) });
+    out.set(name, { definition, shape: shapeOfSchema(definition.schema), proto: toProtoSchema(definition.schema), configs: new ConfigCache() });
   }
   return out;
 }
@@ -217,8 +241,10 @@ interface ApplyRequest extends TypedRequest {
 }
 
 /** A change's three values decoded: the prior state, the proposed or planned one, and the configuration. */
-function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
-  return { prior: decode(shape, prior, "prior state"), next: decode(shape, next, nextWhat), config: decode(shape, config, "configuration") };
+function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null, configs?: ConfigCache): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
+  const decodedConfig = configs === undefined ? decode(shape, config, "configuration") : configs.decode(shape, config);
+  if (decodedConfig === UNKNOWN) throw new Error("The configuration is wholly unknown; the provider needs it known.");
+  return { prior: decode(shape, prior, "prior state"), next: decode(shape, next, nextWhat), config: decodedConfig as ObjectValue | null };
 }
 
 /** ReadResource: the state decoded, the type's read, the new state encoded. */
@@ -232,7 +258,7 @@ async function serveReadResource({ resource }: Served, request: TypedRequest & {
 /** PlanResourceChange: the prior state, proposed state and configuration decoded, the type's plan, the planned state encoded. */
 async function servePlanResourceChange({ resource }: Served, request: PlanRequest): Promise<object> {
   const kind = resource(request.type_name);
-  const { prior, next: proposed, config } = decodeChange(kind.shape, request.prior_state, [request.proposed_new_state, "proposed new state"], request.config);
+  const { prior, next: proposed, config } = decodeChange(kind.shape, request.prior_state, [request.proposed_new_state, "proposed new state"], request.config, kind.configs);
   const answer = await kind.definition.planResourceChange({ prior, proposed, config, priorPrivate: request.prior_private });
   return {
     planned_state: encode(kind.shape, answer.planned),
@@ -266,7 +292,7 @@ function resourceHandlers(served: Served): Record<string, Handler> {
   return {
     ValidateResourceConfig: (request: ConfigRequest) => {
       const kind = served.resource(request.type_name);
-      return validateConfig(kind.shape, request.config, kind.definition.validateResourceConfig?.bind(kind.definition));
+      return validateConfig(kind.shape, request.config, kind.definition.validateResourceConfig?.bind(kind.definition), kind.configs);
     },
     ReadResource: (request: TypedRequest & { current_state: DynamicValue | null; private: Buffer }) => serveReadResource(served, request),
     PlanResourceChange: (request: PlanRequest) => servePlanResourceChange(served, request),

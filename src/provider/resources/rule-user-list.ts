@@ -214,7 +214,8 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
       removes,
     };
     if (prior === null && facts !== null && list !== null) run.terraform.keepCreate(createKey(run, declared.list), encodePrivate({ rule: facts, list }).toString("utf8"));
-    const plannedData: PrivateData | null = facts === null ? null : { rule: facts, list, ...(updating ? { plan } : {}) };
+    // the list read goes with a plan that changes it (its apply names what moved since); a plan with no calls keeps the rule's facts only
+    const plannedData: PrivateData | null = facts === null ? null : updating ? { rule: facts, list, plan } : { rule: facts, list: null };
     return { planned: filled, ...(plannedData === null ? {} : { plannedPrivate: encodePrivate(plannedData) }), diagnostics };
   }
 
