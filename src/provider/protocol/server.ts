@@ -323,6 +323,9 @@ function stateHandlers({ resource, providerName }: Served): Record<string, Handl
       }) as ObjectValue | null;
       if (stored === null) throw new Error(`The stored state of ${request.type_name} is null.`);
       const upgraded = kind.definition.upgradeResourceState === undefined ? stored : kind.definition.upgradeResourceState(request.version, stored);
+      // a state that fits the schema as stored is answered in the JSON it came in (Terraform reads
+      // either encoding): checked by the decode above, not encoded again
+      if (upgraded === stored && warnings.length === 0) return { upgraded_state: { msgpack: Buffer.alloc(0), json }, diagnostics: warnings };
       return { upgraded_state: encode(kind.shape, upgraded), diagnostics: warnings };
     },
 
