@@ -252,7 +252,9 @@ async function serveReadResource({ resource }: Served, request: TypedRequest & {
   const kind = resource(request.type_name);
   const state = decodeKnown(kind.shape, request.current_state, "current state");
   const answer = await kind.definition.readResource({ state, private: request.private });
-  return { new_state: encode(kind.shape, answer.state), private: answer.private ?? request.private, diagnostics: noDiagnostics(answer.diagnostics) };
+  // the state as it was read: the bytes it came in
+  const newState = answer.state === state && request.current_state !== null ? request.current_state : encode(kind.shape, answer.state);
+  return { new_state: newState, private: answer.private ?? request.private, diagnostics: noDiagnostics(answer.diagnostics) };
 }
 
 /** PlanResourceChange: the prior state, proposed state and configuration decoded, the type's plan, the planned state encoded. */
@@ -261,7 +263,8 @@ async function servePlanResourceChange({ resource }: Served, request: PlanReques
   const { prior, next: proposed, config } = decodeChange(kind.shape, request.prior_state, [request.proposed_new_state, "proposed new state"], request.config, kind.configs);
   const answer = await kind.definition.planResourceChange({ prior, proposed, config, priorPrivate: request.prior_private });
   return {
-    planned_state: encode(kind.shape, answer.planned),
+    // a plan of no change: the prior state, in the bytes it came in
+    planned_state: answer.planned !== null && answer.planned === prior && request.prior_state !== null ? request.prior_state : encode(kind.shape, answer.planned),
     requires_replace: (answer.requiresReplace ?? []).map(toProtoPath),
     planned_private: answer.plannedPrivate ?? Buffer.alloc(0),
     diagnostics: noDiagnostics(answer.diagnostics),
