@@ -69,7 +69,7 @@ export const namedBy = (model: RuleUserListModel): "rule_id" | "rule_name" => (m
 export const listModeOf = (model: RuleUserListModel): ListMode => (model.mode === "additive" ? "additive" : "authoritative");
 
 /** The declared users, sorted by user ID; null when `users` is null or unknown. */
-export const declaredUsers = (model: RuleUserListModel): DesiredUser[] | null => usersOf(model.users);
+export const declaredUsers = (model: RuleUserListModel): readonly DesiredUser[] | null => usersOf(model.users);
 
 /** The state of a list as read: the declaration's settings (`base`), the view of the live list, and the rule's facts. */
 export function stateOf(input: {

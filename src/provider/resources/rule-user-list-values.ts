@@ -13,8 +13,20 @@ import { elementType, plain, setOwn, typedLiteral } from "../framework/dynamic";
 import { stringValue } from "../framework/values";
 import { Typed, UNKNOWN, type CtyType, type ObjectValue, type Value } from "../protocol";
 
+/** Users read from a value already: a value (decoded once by the server) is read once, and the users are frozen. */
+const read = new WeakMap<object, readonly DesiredUser[] | null>();
+
 /** The declared users of a configuration or state (`users` map), sorted by user ID. */
-export function usersOf(typed: Value | undefined): DesiredUser[] | null {
+export function usersOf(typed: Value | undefined): readonly DesiredUser[] | null {
+  if (typed === null || typed === undefined || typeof typed !== "object") return readUsers(typed);
+  const known = read.get(typed);
+  if (known !== undefined) return known;
+  const users = readUsers(typed);
+  read.set(typed, users === null ? null : Object.freeze(users.map((u) => Object.freeze(u))));
+  return read.get(typed)!;
+}
+
+function readUsers(typed: Value | undefined): DesiredUser[] | null {
   const value = plain(typed);
   if (value === null || value === UNKNOWN || typeof value !== "object" || Array.isArray(value) || value instanceof Typed) return null;
   return Object.entries(value)
