@@ -7,6 +7,7 @@
  * the same with real Terraform.
  */
 import { RULE_USER_LIST } from "../../src/provider/schema";
+import { fingerprintList } from "../../src/core/engine/fingerprint";
 import { Typed, type ObjectValue, type ResourceType, type Value } from "../../src/provider/protocol";
 import { useSimulator } from "../support/simulator";
 import { RULES } from "../support/sample";
@@ -65,7 +66,7 @@ describe("alertrules_rule_user_list in state", () => {
     const { state, private: privateData } = await appliedThenRefreshed(cfg);
     // then the private data names the rule and the list's fingerprint, and holds no alias
     const kept = JSON.parse(privateData.toString("utf8")) as Record<string, unknown>;
-    expect(Object.keys(kept).sort()).toEqual(["fingerprint", "rule", "v"]);
+    expect(Object.keys(kept).sort()).toEqual(["f", "r"]);
     expect(privateData.toString("utf8")).not.toContain("@example.com");
     // and users is a map of one element type, not an object typed user by user
     expect((state["users"] as Typed).type).toEqual(["map", ["object", { aliases: ["list", "string"] }]]);
@@ -115,6 +116,23 @@ describe("alertrules_rule_user_list in state", () => {
     // then the apply says the list changed since the plan, and wrote nothing
     expect(errorsOf(applied.diagnostics).map((d) => d.summary)).toEqual(["The live list changed since the plan"]);
     expect(sim.requestLog().filter((e) => isWrite(e.operation))).toEqual([]);
+  });
+
+  it("reads private data the earlier way too: the rule's facts and the list, or a full fingerprint", async () => {
+    sim.setUsers(RULES.engineering, TWENTY.map((u) => ({ userIdFromAuthority: u.userId, userAliasList: [...u.aliases] })));
+    const cfg = resourceConfig({ rule_id: RULES.engineering, users: usersLiteral(TWENTY) });
+    const { planning, state, private: privateData } = await appliedThenRefreshed(cfg);
+    const { r } = JSON.parse(privateData.toString("utf8")) as { r: [string, string, boolean, string] };
+    const rule = { observerRuleId: r[0], name: r[1], isSystem: r[2], ruleSource: r[3] };
+    const entries = TWENTY.map((u) => ({ userId: u.userId, aliases: [...u.aliases] }));
+    const full = fingerprintList({ usersToAlertOn: "SPECIFIED_USERS", entries });
+    for (const earlier of [{ v: 2, rule, list: { usersToAlertOn: "SPECIFIED_USERS", entries } }, { v: 3, rule, fingerprint: full }]) {
+      const plan = await planning.planResourceChange({ prior: state, proposed: cfg, config: cfg, priorPrivate: Buffer.from(JSON.stringify(earlier)) });
+      expect(errorsOf(plan.diagnostics)).toEqual([]);
+      expect(plan.planned!["users"]).toBe(state["users"]);
+    }
+    // the refresh's read, and no other
+    expect(sim.requestCounts()).toEqual({ "query-users": 1 });
   });
 
   it("reads the list again where the state beside a fingerprint is not the list it names", async () => {

@@ -114,11 +114,14 @@ export function compactUsersValue(users: readonly DesiredUser[]): Typed {
  * the live list as last read, and in a plan's private data the plan itself (design §12.1: its apply
  * sends that plan's calls, or nothing). Where the refreshed state shows the live list whole, the
  * private data of a read holds only the list's fingerprint (`fingerprint`, the list then null):
- * the list is rebuilt from the state and checked against it (rule-user-list-last-read.ts).
+ * the list is rebuilt from the state and checked against it (rule-user-list-last-read.ts). That
+ * form is written short, for it is in every resource's state: `{"r":[observerRuleId, name,
+ * isSystem, ruleSource],"f":fingerprint}` (about 160 bytes in the state, 330 in the long form).
  */
+const ruleSchema = z.object({ observerRuleId: z.string(), name: z.string(), isSystem: z.boolean(), ruleSource: z.string() });
 const privateSchema = z.object({
   v: z.union([z.literal(1), z.literal(2), z.literal(3)]),
-  rule: z.object({ observerRuleId: z.string(), name: z.string(), isSystem: z.boolean(), ruleSource: z.string() }),
+  rule: ruleSchema,
   list: z
     .object({
       usersToAlertOn: z.enum(["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_USERS"]),
@@ -129,6 +132,7 @@ const privateSchema = z.object({
   fingerprint: z.string().optional(),
   plan: z.unknown().optional(),
 });
+const shortSchema = z.object({ r: z.tuple([z.string(), z.string(), z.boolean(), z.string()]), f: z.string() }).strict();
 export interface PrivateData {
   readonly rule: RuleFacts;
   readonly list: ObservedList | null;
@@ -140,15 +144,24 @@ export interface PrivateData {
 
 /** The private data as Terraform stores it (with the state): every secret the service may have echoed removed. */
 export function encodePrivate(data: PrivateData): Buffer {
-  const { list, ...rest } = data;
-  return Buffer.from(JSON.stringify(redactStrings({ v: 3, ...rest, ...(list === null && data.fingerprint !== undefined ? {} : { list }) })), "utf8");
+  const { list, fingerprint, plan, rule } = data;
+  if (list === null && fingerprint !== undefined && plan === undefined) {
+    return Buffer.from(JSON.stringify(redactStrings({ r: [rule.observerRuleId, rule.name, rule.isSystem, rule.ruleSource], f: fingerprint })), "utf8");
+  }
+  return Buffer.from(JSON.stringify(redactStrings({ v: 3, rule, list, ...(plan === undefined ? {} : { plan }) })), "utf8");
 }
 
 /** The private data, or null when there is none or it is not ours (read again). A kept plan that is not one is dropped. */
 export function decodePrivate(bytes: Buffer): PrivateData | null {
   if (bytes.length === 0) return null;
   try {
-    const parsed = privateSchema.safeParse(JSON.parse(bytes.toString("utf8")));
+    const json: unknown = JSON.parse(bytes.toString("utf8"));
+    const short = shortSchema.safeParse(json);
+    if (short.success) {
+      const [observerRuleId, name, isSystem, ruleSource] = short.data.r;
+      return { rule: { observerRuleId, name, isSystem, ruleSource }, list: null, fingerprint: short.data.f };
+    }
+    const parsed = privateSchema.safeParse(json);
     if (!parsed.success) return null;
     const plan = parsed.data.plan === undefined ? null : parseKeptPlan(parsed.data.plan);
     const { fingerprint } = parsed.data;
