@@ -1,5 +1,6 @@
 // The release's program as one file (docs/provider.md "How the packages are built"): src/release/executable.ts
-// and everything it loads, bundled by esbuild into dist/provider/alertrules-provider.js,
+// and everything it loads, bundled by esbuild into dist/provider/alertrules-provider.js (and the
+// bench's floor provider into dist/bench/floor-provider.bundle.js, which no package ships),
 // the code of every platform's package (the Linux executables embed it, the darwin packages ship
 // it beside their launcher). Run by `npm run build` (postbuild), so the npm package ships the one
 // bundle its version's packages are made from: an install never bundles again with other
@@ -55,21 +56,28 @@ const replaced = {
   },
 };
 
-const out = join(root, "dist", "provider", "alertrules-provider.js");
-mkdirSync(dirname(out), { recursive: true });
-await build({
-  absWorkingDir: root,
-  entryPoints: ["src/release/executable.ts"],
-  outfile: out,
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "cjs",
-  minify: true,
-  legalComments: "none",
-  sourcemap: false,
-  charset: "utf8",
-  logLevel: "warning",
-  plugins: [replaced],
-  banner: { js: `// terraform-provider-alertrules ${version} (alert-rule-users), bundled by esbuild` },
-});
+/** `entry` and everything it loads as one minified CommonJS file at `out`. */
+async function bundle(entry, out, banner) {
+  mkdirSync(dirname(out), { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile: out,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    minify: true,
+    legalComments: "none",
+    sourcemap: false,
+    charset: "utf8",
+    logLevel: "warning",
+    plugins: [replaced],
+    banner: { js: banner },
+  });
+}
+
+await bundle("src/release/executable.ts", join(root, "dist", "provider", "alertrules-provider.js"), `// terraform-provider-alertrules ${version} (alert-rule-users), bundled by esbuild`);
+// The bench's floor provider (bench/lib/floor-provider.ts), bundled as the provider is, so that it
+// starts as fast as the provider does: not part of any package (dist/bench is not shipped).
+await bundle("bench/lib/floor-provider.ts", join(root, "dist", "bench", "floor-provider.bundle.js"), "// the bench's floor provider (alert-rule-users), bundled by esbuild");

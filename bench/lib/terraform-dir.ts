@@ -32,6 +32,17 @@ export function timedCommand(file: string, args: readonly string[], cwd: string,
   });
 }
 
+/**
+ * Runs a command as {@link timedCommand} does, under `/usr/bin/time`, and adds its CPU (user +
+ * system, ms): the command's own and that of every child it waited for (Terraform waits for its
+ * provider processes, so their CPU is in it).
+ */
+export async function timedCommandCpu(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, timeFile: string): Promise<TimedRun & { readonly cpuMs: number }> {
+  const run = await timedCommand("/usr/bin/time", ["-f", "%U %S", "-o", timeFile, file, ...args], cwd, env);
+  const [user, system] = readFileSync(timeFile, "utf8").trim().split("\n").pop()!.split(" ").map(Number);
+  return { ...run, cpuMs: ((user ?? NaN) + (system ?? NaN)) * 1000 };
+}
+
 /** Fails with the end of the command's output unless it exited with one of `codes`. */
 export function expectExit(step: string, run: TimedRun, codes: readonly number[] = [0]): TimedRun {
   if (!codes.includes(run.code ?? -1)) throw new Error(`${step} exited ${String(run.code)}:\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`);

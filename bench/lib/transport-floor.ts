@@ -36,7 +36,7 @@ export const PROVIDER_STARTS_PER_PLAN = 3;
 const PAYLOAD_BYTES = 4_400;
 const PARALLELISM = 10;
 /** A query-users answer of 20 users, as the service sends it. */
-const USERS_BODY = JSON.stringify({
+export const USERS_BODY = JSON.stringify({
   users: Array.from({ length: 20 }, (_, i) => ({ userId: `9087120000${String(i).padStart(8, "0")}`, aliases: [`person.${i}@example.com`, `person_${i}@corp.example.com`] })),
 });
 
@@ -65,15 +65,7 @@ function repliesOf(child: ChildProcess): () => Promise<FloorChildReply> {
 
 export async function transportFloor(resources: number): Promise<TransportFloor> {
   const root = repoRoot();
-  const service = await listening(
-    createServer((request, response) => {
-      request.resume();
-      request.on("end", () => {
-        response.writeHead(200, { "content-type": "application/json" });
-        response.end(USERS_BODY);
-      });
-    }),
-  );
+  const service = await listening(usersService());
   const child = fork(join(root, "dist", "bench", "lib", "transport-floor-child.js"), [`http://127.0.0.1:${(service.address() as AddressInfo).port}/v1/query-users`], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const next = repliesOf(child);
   const tell = (message: FloorChildMessage): void => {
@@ -128,7 +120,19 @@ export async function transportFloor(resources: number): Promise<TransportFloor>
   }
 }
 
-function listening(server: Server): Promise<Server> {
+/** A service that answers every request with {@link USERS_BODY} (not listening yet). */
+export function usersService(): Server {
+  return createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(USERS_BODY);
+    });
+  });
+}
+
+/** `server` listening on 127.0.0.1 and a free port. */
+export function listening(server: Server): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve(server));

@@ -4,7 +4,7 @@
  * the refresh at a rate, and the creates at the call bound.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { WRITE_OPERATION_LIST } from "../../src/core/engine/operations";
@@ -15,7 +15,9 @@ import type { RequestLogEntry } from "../../src/simulator";
 import type { ScenarioContext } from "../lib/report";
 import { hostSimulator, type HostedSimulator } from "../lib/simulator-host";
 import { generateTenant } from "../lib/tenant";
-import { expectExit, installProvider, terraformEnv, timedCommand, unpackedProvider, writeCdktfApp, writeHcl, type TimedRun } from "../lib/terraform-dir";
+import { expectExit, installProvider, terraformEnv, timedCommand, timedCommandCpu, unpackedProvider, writeCdktfApp, writeHcl, type TimedRun } from "../lib/terraform-dir";
+import { floorPlanSetup } from "../lib/floor-plan";
+import { stateSize, type StateSize } from "../lib/state-size";
 
 export interface ProviderSizes {
   /** Launches of the provider executable for the start-up median. */
@@ -180,8 +182,9 @@ async function stateOf(
   lists: number,
   usersPerRule: number,
   seed: number,
+  aliasesPerUser?: number,
 ): Promise<{ dir: string; env: NodeJS.ProcessEnv; declarations: ReturnType<typeof generateTenant>["declarations"]; tenant: ReturnType<typeof generateTenant>; applyMs: number }> {
-  const tenant = generateTenant({ rules: lists, usersPerRule, change: { kind: "none" }, seed });
+  const tenant = generateTenant({ rules: lists, usersPerRule, change: { kind: "none" }, seed, ...(aliasesPerUser === undefined ? {} : { aliasesPerUser }) });
   const dir = join(top, name);
   mkdirSync(dir);
   const env = terraformEnv(dir, sim);
@@ -222,50 +225,111 @@ export async function startStep(ctx: ScenarioContext, top: string, cli: string, 
   return { starts, startMedian: median(starts), load };
 }
 
-/** What step 2 measured: each side's runs, the requests of its last round, and the provider's CPU per round. */
+/** One `terraform plan` of step 2: its run, Terraform's CPU with its providers', and the providers' own. */
+export interface PlanRound {
+  readonly run: TimedRun;
+  /** terraform and every provider process it waited for (user + system). */
+  readonly totalCpuMs: number;
+  readonly provider: { ms: number; processes: number };
+  /** Terraform's own: total less the providers'. */
+  readonly terraformCpuMs: number;
+}
+
+/** What step 2 measured: each side's runs, the requests of its last round, the state's sizes and the provider's CPU per round. */
 export interface RefreshRuns {
-  readonly tf: TimedRun[];
+  /** The real provider on the refreshed state (the state's steady form). */
+  readonly tf: PlanRound[];
+  /** The real provider on the state as the apply left it (users typed as configured, before a refresh). */
+  readonly tfApplied: PlanRound[];
+  /** The floor provider on the refreshed state (bench/lib/floor-provider.ts). */
+  readonly floor: PlanRound[];
   readonly cli: TimedRun[];
   readonly tfRequests: Record<string, number>;
   readonly cliRequests: Record<string, number>;
   readonly applyMs: number;
+  readonly refreshMs: number;
   readonly synthMs: number;
+  readonly stateApplied: StateSize;
+  readonly stateRefreshed: StateSize;
   readonly cpu: { ms: number; processes: number }[];
   readonly load: number;
 }
 
-/** Step 2: `terraform plan` of `sizes.refreshLists` lists in state against the CLI's `plan --skip-synth` of the same lists, two rounds each. */
+/** Aliases of each user in step 2's lists: the state target's "20 users with two aliases each". */
+export const REFRESH_ALIASES = 2;
+
+/** One `terraform plan` in `dir` with `state` copied in place first, timed, with the CPU of Terraform and of its providers. */
+async function planRound(dir: string, env: NodeJS.ProcessEnv, state: string, label: string): Promise<PlanRound> {
+  copyFileSync(state, join(dir, "terraform.tfstate"));
+  const cpuFile = join(dir, `.cpu-${label}`);
+  rmSync(cpuFile, { force: true });
+  const run = await timedCommandCpu("terraform", ["plan", "-detailed-exitcode", "-no-color"], dir, { ...env, [CPU_FILE_VARIABLE]: cpuFile }, join(dir, `.time-${label}`));
+  expectExit(`terraform plan (${label})`, run, [0]);
+  const provider = providerCpu(cpuFile);
+  return { run, totalCpuMs: run.cpuMs, provider, terraformCpuMs: run.cpuMs - provider.ms };
+}
+
+/**
+ * Step 2: `sizes.refreshLists` lists in state, then refreshed once (`terraform apply -refresh-only`);
+ * two rounds, in turns, of `terraform plan` on the refreshed state, on the state as the apply left
+ * it, through the floor provider on the refreshed state, and the CLI's `plan --skip-synth`.
+ */
 export async function refreshStep(ctx: ScenarioContext, top: string, cli: string, root: string, sizes: ProviderSizes): Promise<RefreshRuns> {
   ctx.log(`provider: ${sizes.refreshLists} lists into Terraform's state (one terraform apply, ${ctx.latencyMs} ms latency, no limit)`);
-  const sim = await hostSimulator(generateTenant({ rules: sizes.refreshLists, usersPerRule: sizes.usersPerRule, change: { kind: "none" }, seed: 20_261_126 }).seed, ctx.latencyMs);
+  const seed = 20_261_126;
+  const sim = await hostSimulator(generateTenant({ rules: sizes.refreshLists, usersPerRule: sizes.usersPerRule, change: { kind: "none" }, seed, aliasesPerUser: REFRESH_ALIASES }).seed, ctx.latencyMs);
+  const floorSetup = await floorPlanSetup(join(top, "floor"));
   try {
-    const made = await stateOf(top, "refresh", cli, sim, sizes.refreshLists, sizes.usersPerRule, 20_261_126);
+    const made = await stateOf(top, "refresh", cli, sim, sizes.refreshLists, sizes.usersPerRule, seed, REFRESH_ALIASES);
+    const applied = join(top, "refresh-applied.tfstate");
+    copyFileSync(join(made.dir, "terraform.tfstate"), applied);
+    ctx.log(`provider: terraform apply -refresh-only of the ${sizes.refreshLists} lists`);
+    const refreshRun = expectExit("terraform apply -refresh-only", await timedCommand("terraform", ["apply", "-refresh-only", "-auto-approve", "-no-color"], made.dir, made.env));
+    const refreshed = join(top, "refresh-refreshed.tfstate");
+    copyFileSync(join(made.dir, "terraform.tfstate"), refreshed);
     const appDir = join(top, "refresh-cli");
     mkdirSync(appDir);
     writeCdktfApp(appDir, root, made.declarations);
     const synth = expectExit("the cdktf app's synth", await timedCommand(process.execPath, ["app.js"], appDir, { ...process.env, CDKTF_OUTDIR: join(appDir, "cdktf.out") }));
     const cliEnv = { ...process.env, ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, NO_COLOR: "1" };
-    const tf: TimedRun[] = [];
+    const tf: PlanRound[] = [];
+    const tfApplied: PlanRound[] = [];
+    const floor: PlanRound[] = [];
     const cliRuns: TimedRun[] = [];
     let tfRequests: Record<string, number> = {};
     let cliRequests: Record<string, number> = {};
-    const cpu: { ms: number; processes: number }[] = [];
-    // Two rounds, alternating, each side's best counts: the machine is shared, and a neighbour's burst should not decide.
+    // Two rounds, in turns, each side's best counts: the machine is shared, and a neighbour's burst should not decide.
     const load = load1();
     for (let round = 0; round < 2; round++) {
-      ctx.log(`provider: terraform plan of ${sizes.refreshLists} lists in state (round ${round + 1} of 2)`);
+      ctx.log(`provider: terraform plan of ${sizes.refreshLists} lists: refreshed state, applied state, floor provider (round ${round + 1} of 2)`);
       let before = await sim.requestCounts();
-      const cpuFile = join(top, `refresh-cpu-${round}`);
-      tf.push(expectExit("terraform plan", await timedCommand("terraform", ["plan", "-detailed-exitcode", "-no-color"], made.dir, { ...made.env, [CPU_FILE_VARIABLE]: cpuFile }), [0]));
-      cpu.push(providerCpu(cpuFile));
+      tf.push(await planRound(made.dir, made.env, refreshed, `refreshed-${round}`));
       tfRequests = countsSince(before, await sim.requestCounts());
+      tfApplied.push(await planRound(made.dir, made.env, applied, `applied-${round}`));
+      floor.push(await planRound(made.dir, { ...made.env, ...floorSetup.env }, refreshed, `floor-${round}`));
       ctx.log(`provider: the CLI's plan --skip-synth of the same lists (round ${round + 1} of 2)`);
       before = await sim.requestCounts();
       cliRuns.push(expectExit("alert-rule-users plan --skip-synth", await timedCommand(process.execPath, [cli, "plan", "--skip-synth", "--detailed-exitcode"], appDir, cliEnv), [0]));
       cliRequests = countsSince(before, await sim.requestCounts());
     }
-    return { tf, cli: cliRuns, tfRequests, cliRequests, applyMs: made.applyMs, synthMs: synth.wallMs, cpu, load };
+    copyFileSync(refreshed, join(made.dir, "terraform.tfstate"));
+    return {
+      tf,
+      tfApplied,
+      floor,
+      cli: cliRuns,
+      tfRequests,
+      cliRequests,
+      applyMs: made.applyMs,
+      refreshMs: refreshRun.wallMs,
+      synthMs: synth.wallMs,
+      stateApplied: stateSize(applied),
+      stateRefreshed: stateSize(refreshed),
+      cpu: tf.map((r) => r.provider),
+      load,
+    };
   } finally {
+    await floorSetup.stop();
     await sim.stop();
   }
 }

@@ -15,10 +15,19 @@
  *  3. Refresh at a rate: 300 lists in state (created against a simulator without a limit), then
  *     `terraform plan` with `max_rps = 5` in the provider block against a simulator that allows 5
  *     requests a second. Targets: the requests span ≤ 1.15 × (requests / 5); ≤ 3 % answered 429.
+ *     The lists have 20 users with two aliases each (issue 51's resource), and the state the plans
+ *     run on is the one `terraform apply -refresh-only` wrote after the apply (the state's steady
+ *     form: any apply refreshes the lists it does not change); the state as the apply left it
+ *     (`users` typed as configured) is planned too, in turns, for Terraform's CPU before and after.
  *  4. Plan CPU: the provider processes of each `terraform plan` of step 2 write their own
- *     CPU time at exit (ALERT_RULE_USERS_PROVIDER_CPU_FILE, src/provider/main.ts). Targets: the
- *     plan ≤ 1.6 × the CLI's plan --skip-synth (best of two each); the provider's CPU (user +
- *     system, every provider process of the plan) ≤ 2 ms per resource.
+ *     CPU time at exit (ALERT_RULE_USERS_PROVIDER_CPU_FILE, src/provider/main.ts); terraform runs
+ *     under /usr/bin/time (its CPU and its providers'; Terraform's own is the difference). Targets:
+ *     the plan ≤ 1.6 × the CLI's plan --skip-synth (best of two each); the provider's CPU (user +
+ *     system, every provider process of the plan) ≤ 2 ms per resource and (issue 51) ≤ 1.5 × the
+ *     transport's floor (bench/lib/transport-floor.ts); the plan ≤ 1.3 × the same plan through the
+ *     floor provider (bench/lib/floor-provider.ts: the same schema, each call answered with its own
+ *     bytes, one request a read), in turns; one refreshed instance ≤ 3.5 KB as compact JSON and the
+ *     state file of 1,000 lists ≤ 5.6 MB.
  *  5. Creates at the call bound (design §12.1): N new resources (rules that exist in the
  *     simulator, none in state, each declaring one user more than the live list: one add-users
  *     each) by one `terraform apply -auto-approve`, `max_rps = 5`, against a simulator that allows
@@ -45,7 +54,7 @@ import { join } from "node:path";
 import { repoRoot } from "../lib/machine";
 import { check, fmt, sizedCheck, type Check, type Scenario, type ScenarioContext, type ScenarioResult, type Table } from "../lib/report";
 import { PROVIDER_STARTS_PER_PLAN, transportFloor } from "../lib/transport-floor";
-import { SEARCH_PAGE, createsAtRate, packageStep, rateStep, refreshStep, startStep, total, type CreatesResult, type ProviderSizes, type RefreshRuns } from "./provider-steps";
+import { REFRESH_ALIASES, SEARCH_PAGE, createsAtRate, packageStep, rateStep, refreshStep, startStep, total, type CreatesResult, type ProviderSizes, type RefreshRuns } from "./provider-steps";
 
 export const PROVIDER_FULL: ProviderSizes = { starts: 15, refreshLists: 1_000, limitedLists: 300, rps: 5, usersPerRule: 20, createLists: 1_000 };
 export const PROVIDER_QUICK: ProviderSizes = { starts: 5, refreshLists: 40, limitedLists: 20, rps: 5, usersPerRule: 20, createLists: 40 };
@@ -56,6 +65,14 @@ export const PACKAGE_TARGET_MS = 90_000;
 export const REFRESH_RATIO_TARGET = 2;
 export const SPAN_TARGET_FACTOR = 1.15;
 export const RATE_LIMITED_TARGET = 0.03;
+/** Issue 51: the provider's CPU per resource ≤ this × the transport's floor (bench/lib/transport-floor.ts). */
+export const CPU_FLOOR_RATIO_TARGET = 1.5;
+/** Issue 51: terraform plan of the unchanged lists ≤ this × the same plan through the floor provider (bench/lib/floor-provider.ts). */
+export const PLAN_FLOOR_RATIO_TARGET = 1.3;
+/** Issue 51: one refreshed instance of 20 users with two aliases each, compact JSON, and the state file of 1,000 of them. */
+export const STATE_INSTANCE_TARGET_BYTES = 3_500;
+export const STATE_FILE_TARGET_BYTES = 5_600_000;
+const STATE_FILE_TARGET_LISTS = 1_000;
 
 /** Everything the scenario measured, step by step. */
 interface ProviderRuns {
@@ -69,8 +86,9 @@ interface ProviderRuns {
 }
 
 /** The figures the tables and the checks share, computed once from the runs. */
-function judged({ sizes, refresh, rate, creates }: ProviderRuns) {
-  const tfBest = Math.min(...refresh.tf.map((r) => r.wallMs));
+function judged({ sizes, refresh, rate, creates, floor }: ProviderRuns) {
+  const tfBest = Math.min(...refresh.tf.map((r) => r.run.wallMs));
+  const floorBest = Math.min(...refresh.floor.map((r) => r.run.wallMs));
   const cliBest = Math.min(...refresh.cli.map((r) => r.wallMs));
   const requests = rate.log.length;
   const limitedCount = rate.log.filter((e) => e.status === 429).length;
@@ -86,6 +104,14 @@ function judged({ sizes, refresh, rate, creates }: ProviderRuns) {
     limitedCount,
     limitedShare: requests === 0 ? 0 : limitedCount / requests,
     cpuPerResource: Math.min(...refresh.cpu.map((c) => c.ms)) / sizes.refreshLists,
+    cpuFloorRatio: Math.min(...refresh.cpu.map((c) => c.ms)) / sizes.refreshLists / floor.perResourceMs,
+    floorBest,
+    floorRatio: tfBest / floorBest,
+    terraformCpu: {
+      refreshed: Math.min(...refresh.tf.map((r) => r.terraformCpuMs)),
+      applied: Math.min(...refresh.tfApplied.map((r) => r.terraformCpuMs)),
+      floor: Math.min(...refresh.floor.map((r) => r.terraformCpuMs)),
+    },
     createsSpanTargetMs: SPAN_TARGET_FACTOR * creates.floorMs,
   };
 }
@@ -108,7 +134,9 @@ function providerTables(ctx: ScenarioContext, { sizes, packaged, start, floor, r
       title: `Refresh of ${fmt.int(sizes.refreshLists)} lists of ${sizes.usersPerRule} users, ${ctx.latencyMs} ms latency, no limit (best of 2 each; state created by one terraform apply in ${fmt.s(refresh.applyMs)} s, the app's synth ${fmt.s(refresh.synthMs)} s; load average ${refresh.load})`,
       columns: ["command", "wall s (best)", "wall s (runs)", "query-users", "searches", "requests"],
       rows: [
-        ["terraform plan (refresh included, parallelism 10)", fmt.s(j.tfBest), refresh.tf.map((r) => fmt.s(r.wallMs)).join(" / "), fmt.int(j.reads), fmt.int(j.searches), fmt.int(total(refresh.tfRequests))],
+        ["terraform plan (refresh included, parallelism 10)", fmt.s(j.tfBest), refresh.tf.map((r) => fmt.s(r.run.wallMs)).join(" / "), fmt.int(j.reads), fmt.int(j.searches), fmt.int(total(refresh.tfRequests))],
+        ["terraform plan, the state as the apply left it (users typed as configured)", fmt.s(Math.min(...refresh.tfApplied.map((r) => r.run.wallMs))), refresh.tfApplied.map((r) => fmt.s(r.run.wallMs)).join(" / "), "", "", ""],
+        ["terraform plan through the floor provider (same state, echoed)", fmt.s(j.floorBest), refresh.floor.map((r) => fmt.s(r.run.wallMs)).join(" / "), "", "", ""],
         ["alert-rule-users plan --skip-synth", fmt.s(j.cliBest), refresh.cli.map((r) => fmt.s(r.wallMs)).join(" / "), fmt.int(refresh.cliRequests["query-users"] ?? 0), fmt.int(refresh.cliRequests["query-rule-metadata"] ?? 0), fmt.int(total(refresh.cliRequests))],
       ],
     },
@@ -127,7 +155,27 @@ function providerTables(ctx: ScenarioContext, { sizes, packaged, start, floor, r
       columns: ["validation CPU ms", "walk CPU ms", "start CPU ms (each)", "CPU ms per resource"],
       rows: [[fmt.int(Math.round(floor.validation.cpuMs)), fmt.int(Math.round(floor.walk.cpuMs)), fmt.int(Math.round(floor.startCpuMs)), floor.perResourceMs.toFixed(2)]],
     },
+    ...stateTables(sizes, refresh),
     createsTable(sizes, creates),
+  ];
+}
+
+/** The state's sizes (issue 51) and Terraform's own CPU in each kind of plan, round by round. */
+function stateTables(sizes: ProviderSizes, refresh: RefreshRuns): Table[] {
+  const sizeRow = (what: string, size: RefreshRuns["stateApplied"]): string[] => [what, (size.fileBytes / 1e6).toFixed(2), fmt.int(Math.round(size.instanceBytes)), fmt.int(Math.round(size.usersBytes)), fmt.int(Math.round(size.privateBytes))];
+  const cpuRows = (what: string, rounds: RefreshRuns["tf"]): string[][] =>
+    rounds.map((r, i) => [`${what}, round ${i + 1}`, fmt.s(r.run.wallMs), fmt.int(Math.round(r.totalCpuMs)), fmt.int(Math.round(r.provider.ms)), fmt.int(Math.round(r.terraformCpuMs))]);
+  return [
+    {
+      title: `State of ${fmt.int(sizes.refreshLists)} lists of ${sizes.usersPerRule} users with ${REFRESH_ALIASES} aliases each (each instance as compact JSON, averages)`,
+      columns: ["state", "file MB", "instance bytes", "users bytes", "private bytes (base64)"],
+      rows: [sizeRow("as the apply left it", refresh.stateApplied), sizeRow("after terraform apply -refresh-only", refresh.stateRefreshed)],
+    },
+    {
+      title: `CPU of terraform plan of ${fmt.int(sizes.refreshLists)} unchanged lists, in turns (terraform and the providers it waited for; Terraform's own = total − the providers')`,
+      columns: ["plan", "wall s", "total CPU ms", "provider CPU ms", "Terraform's own CPU ms"],
+      rows: [...cpuRows("refreshed state", refresh.tf), ...cpuRows("state as applied", refresh.tfApplied), ...cpuRows("floor provider, refreshed state", refresh.floor)],
+    },
   ];
 }
 
@@ -182,6 +230,32 @@ function speedChecks(ctx: ScenarioContext, { sizes, packaged, start, refresh, fl
   ];
 }
 
+/** Issue 51's three ratios: the provider's CPU against the transport floor, the plan against the floor provider's, and the state's size. */
+function floorChecks(ctx: ScenarioContext, { sizes, refresh, floor }: ProviderRuns, j: Judged): Check[] {
+  const state = refresh.stateRefreshed;
+  const fileTarget = (STATE_FILE_TARGET_BYTES * sizes.refreshLists) / STATE_FILE_TARGET_LISTS;
+  return [
+    sizedCheck(
+      ctx.quick,
+      `provider plan: the provider's CPU ≤ ${CPU_FLOOR_RATIO_TARGET} × the transport's floor per resource`,
+      j.cpuFloorRatio <= CPU_FLOOR_RATIO_TARGET,
+      `${j.cpuPerResource.toFixed(2)} ms against ${floor.perResourceMs.toFixed(2)} ms: ${fmt.ratio(j.cpuFloorRatio)}`,
+    ),
+    sizedCheck(
+      ctx.quick,
+      `provider plan: terraform plan of ${fmt.int(sizes.refreshLists)} unchanged lists ≤ ${PLAN_FLOOR_RATIO_TARGET} × the same plan through the floor provider`,
+      j.floorRatio <= PLAN_FLOOR_RATIO_TARGET,
+      `${fmt.s(j.tfBest)} s against ${fmt.s(j.floorBest)} s: ${fmt.ratio(j.floorRatio)} (Terraform's own CPU ${fmt.int(Math.round(j.terraformCpu.refreshed))} ms against ${fmt.int(Math.round(j.terraformCpu.floor))} ms through the floor)`,
+    ),
+    sizedCheck(
+      ctx.quick,
+      `provider state: a refreshed list of ${sizes.usersPerRule} users with ${REFRESH_ALIASES} aliases ≤ ${fmt.int(STATE_INSTANCE_TARGET_BYTES)} bytes (compact JSON), the file of ${fmt.int(STATE_FILE_TARGET_LISTS)} ≤ ${(STATE_FILE_TARGET_BYTES / 1e6).toFixed(1)} MB`,
+      state.instanceBytes <= STATE_INSTANCE_TARGET_BYTES && state.fileBytes <= fileTarget,
+      `${fmt.int(Math.round(state.instanceBytes))} bytes an instance, ${(state.fileBytes / 1e6).toFixed(2)} MB for ${fmt.int(state.instances)} (as the apply left it: ${fmt.int(Math.round(refresh.stateApplied.instanceBytes))} bytes, ${(refresh.stateApplied.fileBytes / 1e6).toFixed(2)} MB)`,
+    ),
+  ];
+}
+
 /** The requests: creates at the call bound, the refresh's reads, and the pace at a limit. */
 function requestChecks(ctx: ScenarioContext, { sizes, refresh, creates }: ProviderRuns, j: Judged): Check[] {
   const createsCountOk =
@@ -231,7 +305,15 @@ function providerData({ sizes, packaged, start, floor, refresh, rate, creates }:
     refresh: {
       stateApplyMs: refresh.applyMs,
       synthMs: refresh.synthMs,
-      terraformPlanMs: refresh.tf.map((r) => r.wallMs),
+      refreshOnlyMs: refresh.refreshMs,
+      terraformPlanMs: refresh.tf.map((r) => r.run.wallMs),
+      terraformPlanAppliedStateMs: refresh.tfApplied.map((r) => r.run.wallMs),
+      floorPlanMs: refresh.floor.map((r) => r.run.wallMs),
+      floorRatio: j.floorRatio,
+      cpuFloorRatio: j.cpuFloorRatio,
+      terraformCpuMs: { refreshed: refresh.tf.map((r) => r.terraformCpuMs), applied: refresh.tfApplied.map((r) => r.terraformCpuMs), floor: refresh.floor.map((r) => r.terraformCpuMs) },
+      floorProviderCpu: refresh.floor.map((r) => r.provider),
+      state: { applied: refresh.stateApplied, refreshed: refresh.stateRefreshed },
       cliPlanMs: refresh.cli.map((r) => r.wallMs),
       ratio: j.ratio,
       terraformRequests: refresh.tfRequests,
@@ -268,7 +350,7 @@ export const provider: Scenario = {
       const creates = await createsAtRate(top, cli, sizes.createLists, sizes.usersPerRule, sizes.rps, ctx.latencyMs, ctx.log);
       const runs: ProviderRuns = { sizes, packaged, start, floor, refresh, rate, creates };
       const j = judged(runs);
-      return { name: this.name, title: this.title, tables: providerTables(ctx, runs, j), checks: [...speedChecks(ctx, runs, j), ...requestChecks(ctx, runs, j)], data: providerData(runs, j) };
+      return { name: this.name, title: this.title, tables: providerTables(ctx, runs, j), checks: [...speedChecks(ctx, runs, j), ...floorChecks(ctx, runs, j), ...requestChecks(ctx, runs, j)], data: providerData(runs, j) };
     } finally {
       rmSync(top, { recursive: true, force: true });
     }

@@ -156,9 +156,14 @@ export class TerraformRun {
     this.declaredLines ??= new Set(readLines(file));
     if (this.declaredLines.has(line)) return;
     this.declaredLines.add(line);
-    // one short line per write, opened for appending: concurrent writers never interleave within it
-    fs.appendFileSync(file, `${line}\n`, { mode: 0o600 });
+    // one short line per write, to a file open for appending (once per process, as the claims
+    // log is): concurrent writers never interleave within it
+    this.declaredFd ??= fs.openSync(file, "a", 0o600);
+    fs.writeSync(this.declaredFd, `${line}\n`);
   }
+
+  /** The declared-rules file, open for appending for the process's life. */
+  private declaredFd: number | undefined;
 
   /** The lines of the declared-rules file this process has read or written. */
   private declaredLines: Set<string> | undefined;

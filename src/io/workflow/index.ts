@@ -31,5 +31,5 @@ export { initApp } from "./steps/init";
 export { openSession } from "./session/connect";
 export { listRules } from "./steps/live";
 export { RuleLookup } from "./provider/rule-lookup";
-export { applyPlannedRule, applyRuleChange, claimRule, createKey, observeForPlan, parseKeptPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, refusalOf, viewOfLiveList } from "./provider/rule-state";
+export { applyPlannedRule, applyRuleChange, claimRule, createKey, keptList, listOfFingerprint, observeForPlan, parseKeptPlan, planDestroy, planRuleChange, plannedRemovals, readRuleState, refusalOf, viewOfLiveList } from "./provider/rule-state";
 export { readReviewedPlans, reviewDifferences } from "./provider/reviewed-plans";

@@ -37,12 +37,17 @@ export function modelCodec<F extends ModelFields>(schema: Schema, fields: F): Co
   const unread = declared.filter((name) => !read.has(name));
   const unknown = [...read].filter((name) => !declared.includes(name));
   if (unread.length > 0 || unknown.length > 0) throw new Error(`The model of a schema must read each of its attributes once: ${[...unread.map((n) => `${n} has no field`), ...unknown.map((n) => `${n} is not in the schema`)].join("; ")}.`);
+  // a value decoded once is one model: the server hands the same configuration to validate and plan
+  const models = new WeakMap<ObjectValue, ModelOf<F>>();
   return {
     /** Each field's attribute. */
     names: Object.fromEntries(entries.map((e) => [e.field, e.attribute])) as { readonly [K in keyof F]: F[K][0] },
     decode(wire: ObjectValue): ModelOf<F> {
+      const known = models.get(wire);
+      if (known !== undefined) return known;
       const model: Record<string, Value> = {};
       for (const e of entries) model[e.field] = e.as(wire[e.attribute] ?? e.fallback);
+      models.set(wire, model as ModelOf<F>);
       return model as ModelOf<F>;
     },
     encode(model: ModelOf<F>): ObjectValue {

@@ -18,7 +18,8 @@
  * The table's types are built on first use (the engine loads then, after the handshake): the
  * server itself loads with the schemas, and imports nothing of the engine.
  */
-import type { DataSourceType, Diagnostic, MoveRequest, ObjectValue, PathStep, ProviderDefinition, ResourceType, Schema } from "../protocol";
+import type { DataSourceType, Diagnostic, MoveRequest, ObjectValue, PathStep, ProviderDefinition, ResourceType, Schema, Value } from "../protocol";
+import { sameValue } from "./values";
 import { OFFLINE_APPLY, plannedObject } from "./offline";
 import { offlineDataSources } from "./offline-data";
 import { plannedFromConfig, requiresReplace, type Codec, type DataSource, type PlanAnswer, type Resource, type ResourceSchema, type StateAnswer } from "./resource";
@@ -69,10 +70,14 @@ function online<R>(configured: Configured<R>): R {
   return configured.run;
 }
 
-/** A model's plain value: as it came where the answer is the model decoded from it, else encoded. */
+/**
+ * A model's plain value: as it came where the answer is the model decoded from it, or the same
+ * value (the protocol room then answers the bytes it was sent: an unchanged list's read and plan
+ * encode nothing), else encoded.
+ */
 function encoded<M>(codec: Codec<M>, answer: M | null, decoded: M | null, wire: ObjectValue | null): ObjectValue | null {
   if (answer === null) return null;
-  return answer === decoded && wire !== null ? wire : codec.encode(answer);
+  return wire !== null && decoded !== null && (answer === decoded || sameValue(answer as Value, decoded as Value)) ? wire : codec.encode(answer);
 }
 
 const OFFLINE_ERROR: Diagnostic = { severity: "error", summary: "Offline provider", detail: OFFLINE_APPLY };
@@ -125,7 +130,7 @@ class ResourceServer<M, R> implements ResourceType {
     const prior = request.prior === null ? null : model.decode(request.prior);
     if (request.proposed === null || request.config === null) return prior === null ? { planned: null } : this.planAnswer(await type.planDelete({ prior, priorPrivate: request.priorPrivate }, run), model);
     const planned = model.decode(plannedFromConfig(this.schema, request.prior, request.proposed, request.config));
-    const answer = this.planAnswer(await type.plan({ prior, config: model.decode(request.config), planned, priorPrivate: request.priorPrivate }, run), model);
+    const answer = this.planAnswer(await type.plan({ prior, config: model.decode(request.config), planned, priorPrivate: request.priorPrivate }, run), model, prior, request.prior);
     const replace = requiresReplace(this.schema, request.prior, answer.planned, request.config);
     return replace.length === 0 ? answer : { ...answer, requiresReplace: replace };
   }
@@ -175,9 +180,10 @@ class ResourceServer<M, R> implements ResourceType {
     };
   }
 
-  private planAnswer(answer: PlanAnswer<M>, model: Codec<M>): { planned: ObjectValue | null; plannedPrivate?: Buffer; diagnostics?: Diagnostic[] } {
+  private planAnswer(answer: PlanAnswer<M>, model: Codec<M>, prior: M | null = null, priorWire: ObjectValue | null = null): { planned: ObjectValue | null; plannedPrivate?: Buffer; diagnostics?: Diagnostic[] } {
     return {
-      planned: answer.planned === null ? null : model.encode(answer.planned),
+      // a plan of no change answers the prior state as it came
+      planned: encoded(model, answer.planned, prior, priorWire),
       ...(answer.plannedPrivate === undefined ? {} : { plannedPrivate: answer.plannedPrivate }),
       ...(answer.diagnostics === undefined ? {} : { diagnostics: answer.diagnostics }),
     };

@@ -30,6 +30,22 @@ export function hasUnknown(value: Value): boolean {
   return false;
 }
 
+const typeText = (type: Typed["type"]): string => JSON.stringify(type);
+
+/**
+ * Whether two values are the same value of the same type, as Terraform compares them (a dynamic
+ * value's type counts; lists in order). An unknown value is the same as nothing but itself.
+ */
+export function sameValue(a: Value | undefined, b: Value | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a === null || b === null || a === UNKNOWN || b === UNKNOWN) return false;
+  if (a instanceof Typed || b instanceof Typed) return a instanceof Typed && b instanceof Typed && (a.type === b.type || typeText(a.type) === typeText(b.type)) && sameValue(a.value, b.value);
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (typeof a !== "object" || typeof b !== "object") return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue(a[k], b[k]));
+}
+
 /**
  * How a codec reads a wire value of the schema: each attribute by name (the compiler checks it),
  * null where absent, the schema's default where null. The defaults are read from the schema once.

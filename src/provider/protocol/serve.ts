@@ -45,7 +45,7 @@ export async function serve(provider: ProviderDefinition, options: ServeOptions 
     const certificate = makeServerCertificate();
     certificateDer = certificate.der;
     const methods = new Map([
-      ...unaryMethods("tfplugin6.Provider", providerService(provider, providerName)),
+      ...unaryMethods("tfplugin6.Provider", { ...providerService(provider, providerName), ...options.replace }),
       ...unaryMethods("grpc.health.v1.Health", { Check: healthCheck }),
       ...unaryMethods("plugin.GRPCController", {
         Shutdown: () => {

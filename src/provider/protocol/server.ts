@@ -90,11 +90,34 @@ async function validateConfig(
   shape: Shape,
   value: DynamicValue | null | undefined,
   validate: ((config: ObjectValue) => Diagnostic[] | Promise<Diagnostic[]>) | undefined,
+  configs?: ConfigCache,
 ): Promise<{ diagnostics: ProtoDiagnostic[] }> {
-  const decoded = decodeValue(shape, value);
+  const decoded = configs === undefined ? decodeValue(shape, value) : configs.decode(shape, value);
   if (decoded === UNKNOWN || decoded === null || validate === undefined) return { diagnostics: [] };
   return { diagnostics: noDiagnostics(await validate(decoded as ObjectValue)) };
 }
+
+/**
+ * Configurations decoded once: Terraform sends a resource's configuration in the same bytes to
+ * ValidateResourceConfig and PlanResourceChange (and a process validates each resource once more),
+ * so its decoded value is kept by those bytes and answered again. The value is shared, never
+ * mutated (the framework copies what it changes). Bounded: emptied beyond CONFIGS_KEPT.
+ */
+class ConfigCache {
+  private readonly kept = new Map<string, Value>();
+
+  decode(shape: Shape, value: DynamicValue | null | undefined): Value {
+    if (value === null || value === undefined || value.msgpack.length === 0) return decodeValue(shape, value);
+    const key = value.msgpack.toString("latin1");
+    const hit = this.kept.get(key);
+    if (hit !== undefined) return hit;
+    const decoded = decodeValue(shape, value);
+    if (this.kept.size >= CONFIGS_KEPT) this.kept.clear();
+    this.kept.set(key, decoded);
+    return decoded;
+  }
+}
+const CONFIGS_KEPT = 20_000;
 
 function encode(shape: Shape, value: ObjectValue | null): DynamicValue {
   return { msgpack: encodeMsgpack(shape, value), json: Buffer.alloc(0) };
@@ -106,12 +129,13 @@ interface Kind<T extends { schema: Schema }> {
   definition: T;
   shape: Shape;
   proto: ProtoSchema;
+  configs: ConfigCache;
 }
 
 function index<T extends { schema: Schema }>(types: { [name: string]: T }): Map<string, Kind<T>> {
   const out = new Map<string, Kind<T>>();
   for (const [name, definition] of Object.entries(types)) {
-    out.set(name, { definition, shape: shapeOfSchema(definition.schema), proto: toProtoSchema(definition.schema) });
+    out.set(name, { definition, shape: shapeOfSchema(definition.schema), proto: toProtoSchema(definition.schema), configs: new ConfigCache() });
   }
   return out;
 }
@@ -217,8 +241,10 @@ interface ApplyRequest extends TypedRequest {
 }
 
 /** A change's three values decoded: the prior state, the proposed or planned one, and the configuration. */
-function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
-  return { prior: decode(shape, prior, "prior state"), next: decode(shape, next, nextWhat), config: decode(shape, config, "configuration") };
+function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null, configs?: ConfigCache): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
+  const decodedConfig = configs === undefined ? decode(shape, config, "configuration") : configs.decode(shape, config);
+  if (decodedConfig === UNKNOWN) throw new Error("The configuration is wholly unknown; the provider needs it known.");
+  return { prior: decode(shape, prior, "prior state"), next: decode(shape, next, nextWhat), config: decodedConfig as ObjectValue | null };
 }
 
 /** ReadResource: the state decoded, the type's read, the new state encoded. */
@@ -226,16 +252,19 @@ async function serveReadResource({ resource }: Served, request: TypedRequest & {
   const kind = resource(request.type_name);
   const state = decodeKnown(kind.shape, request.current_state, "current state");
   const answer = await kind.definition.readResource({ state, private: request.private });
-  return { new_state: encode(kind.shape, answer.state), private: answer.private ?? request.private, diagnostics: noDiagnostics(answer.diagnostics) };
+  // the state as it was read: the bytes it came in
+  const newState = answer.state === state && request.current_state !== null ? request.current_state : encode(kind.shape, answer.state);
+  return { new_state: newState, private: answer.private ?? request.private, diagnostics: noDiagnostics(answer.diagnostics) };
 }
 
 /** PlanResourceChange: the prior state, proposed state and configuration decoded, the type's plan, the planned state encoded. */
 async function servePlanResourceChange({ resource }: Served, request: PlanRequest): Promise<object> {
   const kind = resource(request.type_name);
-  const { prior, next: proposed, config } = decodeChange(kind.shape, request.prior_state, [request.proposed_new_state, "proposed new state"], request.config);
+  const { prior, next: proposed, config } = decodeChange(kind.shape, request.prior_state, [request.proposed_new_state, "proposed new state"], request.config, kind.configs);
   const answer = await kind.definition.planResourceChange({ prior, proposed, config, priorPrivate: request.prior_private });
   return {
-    planned_state: encode(kind.shape, answer.planned),
+    // a plan of no change: the prior state, in the bytes it came in
+    planned_state: answer.planned !== null && answer.planned === prior && request.prior_state !== null ? request.prior_state : encode(kind.shape, answer.planned),
     requires_replace: (answer.requiresReplace ?? []).map(toProtoPath),
     planned_private: answer.plannedPrivate ?? Buffer.alloc(0),
     diagnostics: noDiagnostics(answer.diagnostics),
@@ -266,7 +295,7 @@ function resourceHandlers(served: Served): Record<string, Handler> {
   return {
     ValidateResourceConfig: (request: ConfigRequest) => {
       const kind = served.resource(request.type_name);
-      return validateConfig(kind.shape, request.config, kind.definition.validateResourceConfig?.bind(kind.definition));
+      return validateConfig(kind.shape, request.config, kind.definition.validateResourceConfig?.bind(kind.definition), kind.configs);
     },
     ReadResource: (request: TypedRequest & { current_state: DynamicValue | null; private: Buffer }) => serveReadResource(served, request),
     PlanResourceChange: (request: PlanRequest) => servePlanResourceChange(served, request),
@@ -297,6 +326,9 @@ function stateHandlers({ resource, providerName }: Served): Record<string, Handl
       }) as ObjectValue | null;
       if (stored === null) throw new Error(`The stored state of ${request.type_name} is null.`);
       const upgraded = kind.definition.upgradeResourceState === undefined ? stored : kind.definition.upgradeResourceState(request.version, stored);
+      // a state that fits the schema as stored is answered in the JSON it came in (Terraform reads
+      // either encoding): checked by the decode above, not encoded again
+      if (upgraded === stored && warnings.length === 0) return { upgraded_state: { msgpack: Buffer.alloc(0), json }, diagnostics: warnings };
       return { upgraded_state: encode(kind.shape, upgraded), diagnostics: warnings };
     },
 

@@ -152,4 +152,11 @@ export interface ServeOptions {
   stdout?: NodeJS.WritableStream;
   /** where refusals and failures are explained; @default - process.stderr */
   stderr?: NodeJS.WritableStream;
+  /**
+   * tfplugin6.Provider calls answered by these handlers instead of the provider's (protobuf
+   * messages as @grpc/proto-loader gives and takes them). For measurements only: the bench's floor
+   * provider (bench/lib/floor-provider.ts) echoes each call's bytes behind the same schema.
+   * @default - every call answered by `provider`
+   */
+  replace?: { readonly [method: string]: (request: unknown) => Promise<unknown> };
 }

@@ -29,10 +29,21 @@ const POLICIES = ruleUserListSchema.attributes.find((attribute) => attribute.nam
 /**
  * The declaration of a resource's configuration, with every failure at once (the construct's
  * rules, named by attribute), or `unknown` while a value is not known yet (Terraform validates
- * again once it is). Decoded once per call: validate and plan each decode the configuration they
- * are sent.
+ * again once it is). Read once per configuration: the server decodes a configuration's bytes once
+ * (validate and plan are sent the same), and its model is read here once.
  */
 export function declarationOf(config: RuleUserListModel): Declared {
+  const known = declarations.get(config);
+  if (known !== undefined) return known;
+  const declared = declarationOfModel(config);
+  declarations.set(config, declared);
+  return declared;
+}
+
+/** Declarations by the model they were read from: one configuration (decoded once by the server) is read once. */
+const declarations = new WeakMap<RuleUserListModel, Declared>();
+
+function declarationOfModel(config: RuleUserListModel): Declared {
   const shapeProblems = [...expectedShapeProblems(USERS, config.users), ...expectedShapeProblems(POLICIES, config.policies)];
   if (shapeProblems.length > 0) return { kind: "invalid", diagnostics: shapeProblems };
   const settings: Value[] = [config.ruleId, config.ruleName, config.users, config.mode, config.policies, config.allowMassRemoval, config.onDestroy];

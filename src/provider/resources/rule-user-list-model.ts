@@ -12,7 +12,7 @@ import { printableValues } from "../../core/render";
 import { modelCodec, type ModelFields, type ModelOf } from "../framework/model";
 import { stringValue } from "../framework/values";
 import { ruleUserListSchema } from "../schema";
-import { usersOf, usersValue } from "./rule-user-list-values";
+import { compactUsersValue, usersOf } from "./rule-user-list-values";
 
 /** The resource's fields: each attribute (and the `timeouts` block) by the model's name, and what it holds. */
 const FIELDS = {
@@ -69,7 +69,7 @@ export const namedBy = (model: RuleUserListModel): "rule_id" | "rule_name" => (m
 export const listModeOf = (model: RuleUserListModel): ListMode => (model.mode === "additive" ? "additive" : "authoritative");
 
 /** The declared users, sorted by user ID; null when `users` is null or unknown. */
-export const declaredUsers = (model: RuleUserListModel): DesiredUser[] | null => usersOf(model.users);
+export const declaredUsers = (model: RuleUserListModel): readonly DesiredUser[] | null => usersOf(model.users);
 
 /** The state of a list as read: the declaration's settings (`base`), the view of the live list, and the rule's facts. */
 export function stateOf(input: {
@@ -81,7 +81,7 @@ export function stateOf(input: {
   const { base, rule, view } = input;
   // aliases and names come from the service, which may echo a secret: state never holds one; and
   // Terraform prints attributes as they are: nothing in them may draw (escaped, design §13.2)
-  const users = usersValue(printableValues(redactStrings(view.users)), base.users);
+  const users = compactUsersValue(printableValues(redactStrings(view.users)));
   return {
     ...printableValues(
       redactStrings({

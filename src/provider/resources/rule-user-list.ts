@@ -34,7 +34,8 @@ import type { DeclaredRules } from "./declared-rules";
 import { moveResourceState } from "./move-state";
 import { declarationOf } from "./rule-user-list-declaration";
 import { EMPTY_RULE_USER_LIST, declaredUsers, listModeOf, namedBy, referenceOf, ruleUserListModel, stateOf, type RuleUserListModel } from "./rule-user-list-model";
-import { decodePrivate, encodePrivate, usersValue, type PrivateData } from "./rule-user-list-values";
+import { decodePrivate, encodePrivate, sameDeclaredUsers, usersValue, type PrivateData } from "./rule-user-list-values";
+import { lastReadOf, privateOfRead } from "./rule-user-list-last-read";
 
 /** A service's string as an attribute shows it (escaped: Terraform prints attributes as they are), or `fallback` where there is none. */
 const shownOr = <F extends Value>(text: string | null | undefined, fallback: F): string | F => (text === null || text === undefined ? fallback : printable(text));
@@ -119,7 +120,8 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
   }
 
   async read({ state, private: privateData }: { readonly state: RuleUserListModel; readonly private: Buffer }, run: ProviderRun): Promise<StateAnswer<RuleUserListModel>> {
-    const lastRead = decodePrivate(privateData);
+    // the rule's facts only (the list is read now): nothing rebuilt from the state
+    const lastRead = lastReadOf(privateData, null);
     // an import's first read: what importState wrote, no users and no private data yet
     const importing = lastRead === null && state.users === null;
     const ruleId = stringValue(state.ruleId);
@@ -136,13 +138,15 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
       // a list imported by name keeps naming its rule by name only (the configuration does)
       ruleId: ruleId ?? (ruleName !== null && lastRead === null ? null : printable(rule.observerRuleId)),
     };
-    const nextPrivate = encodePrivate({ rule, list: read.list });
     if (read.kind === "skipped") {
       // never written: the state stays as declared
-      return { state: { ...base, users: state.users ?? usersValue([]), listType: read.list !== null ? read.list.usersToAlertOn : stringValue(state.listType), expiredUserIds: [], entriesWithoutUserId: [], removes: [] }, private: nextPrivate };
+      const skipped: RuleUserListModel = { ...base, users: state.users ?? usersValue([]), listType: read.list !== null ? read.list.usersToAlertOn : stringValue(state.listType), expiredUserIds: [], entriesWithoutUserId: [], removes: [] };
+      return { state: skipped, private: privateOfRead(rule, read.list, skipped) };
     }
     // what the service returned may echo a secret: state never holds one
-    return { state: stateOf({ base, rule, listType: read.list.usersToAlertOn, view: read.view }), private: nextPrivate };
+    const next = stateOf({ base, rule, listType: read.list.usersToAlertOn, view: read.view });
+    // the live list kept once: where the state shows it whole, private data holds its fingerprint
+    return { state: next, private: privateOfRead(rule, read.list, next) };
   }
 
   /** What a plan's observation starts from (src/io/workflow/provider/rule-state.ts), with the private data read. */
@@ -150,7 +154,7 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
     return {
       reference: referenceOf(config),
       prior: prior === null ? null : { ruleName: stringValue(prior.ruleName) },
-      lastRead: decodePrivate(priorPrivate),
+      lastRead: lastReadOf(priorPrivate, prior),
       list,
       createRead: (data) => decodePrivate(Buffer.from(data ?? "", "utf8")),
     };
@@ -195,6 +199,8 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
     const afterView = list !== null && list.usersToAlertOn !== "ALL_USERS" ? viewOfLiveList(list, { mode: declared.list.mode, users: declared.list.users }) : null;
     const filled: RuleUserListModel = {
       ...planned,
+      // the prior value where the configuration declares the same users (in the state's compact type): no change shown
+      users: prior !== null && sameDeclaredUsers(config.users, prior.users) ? prior.users : planned.users,
       id,
       // rule_id and rule_name keep the state's value where the configuration sets neither (useStateForUnknown); a create resolves them
       ruleId: known(planned.ruleId, shownOr(facts?.observerRuleId, UNKNOWN)),
@@ -208,7 +214,8 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
       removes,
     };
     if (prior === null && facts !== null && list !== null) run.terraform.keepCreate(createKey(run, declared.list), encodePrivate({ rule: facts, list }).toString("utf8"));
-    const plannedData: PrivateData | null = facts === null ? null : { rule: facts, list, ...(updating ? { plan } : {}) };
+    // the list read goes with a plan that changes it (its apply names what moved since); a plan with no calls keeps the rule's facts only
+    const plannedData: PrivateData | null = facts === null ? null : updating ? { rule: facts, list, plan } : { rule: facts, list: null };
     return { planned: filled, ...(plannedData === null ? {} : { plannedPrivate: encodePrivate(plannedData) }), diagnostics };
   }
 
@@ -269,7 +276,7 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
     if (prior.onDestroy !== "clear") {
       return { planned: null, diagnostics: [warning("The live list is kept", `Destroying this resource leaves the live list of rule ${id ?? "?"} as it is (on_destroy = "keep"). Set on_destroy = "clear" to remove what it manages.`)] };
     }
-    const destroy = await planDestroy(run, { id, reference: referenceOf(prior), lastRead: decodePrivate(priorPrivate), managed: { mode: listModeOf(prior), users: declaredUsers(prior) ?? [] } });
+    const destroy = await planDestroy(run, { id, reference: referenceOf(prior), lastRead: lastReadOf(priorPrivate, prior), managed: { mode: listModeOf(prior), users: declaredUsers(prior) ?? [] } });
     if (destroy.kind === "refused") return { planned: null, diagnostics: [error("Cannot clear the list", printable(destroy.reason))] };
     if (destroy.kind === "skipped") {
       return { planned: null, diagnostics: [warning("Rule skipped", `rule ${printable(destroy.rule.observerRuleId)} (${printable(destroy.rule.name)}) is never written by this provider; destroying the resource leaves its list as it is.`)] };

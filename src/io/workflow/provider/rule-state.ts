@@ -223,6 +223,34 @@ export interface LastRead {
   readonly list: ObservedList | null;
 }
 
+/**
+ * The fingerprint private data keeps of a list the state beside it shows whole: the first 128 bits
+ * of the list's fingerprint (src/core/engine/fingerprint.ts), base64url, 22 characters. It tells the
+ * plan whether the state is still the list that was read; apply's check of the live list compares
+ * the plan's full fingerprint, not this one.
+ */
+function keptFingerprint(list: ObservedList): string {
+  return Buffer.from(fingerprintList(list).slice("sha256:".length, "sha256:".length + 32), "hex").toString("base64url");
+}
+
+/**
+ * The live list as private data keeps it beside a state that also shows it (`shown`, the list
+ * rebuilt from that state): its fingerprint alone where `shown` is the same list, else the list.
+ */
+export function keptList(list: ObservedList | null, shown: ObservedList | null): { readonly list: ObservedList | null; readonly fingerprint?: string } {
+  if (list === null || shown === null) return { list };
+  const fingerprint = keptFingerprint(list);
+  return keptFingerprint(shown) === fingerprint ? { list: null, fingerprint } : { list };
+}
+
+/** The list private data kept as a fingerprint: `shown` (rebuilt from the state beside it) where it has that fingerprint, else null (read again). */
+export function listOfFingerprint(fingerprint: string, shown: ObservedList | null): ObservedList | null {
+  if (shown === null) return null;
+  // a full fingerprint: private data written by the version before the short one
+  const same = fingerprint.startsWith("sha256:") ? fingerprintList(shown) === fingerprint : keptFingerprint(shown) === fingerprint;
+  return same ? shown : null;
+}
+
 /** A resource's refresh: the rule gone, unreadable, skipped (never written), or its list seen through the declaration. */
 export type RuleStateRead =
   | { readonly kind: "gone"; readonly id: string | null; readonly reason: string | null }

@@ -1,0 +1,38 @@
+/**
+ * `terraform plan` through the floor provider (bench/lib/floor-provider.ts): a CLI configuration
+ * whose dev_overrides entry points Terraform at a directory holding an executable that runs the
+ * floor provider instead of the installed one, and the local service its reads ask. The same
+ * working directory, configuration and state as the real provider's plan: Terraform's share is the
+ * same on both sides; the provider's side is only its transport. The child runs the floor
+ * provider's bundle (dist/bench/floor-provider.bundle.js, made by `npm run build` as the provider's
+ * own is, so both start alike): build first.
+ */
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { repoRoot } from "./machine";
+import { FLOOR_SERVICE_VARIABLE } from "./floor-provider";
+import { listening, usersService } from "./transport-floor";
+
+export interface FloorPlanSetup {
+  /** What to add to a Terraform environment so that it runs the floor provider. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly stop: () => Promise<void>;
+}
+
+/** Writes the floor provider's override under `dir` and starts its service. */
+export async function floorPlanSetup(dir: string): Promise<FloorPlanSetup> {
+  const bin = join(dir, "floor-provider");
+  mkdirSync(bin, { recursive: true });
+  const executable = join(bin, "terraform-provider-alertrules");
+  writeFileSync(executable, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(repoRoot(), "dist", "bench", "floor-provider.bundle.js"))} "$@"\n`);
+  chmodSync(executable, 0o755);
+  const rc = join(dir, "floor.rc");
+  writeFileSync(rc, `disable_checkpoint = true\nprovider_installation {\n  dev_overrides {\n    "alert-rule-users/alertrules" = ${JSON.stringify(bin)}\n  }\n  direct {}\n}\n`);
+  const service: Server = await listening(usersService());
+  return {
+    env: { TF_CLI_CONFIG_FILE: rc, [FLOOR_SERVICE_VARIABLE]: `http://127.0.0.1:${(service.address() as AddressInfo).port}/v1/query-users` },
+    stop: () => new Promise((resolve) => service.close(() => resolve())),
+  };
+}
