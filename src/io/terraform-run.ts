@@ -223,6 +223,21 @@ export class FileSendClock implements SendClock {
   ) {}
 
   peek(): SendClockState {
+    // every change replaces the file (a new inode), so a file with the inode, time and size of the
+    // last one read holds what was read then: a limiter looks before each request, reading once
+    const stat = fs.statSync(this.file, { throwIfNoEntry: false });
+    if (stat === undefined) return { nextAt: -Infinity, sends: 0 };
+    const version = `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+    if (this.#read?.version === version) return this.#read.state;
+    const state = this.#readState();
+    this.#read = { version, state };
+    return state;
+  }
+
+  /** The state the file was last read as, and which version of the file that was. */
+  #read: { readonly version: string; readonly state: SendClockState } | undefined;
+
+  #readState(): SendClockState {
     try {
       const parsed = clockSchema.safeParse(JSON.parse(fs.readFileSync(this.file, "utf8")));
       if (!parsed.success) return { nextAt: -Infinity, sends: 0 };

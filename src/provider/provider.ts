@@ -13,6 +13,7 @@ import type * as ConfigureModule from "./configure";
 import type { ProviderRun } from "./configure";
 import type * as RuleUserListModule from "./resources/rule-user-list";
 import type * as DeclaredRulesModule from "./resources/declared-rules";
+import type * as RuleUserListValidationModule from "./resources/rule-user-list-validation";
 import type * as RulesDataSourceModule from "./resources/rules-data-source";
 import type * as RuleDataSourceModule from "./resources/rule-data-source";
 import type { DataSourceType, ProviderDefinition, ResourceType } from "./protocol";
@@ -31,12 +32,18 @@ export interface ProviderHost {
 
 /** The resource types: a key the compiler checks for every name, a row each. */
 function resources(host: ProviderHost): { readonly [name in ResourceTypeName]: Row<ResourceType, ProviderRun> } {
-  return {
-    [RULE_USER_LIST]: resourceRow(ruleUserListSchema, () => {
-      const { RuleUserListResource } = require("./resources/rule-user-list") as typeof RuleUserListModule;
+  // the validation's half (no engine: Terraform's validation process loads only it), shared with the whole resource
+  let made: RuleUserListValidationModule.RuleUserListValidation | undefined;
+  const validation = (): RuleUserListValidationModule.RuleUserListValidation => {
+    if (made === undefined) {
+      const { RuleUserListValidation } = require("./resources/rule-user-list-validation") as typeof RuleUserListValidationModule;
       const { DeclaredRules } = require("./resources/declared-rules") as typeof DeclaredRulesModule;
-      return new RuleUserListResource(new DeclaredRules(host.env, host.log));
-    }),
+      made = new RuleUserListValidation(new DeclaredRules(host.env, host.log));
+    }
+    return made;
+  };
+  return {
+    [RULE_USER_LIST]: resourceRow(ruleUserListSchema, () => new (require("./resources/rule-user-list") as typeof RuleUserListModule).RuleUserListResource(validation()), validation),
   };
 }
 

@@ -85,6 +85,24 @@ describe("the send clock of a Terraform command", () => {
   });
 });
 
+describe("a look at the send clock", () => {
+  it("reads the file once while it is unchanged, and sees every change another process makes", () => {
+    // given two processes' clocks on one file, and a look at it before anything was written
+    const file = join(dir, "tenant");
+    const mine = new FileSendClock(file, () => 1_000);
+    const theirs = new FileSendClock(file, () => 1_000);
+    expect(mine.peek()).toEqual({ nextAt: -Infinity, sends: 0 });
+    // when the other process writes, twice in a row (the same size each time)
+    theirs.update((state) => ({ state: { ...state, nextAt: 1_500, sends: 1 }, result: undefined }));
+    const first = mine.peek();
+    theirs.update((state) => ({ state: { ...state, nextAt: 1_600, sends: 2 }, result: undefined }));
+    // then each look sees what is there now, and an unchanged file gives the same reading
+    expect(first).toEqual({ nextAt: 1_500, sends: 1 });
+    expect(mine.peek()).toEqual({ nextAt: 1_600, sends: 2 });
+    expect(mine.peek()).toBe(mine.peek());
+  });
+});
+
 describe("a Terraform command's provider processes", () => {
   it("start at the service's limit another process of the same command learned, and only that command's", async () => {
     const env = { ALERTS_API_URL: sim.url, ALERTS_API_TOKEN: sim.token, ALERTS_TENANT_ID: sim.tenantId, [RUN_SCOPE_VARIABLE]: `shared-rate-${randomUUID()}` };

@@ -12,9 +12,18 @@ import type { ObservedList } from "./observation";
  * order of strings is by UTF-16 code units, the order of `compareStrings`.
  */
 export function fingerprintList(list: ObservedList): string {
+  return fingerprintOfCanonical(canonicalList(list));
+}
+
+/** The text {@link fingerprintList} digests: two lists with the same text have the same fingerprint, and two with another text another. */
+export function canonicalList(list: ObservedList): string {
   const entries = list.entries
     .map((e) => `{"u":${JSON.stringify(e.userId)},"a":${JSON.stringify(e.aliases.length < 2 ? e.aliases : [...e.aliases].sort())}}`)
     .sort();
-  const canonical = `{"t":${JSON.stringify(list.usersToAlertOn)},"e":[${entries.join(",")}]}`;
+  return `{"t":${JSON.stringify(list.usersToAlertOn)},"e":[${entries.join(",")}]}`;
+}
+
+/** The fingerprint of a list's {@link canonicalList} text. */
+export function fingerprintOfCanonical(canonical: string): string {
   return "sha256:" + createHash("sha256").update(canonical).digest("hex");
 }

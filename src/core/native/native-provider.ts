@@ -7,6 +7,7 @@ import { escapeInvisible } from "../../shared/invisible";
 import type { ObservedList } from "../engine/observation";
 import type { RuleChanges } from "../engine/rule-changes";
 import { suggest } from "../engine/suggest";
+import { planSchema, type Plan } from "../engine/plan-schema";
 
 /** The provider's local name in `required_providers` and its provider block. */
 export const PROVIDER_LOCAL_NAME = "alertrules";
@@ -193,4 +194,10 @@ export function describeListChange(before: ObservedList, after: ObservedList): s
     }
   }
   return out;
+}
+
+/** A one-rule plan the provider kept in Terraform's private data, read back: null when it is not one (another version, edited). */
+export function parseKeptPlan(value: unknown): Plan | null {
+  const parsed = planSchema.safeParse(value);
+  return parsed.success && parsed.data.rules.length === 1 ? parsed.data : null;
 }

@@ -62,10 +62,14 @@ export interface ApplyCall<R> {
  * configured provider runs on. Every method that reads or writes takes the run; the server checks
  * that there is one (and that the provider is not offline) before it calls.
  */
-export interface Resource<M, R> {
-  readonly schema: ResourceSchema;
+/** A type's validation alone: its model and its checks of a configuration (what Terraform's validation process calls). */
+export interface Validation<M> {
   readonly model: Codec<M>;
   validate(config: M): Diagnostic[] | Promise<Diagnostic[]>;
+}
+
+export interface Resource<M, R> extends Validation<M> {
+  readonly schema: ResourceSchema;
   /** Refresh: the state as it is live, or null when the object is gone. The server bounds it by `timeouts.read`. */
   read(request: { readonly state: M; readonly private: Buffer }, run: R): Promise<StateAnswer<M>>;
   /** A create's or update's plan: `planned` is the configuration with the schema's defaults and kept state applied. */

@@ -22,7 +22,7 @@ import type { DataSourceType, Diagnostic, MoveRequest, ObjectValue, PathStep, Pr
 import { sameValue } from "./values";
 import { OFFLINE_APPLY, plannedObject } from "./offline";
 import { offlineDataSources } from "./offline-data";
-import { plannedFromConfig, requiresReplace, type Codec, type DataSource, type PlanAnswer, type Resource, type ResourceSchema, type StateAnswer } from "./resource";
+import { plannedFromConfig, requiresReplace, type Codec, type DataSource, type PlanAnswer, type Resource, type ResourceSchema, type StateAnswer, type Validation } from "./resource";
 import { Deadline, timeoutProblems, timeoutsBlock } from "./timeouts";
 
 /** What the calls of a provider run on: its own run once configured, or offline, or nothing yet. */
@@ -82,9 +82,13 @@ function encoded<M>(codec: Codec<M>, answer: M | null, decoded: M | null, wire: 
 
 const OFFLINE_ERROR: Diagnostic = { severity: "error", summary: "Offline provider", detail: OFFLINE_APPLY };
 
-/** A resource type's row: `build` makes the type on first use. */
-export function resourceRow<M, R>(schema: ResourceSchema, build: () => Resource<M, R>): Row<ResourceType, R> {
-  return { schema, serve: ({ runs }) => new ResourceServer(schema, lazy(build), runs) };
+/**
+ * A resource type's row: `build` makes the type on first use; `validation`, where given, makes
+ * the half ValidateResourceConfig needs (the same model), so that a process that only validates
+ * loads only that half.
+ */
+export function resourceRow<M, R>(schema: ResourceSchema, build: () => Resource<M, R>, validation?: () => Validation<M>): Row<ResourceType, R> {
+  return { schema, serve: ({ runs }) => new ResourceServer(schema, lazy(build), runs, lazy(validation ?? build)) };
 }
 
 /** A data source's row, likewise; offline, it is answered from the trusted job's file. */
@@ -98,16 +102,13 @@ class ResourceServer<M, R> implements ResourceType {
     readonly schema: ResourceSchema,
     private readonly type: () => Resource<M, R>,
     private readonly runs: () => Configured<R>,
+    private readonly validation: () => Validation<M>,
   ) {}
 
   async validateResourceConfig(config: ObjectValue): Promise<Diagnostic[]> {
-    const type = this.type();
-    const model = type.model.decode(config);
-    return [...(await type.validate(model)), ...(this.declaresTimeouts() ? timeoutProblems(config) : [])];
-  }
-
-  upgradeResourceState(_version: number, state: ObjectValue): ObjectValue {
-    return state;
+    const validation = this.validation();
+    const model = validation.model.decode(config);
+    return [...(await validation.validate(model)), ...(this.declaresTimeouts() ? timeoutProblems(config) : [])];
   }
 
   async readResource(request: { state: ObjectValue; private: Buffer }): Promise<{ state: ObjectValue | null; private?: Buffer; diagnostics?: Diagnostic[] }> {

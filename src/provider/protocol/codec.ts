@@ -71,20 +71,26 @@ export function typeShape(type: CtyType): Shape {
 
 /** A cty type from its JSON (as a dynamic value carries it), or a CodecError. */
 export function parseType(json: unknown, path: string): CtyType {
-  const bad = (): never => {
-    throw new CodecError(`${describe(path)} carries a type this provider does not read: ${JSON.stringify(json)}.`, path);
-  };
   if (json === "string" || json === "number" || json === "bool" || json === "dynamic") return json;
-  if (!Array.isArray(json) || json.length < 2) return bad();
-  const [kind, inner] = json as [unknown, unknown];
+  if (!Array.isArray(json) || json.length < 2) return badType(json, path);
+  const kind: unknown = json[0];
+  const inner: unknown = json[1];
   if (kind === "list" || kind === "set" || kind === "map") return [kind, parseType(inner, path)];
-  if (kind === "tuple" && Array.isArray(inner)) return ["tuple", inner.map((t) => parseType(t, path))];
+  if (kind === "tuple" && Array.isArray(inner)) {
+    const elements: CtyType[] = [];
+    for (const t of inner) elements.push(parseType(t, path));
+    return ["tuple", elements];
+  }
   if (kind === "object" && isPlainObject(inner)) {
     const attributes: Record<string, CtyType> = {};
-    for (const [name, t] of Object.entries(inner)) setOwn(attributes, name, parseType(t, path));
+    for (const name of Object.keys(inner)) setOwn(attributes, name, parseType(inner[name], path));
     return ["object", attributes];
   }
-  return bad();
+  return badType(json, path);
+}
+
+function badType(json: unknown, path: string): never {
+  throw new CodecError(`${describe(path)} carries a type this provider does not read: ${JSON.stringify(json)}.`, path);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -144,6 +150,58 @@ export function decodeJson(shape: Shape, bytes: Uint8Array | string, options: Js
     throw new CodecError(`The value is not valid JSON: ${(error as Error).message}.`, "");
   }
   return fromWire(shape, raw, null, { allowUnknown: false, onExtraAttribute: options.onExtraAttribute ?? refuseExtra, json: true });
+}
+
+/**
+ * Whether Terraform's JSON `text` reads as a value of type `shape` with nothing dropped: true
+ * exactly where {@link decodeJson} would read it without an error or an extra attribute. Checked
+ * without building the value (a stored state that fits is answered as it came: UpgradeResourceState).
+ */
+export function jsonFits(shape: Shape, text: Uint8Array | string): boolean {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(typeof text === "string" ? text : Buffer.from(text).toString("utf8"));
+  } catch {
+    return false;
+  }
+  try {
+    return fits(shape, raw);
+  } catch {
+    return false; // a dynamic type this provider does not read
+  }
+}
+
+function fits(shape: Shape, raw: unknown): boolean {
+  if (raw === null) return true;
+  switch (shape.kind) {
+    case "string":
+      return typeof raw === "string";
+    case "bool":
+      return typeof raw === "boolean";
+    case "number":
+      return typeof raw === "number" || (typeof raw === "string" && NUMBER_TEXT.test(raw.trim()));
+    case "dynamic": {
+      if (!isPlainObject(raw) || !Object.prototype.hasOwnProperty.call(raw, "type")) return false;
+      const typeJson = raw["type"];
+      const read = readTypeOf(JSON.stringify(typeJson) ?? "", () => typeJson, null);
+      return fits(read.shape, Object.prototype.hasOwnProperty.call(raw, "value") ? raw["value"] : null);
+    }
+    case "list":
+    case "set":
+      return Array.isArray(raw) && raw.every((element: unknown) => fits(shape.element, element));
+    case "tuple":
+      return Array.isArray(raw) && raw.length === shape.elements.length && raw.every((element: unknown, index) => fits(shape.elements[index]!, element));
+    case "map":
+      return isPlainObject(raw) && Object.values(raw).every((element) => fits(shape.element, element));
+    case "object": {
+      if (!isPlainObject(raw)) return false;
+      for (const name of Object.keys(raw)) if (!shape.attributes.has(name)) return false;
+      for (const [name, attributeShape] of shape.attributes) {
+        if (Object.prototype.hasOwnProperty.call(raw, name) && !fits(attributeShape, raw[name])) return false;
+      }
+      return true;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -405,11 +463,14 @@ function readDynamic(raw: unknown, where: Where | null, options: ReadOptions): V
   return new Typed(read.type, fromWire(read.shape, value, where, options));
 }
 
+/** A number as cty writes one that fits neither int64 nor float64 exactly: its decimal text. */
+const NUMBER_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
 function readNumber(raw: unknown, where: Where | null): number {
   if (typeof raw === "number") return raw;
   // beyond 2^53: read as the nearest number (no longer a safe integer: checks that need one refuse it)
   if (typeof raw === "bigint") return Number(raw);
   // cty writes a number that fits neither int64 nor float64 exactly as its decimal text
-  if (typeof raw === "string" && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) return Number(raw);
+  if (typeof raw === "string" && NUMBER_TEXT.test(raw.trim())) return Number(raw);
   throw mismatch({ kind: "number" }, raw, where);
 }

@@ -5,7 +5,7 @@
  */
 import { GrpcCode, GrpcStatusError } from "./grpc-server";
 import type { Shape } from "./codec";
-import { decodeJson, decodeMsgpack, encodeMsgpack } from "./codec";
+import { decodeJson, decodeMsgpack, encodeMsgpack, jsonFits } from "./codec";
 import { shapeOfSchema, toProtoSchema } from "./schema";
 import type { ProtoSchema } from "./schema";
 import type { DataSourceType, Diagnostic, ObjectValue, PathStep, ProviderDefinition, ResourceType, Schema, Value } from "./types";
@@ -80,9 +80,14 @@ function decode(shape: Shape, value: DynamicValue | null | undefined, what: stri
 }
 
 function decodeKnown(shape: Shape, value: DynamicValue | null | undefined, what: string): ObjectValue {
-  const decoded = decode(shape, value, what);
+  return known(decodeValue(shape, value), what);
+}
+
+/** A decoded value that must be there and known. */
+function known(decoded: Value, what: string): ObjectValue {
+  if (decoded === UNKNOWN) throw new Error(`The ${what} is wholly unknown; the provider needs it known.`);
   if (decoded === null) throw new Error(`The ${what} is missing from Terraform's request.`);
-  return decoded;
+  return decoded as ObjectValue;
 }
 
 /** Validation of a configuration not known yet (wholly unknown) says nothing: Terraform validates it again once known. */
@@ -90,7 +95,7 @@ async function validateConfig(
   shape: Shape,
   value: DynamicValue | null | undefined,
   validate: ((config: ObjectValue) => Diagnostic[] | Promise<Diagnostic[]>) | undefined,
-  configs?: ConfigCache,
+  configs?: DecodedValues,
 ): Promise<{ diagnostics: ProtoDiagnostic[] }> {
   const decoded = configs === undefined ? decodeValue(shape, value) : configs.decode(shape, value);
   if (decoded === UNKNOWN || decoded === null || validate === undefined) return { diagnostics: [] };
@@ -98,26 +103,43 @@ async function validateConfig(
 }
 
 /**
- * Configurations decoded once: Terraform sends a resource's configuration in the same bytes to
- * ValidateResourceConfig and PlanResourceChange (and a process validates each resource once more),
- * so its decoded value is kept by those bytes and answered again. The value is shared, never
- * mutated (the framework copies what it changes). Bounded: emptied beyond CONFIGS_KEPT.
+ * Values decoded once, kept by their bytes. Terraform sends a resource's configuration in the same
+ * bytes to ValidateResourceConfig and PlanResourceChange (and a process validates each resource
+ * once more), and an unchanged resource's state to PlanResourceChange in the bytes ReadResource
+ * answered (the bytes it was sent), so its decoded value is answered again. A value is shared,
+ * never mutated (the framework copies what it changes). Bounded: the oldest is dropped beyond `limit`.
  */
-class ConfigCache {
+class DecodedValues {
   private readonly kept = new Map<string, Value>();
 
+  constructor(private readonly limit: number) {}
+
+  /** The value of `value`, decoded now or kept from an earlier decode of the same bytes; kept for the next. */
   decode(shape: Shape, value: DynamicValue | null | undefined): Value {
     if (value === null || value === undefined || value.msgpack.length === 0) return decodeValue(shape, value);
     const key = value.msgpack.toString("latin1");
     const hit = this.kept.get(key);
     if (hit !== undefined) return hit;
     const decoded = decodeValue(shape, value);
-    if (this.kept.size >= CONFIGS_KEPT) this.kept.clear();
+    if (this.kept.size >= this.limit) this.kept.delete(this.kept.keys().next().value!);
     this.kept.set(key, decoded);
     return decoded;
   }
+
+  /** The value of `value`, kept from an earlier decode of the same bytes (and no longer kept) or decoded now. */
+  take(shape: Shape, value: DynamicValue | null | undefined): Value {
+    if (value === null || value === undefined || value.msgpack.length === 0) return decodeValue(shape, value);
+    const key = value.msgpack.toString("latin1");
+    const hit = this.kept.get(key);
+    if (hit === undefined) return decodeValue(shape, value);
+    this.kept.delete(key);
+    return hit;
+  }
 }
+/** Configurations kept: each is asked for again by the walk's ValidateResourceConfig and PlanResourceChange. */
 const CONFIGS_KEPT = 20_000;
+/** States read and not yet planned: Terraform plans each resource right after it reads it (ten at a time by default). */
+const STATES_KEPT = 1_000;
 
 function encode(shape: Shape, value: ObjectValue | null): DynamicValue {
   return { msgpack: encodeMsgpack(shape, value), json: Buffer.alloc(0) };
@@ -129,13 +151,15 @@ interface Kind<T extends { schema: Schema }> {
   definition: T;
   shape: Shape;
   proto: ProtoSchema;
-  configs: ConfigCache;
+  configs: DecodedValues;
+  /** States ReadResource decoded, for the PlanResourceChange that follows it. */
+  states: DecodedValues;
 }
 
 function index<T extends { schema: Schema }>(types: { [name: string]: T }): Map<string, Kind<T>> {
   const out = new Map<string, Kind<T>>();
   for (const [name, definition] of Object.entries(types)) {
-    out.set(name, { definition, shape: shapeOfSchema(definition.schema), proto: toProtoSchema(definition.schema), configs: new ConfigCache() });
+    out.set(name, { definition, shape: shapeOfSchema(definition.schema), proto: toProtoSchema(definition.schema), configs: new DecodedValues(CONFIGS_KEPT), states: new DecodedValues(STATES_KEPT) });
   }
   return out;
 }
@@ -241,16 +265,18 @@ interface ApplyRequest extends TypedRequest {
 }
 
 /** A change's three values decoded: the prior state, the proposed or planned one, and the configuration. */
-function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null, configs?: ConfigCache): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
-  const decodedConfig = configs === undefined ? decode(shape, config, "configuration") : configs.decode(shape, config);
+function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null, kept?: Pick<Kind<ResourceType>, "configs" | "states">): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
+  const decodedConfig = kept === undefined ? decode(shape, config, "configuration") : kept.configs.decode(shape, config);
   if (decodedConfig === UNKNOWN) throw new Error("The configuration is wholly unknown; the provider needs it known.");
-  return { prior: decode(shape, prior, "prior state"), next: decode(shape, next, nextWhat), config: decodedConfig as ObjectValue | null };
+  const decodedPrior = kept === undefined ? decode(shape, prior, "prior state") : kept.states.take(shape, prior);
+  if (decodedPrior === UNKNOWN) throw new Error("The prior state is wholly unknown; the provider needs it known.");
+  return { prior: decodedPrior as ObjectValue | null, next: decode(shape, next, nextWhat), config: decodedConfig as ObjectValue | null };
 }
 
 /** ReadResource: the state decoded, the type's read, the new state encoded. */
 async function serveReadResource({ resource }: Served, request: TypedRequest & { current_state: DynamicValue | null; private: Buffer }): Promise<object> {
   const kind = resource(request.type_name);
-  const state = decodeKnown(kind.shape, request.current_state, "current state");
+  const state = known(kind.states.decode(kind.shape, request.current_state), "current state");
   const answer = await kind.definition.readResource({ state, private: request.private });
   // the state as it was read: the bytes it came in
   const newState = answer.state === state && request.current_state !== null ? request.current_state : encode(kind.shape, answer.state);
@@ -260,7 +286,7 @@ async function serveReadResource({ resource }: Served, request: TypedRequest & {
 /** PlanResourceChange: the prior state, proposed state and configuration decoded, the type's plan, the planned state encoded. */
 async function servePlanResourceChange({ resource }: Served, request: PlanRequest): Promise<object> {
   const kind = resource(request.type_name);
-  const { prior, next: proposed, config } = decodeChange(kind.shape, request.prior_state, [request.proposed_new_state, "proposed new state"], request.config, kind.configs);
+  const { prior, next: proposed, config } = decodeChange(kind.shape, request.prior_state, [request.proposed_new_state, "proposed new state"], request.config, kind);
   const answer = await kind.definition.planResourceChange({ prior, proposed, config, priorPrivate: request.prior_private });
   return {
     // a plan of no change: the prior state, in the bytes it came in
@@ -314,6 +340,9 @@ function stateHandlers({ resource, providerName }: Served): Record<string, Handl
         const flat = Object.keys(request.raw_state?.flatmap ?? {}).length > 0;
         throw new Error(flat ? `The stored state of ${request.type_name} is in the legacy flatmap format, which this provider cannot read.` : `The stored state of ${request.type_name} is empty.`);
       }
+      // a state that fits the schema as stored, for a type that upgrades nothing, is answered in the
+      // JSON it came in (Terraform reads either encoding): checked without being decoded
+      if (kind.definition.upgradeResourceState === undefined && jsonFits(kind.shape, json)) return { upgraded_state: { msgpack: Buffer.alloc(0), json }, diagnostics: [] };
       const warnings: ProtoDiagnostic[] = [];
       const stored = decodeJson(kind.shape, json, {
         onExtraAttribute: (path) =>

@@ -19,6 +19,17 @@ const LIST_TYPES = new Set(["SPECIFIED_USERS", "ALL_USERS_NOT_SPECIFIED", "ALL_U
 
 /** The live list as a refreshed state shows it: its users, one entry of the aliases without a user ID, its list type; null where the state holds none. */
 export function listOfState(state: RuleUserListModel): ObservedList | null {
+  const kept = shownLists.get(state);
+  if (kept !== undefined) return kept;
+  const shown = readListOfState(state);
+  shownLists.set(state, shown);
+  return shown;
+}
+
+/** The lists states show, by state (a decoded state is never changed): an unchanged list's refresh and plan rebuild it once. */
+const shownLists = new WeakMap<RuleUserListModel, ObservedList | null>();
+
+function readListOfState(state: RuleUserListModel): ObservedList | null {
   const listType = state.listType;
   const users = declaredUsers(state);
   if (typeof listType !== "string" || !LIST_TYPES.has(listType) || users === null) return null;

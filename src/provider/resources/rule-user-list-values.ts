@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { DesiredUser } from "../../core/engine/desired";
 import type { ObservedList, RuleFacts } from "../../core/engine/observation";
 import type { Plan } from "../../core/engine/plan-schema";
-import { parseKeptPlan } from "../../io/workflow";
+import { parseKeptPlan } from "../../core/native/native-provider";
 import { redactStrings } from "../../io/door-words";
 import { elementType, plain, setOwn, typedLiteral } from "../framework/dynamic";
 import { stringValue } from "../framework/values";

@@ -28,9 +28,9 @@ import type { ProviderRun } from "../configure";
 import type { ApplyCall, PlanAnswer, Resource, StateAnswer } from "../framework/resource";
 import { replacesIdentity } from "../framework/resource";
 import type { WriteGuard } from "../framework/timeouts";
-import { hasUnknown, known, stringValue } from "../framework/values";
+import { hasUnknown, known, sameValue, stringValue } from "../framework/values";
 import { ruleUserListSchema } from "../schema";
-import type { DeclaredRules } from "./declared-rules";
+import type { RuleUserListValidation } from "./rule-user-list-validation";
 import { moveResourceState } from "./move-state";
 import { declarationOf } from "./rule-user-list-declaration";
 import { EMPTY_RULE_USER_LIST, declaredUsers, listModeOf, namedBy, referenceOf, ruleUserListModel, stateOf, type RuleUserListModel } from "./rule-user-list-model";
@@ -95,12 +95,10 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
   readonly schema = ruleUserListSchema;
   readonly model = ruleUserListModel;
 
-  constructor(private readonly declaredRules: DeclaredRules) {}
+  constructor(private readonly validation: RuleUserListValidation) {}
 
   validate(config: RuleUserListModel): Diagnostic[] {
-    this.declaredRules.record(stringValue(config.ruleId), stringValue(config.ruleName));
-    const declared = declarationOf(config);
-    return declared.kind === "invalid" ? declared.diagnostics : [];
+    return this.validation.validate(config);
   }
 
   importState(id: string): Promise<StateAnswer<RuleUserListModel>> {
@@ -145,8 +143,11 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
     }
     // what the service returned may echo a secret: state never holds one
     const next = stateOf({ base, rule, listType: read.list.usersToAlertOn, view: read.view });
+    // an unchanged list answers the state it was given (the server then answers its bytes, and the
+    // plan that follows is given the same value: its list and fingerprint are worked out once)
+    const answered = sameValue(next, state) ? state : next;
     // the live list kept once: where the state shows it whole, private data holds its fingerprint
-    return { state: next, private: privateOfRead(rule, read.list, next) };
+    return { state: answered, private: privateOfRead(rule, read.list, answered) };
   }
 
   /** What a plan's observation starts from (src/io/workflow/provider/rule-state.ts), with the private data read. */

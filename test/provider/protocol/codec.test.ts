@@ -1,5 +1,6 @@
 import type { Attribute, Schema, Shape, Value } from "../../../src/provider/protocol";
 import { CodecError, decodeJson, decodeMsgpack, encodeJson, encodeMsgpack, schemaShape, typeShape, UNKNOWN } from "../../../src/provider/protocol";
+import { jsonFits } from "../../../src/provider/protocol/codec";
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex").replace(/(..)(?!$)/g, "$1 ");
 const bytes = (text: string): Buffer => Buffer.from(text.replace(/ /g, ""), "hex");
@@ -62,6 +63,22 @@ describe("msgpack bytes, checked by hand against cty's encoding", () => {
   });
 });
 
+describe("strings, short and long, ASCII or not", () => {
+  const shape = schemaShape(schema([attr("s", "string")]));
+
+  it("reads back every string it writes: ASCII, accented, emoji, at and around the short-string length", () => {
+    for (const text of ["", "a", "alias@example.com", "é", "ascii then é", "😀 emoji", "x".repeat(63), "x".repeat(64), "x".repeat(65), `${"x".repeat(63)}é`, "\u0000\u007f"]) {
+      expect(decodeMsgpack(shape, encodeMsgpack(shape, { s: text }))).toEqual({ s: text });
+    }
+  });
+
+  it("refuses a string that is not valid UTF-8, short or long", () => {
+    // {"s": "a\xff"} and {"s": 70 bytes ending in \xff}
+    expect(() => decodeMsgpack(shape, bytes("81 a1 73 a2 61 ff"))).toThrow("The value is not valid msgpack: a string is not valid UTF-8.");
+    expect(() => decodeMsgpack(shape, Buffer.concat([bytes("81 a1 73 d9 46"), Buffer.alloc(69, 0x61), bytes("ff")]))).toThrow("a string is not valid UTF-8");
+  });
+});
+
 describe("values that do not fit the schema", () => {
   const users: Attribute = {
     name: "users",
@@ -100,6 +117,53 @@ describe("values that do not fit the schema", () => {
     // then
     expect(value).toEqual({ id: "1", users: { "9102": { aliases: ["a"] } } });
     expect(dropped).toEqual(["old", 'users["9102"].gone']);
+  });
+});
+
+describe("a stored state checked without being decoded (UpgradeResourceState answers one that fits as it came)", () => {
+  /** What decodeJson says of `text`: it reads, with nothing dropped. */
+  const decodes = (shape: Shape, text: string): boolean => {
+    let dropped = false;
+    try {
+      decodeJson(shape, text, { onExtraAttribute: () => (dropped = true) });
+    } catch {
+      return false;
+    }
+    return !dropped;
+  };
+
+  it("fits exactly where decodeJson reads the value and drops nothing", () => {
+    const shape = schemaShape(schema([attr("id", "string"), attr("n", "number"), attr("users", "dynamic"), attr("tags", ["list", "string"])]));
+    const texts = [
+      '{"id":"1","n":2,"users":{"value":{"a":{"aliases":["x"]}},"type":["map",["object",{"aliases":["list","string"]}]]},"tags":["t"]}',
+      '{"id":"1"}',
+      '{"id":null,"n":"12345678901234567890123"}',
+      '{"id":"1","old":true}',
+      '{"id":1}',
+      '{"n":"twelve"}',
+      '{"users":{"value":{"a":1},"type":["map","string"]}}',
+      '{"users":{"value":"x"}}',
+      '{"users":{"value":"x","type":["nonsense","string"]}}',
+      '{"tags":"t"}',
+      '{"tags":[1]}',
+      '{"__proto__":{"id":"1"}}',
+      "[]",
+      "null",
+      "{",
+    ];
+    for (const text of texts) expect({ text, fits: jsonFits(shape, text) }).toEqual({ text, fits: decodes(shape, text) });
+  });
+
+  it(`agrees with decodeJson on ${200} random states, and on each with an attribute more`, () => {
+    const random = mulberry32(0x1b873593);
+    for (let i = 0; i < 200; i++) {
+      const shape = schemaShape(randomSchema(random));
+      const text = encodeJson(shape, randomObject(random, shape, 0, false)).toString("utf8");
+      expect({ i, fits: jsonFits(shape, text) }).toEqual({ i, fits: true });
+      const extra = text.replace(/^\{/, '{"not_in_schema":1,').replace(/,\}$/, "}");
+      expect({ i, fits: jsonFits(shape, extra) }).toEqual({ i, fits: decodes(shape, extra) });
+      expect(jsonFits(shape, extra)).toBe(false);
+    }
   });
 });
 

@@ -13,10 +13,10 @@ import { buildPlan, hasChanges } from "../../../core/engine/build-plan";
 import { checkNoExpiredAdds } from "../../../core/engine/admission";
 import type { DesiredList } from "../../../core/engine/desired";
 import { checkPlanIsApplicable } from "../../../core/engine/guards";
-import { fingerprintList } from "../../../core/engine/fingerprint";
+import { canonicalList, fingerprintList, fingerprintOfCanonical } from "../../../core/engine/fingerprint";
 import { describeListChange, plannedRemovals, type PlannedRemoval } from "../../../core/native/native-provider";
 import type { ObservedList, RuleFacts, RuleObservation } from "../../../core/engine/observation";
-import { planSchema, type Plan } from "../../../core/engine/plan-schema";
+import type { Plan } from "../../../core/engine/plan-schema";
 import { rulesToReadAgain } from "../../../core/engine/still-planned";
 import type { ApplyResult } from "../../../core/engine/apply-results";
 import type { ListView, ViewBasis } from "../../../core/live/list-view";
@@ -73,11 +73,7 @@ export function refusalOf(plan: Plan, options: RunOptions): string | null {
   }
 }
 
-/** A plan kept in Terraform's private data, read back: null when it is not one (another version, edited). */
-export function parseKeptPlan(value: unknown): Plan | null {
-  const parsed = planSchema.safeParse(value);
-  return parsed.success && parsed.data.rules.length === 1 ? parsed.data : null;
-}
+export { parseKeptPlan } from "../../../core/native/native-provider";
 
 export type PlannedRuleApply =
   | { readonly kind: "applied"; readonly result: ApplyResult }
@@ -230,8 +226,16 @@ export interface LastRead {
  * the plan's full fingerprint, not this one.
  */
 function keptFingerprint(list: ObservedList): string {
-  return Buffer.from(fingerprintList(list).slice("sha256:".length, "sha256:".length + 32), "hex").toString("base64url");
+  let kept = keptFingerprints.get(list);
+  if (kept === undefined) {
+    kept = keptOfFull(fingerprintList(list));
+    keptFingerprints.set(list, kept);
+  }
+  return kept;
 }
+const keptOfFull = (full: string): string => Buffer.from(full.slice("sha256:".length, "sha256:".length + 32), "hex").toString("base64url");
+/** Kept fingerprints by list (a list is never changed once made): a refresh's list is fingerprinted once, for its read and its plan. */
+const keptFingerprints = new WeakMap<ObservedList, string>();
 
 /**
  * The live list as private data keeps it beside a state that also shows it (`shown`, the list
@@ -239,8 +243,12 @@ function keptFingerprint(list: ObservedList): string {
  */
 export function keptList(list: ObservedList | null, shown: ObservedList | null): { readonly list: ObservedList | null; readonly fingerprint?: string } {
   if (list === null || shown === null) return { list };
-  const fingerprint = keptFingerprint(list);
-  return keptFingerprint(shown) === fingerprint ? { list: null, fingerprint } : { list };
+  // the two lists' texts compared, one digested
+  const text = canonicalList(list);
+  if (text !== canonicalList(shown)) return { list };
+  const fingerprint = keptOfFull(fingerprintOfCanonical(text));
+  keptFingerprints.set(shown, fingerprint);
+  return { list: null, fingerprint };
 }
 
 /** The list private data kept as a fingerprint: `shown` (rebuilt from the state beside it) where it has that fingerprint, else null (read again). */
