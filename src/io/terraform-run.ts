@@ -120,16 +120,18 @@ export class TerraformRun {
 
   /** Reads the claims appended since the last read; a line not yet whole waits for the next. */
   private readClaims(fd: number): void {
-    const size = fs.fstatSync(fd).size;
-    if (size <= this.claimsRead) return;
-    const bytes = Buffer.alloc(size - this.claimsRead);
-    const read = fs.readSync(fd, bytes, 0, bytes.length, this.claimsRead);
-    this.claimsRead += read;
-    const lines = (this.claimsTail + bytes.subarray(0, read).toString("utf8")).split("\n");
-    this.claimsTail = lines.pop() ?? "";
-    for (const line of lines) {
-      const [k, holder] = line.split(" ");
-      if (k !== undefined && holder !== undefined && !this.holders.has(k)) this.holders.set(k, holder);
+    // read to the end (a read that returns fewer bytes than asked for is there); lines are ASCII
+    for (;;) {
+      const read = fs.readSync(fd, CLAIMS_BUFFER, 0, CLAIMS_BUFFER.length, this.claimsRead);
+      if (read === 0) return;
+      this.claimsRead += read;
+      const lines = (this.claimsTail + CLAIMS_BUFFER.toString("latin1", 0, read)).split("\n");
+      this.claimsTail = lines.pop() ?? "";
+      for (const line of lines) {
+        const [k, holder] = line.split(" ");
+        if (k !== undefined && holder !== undefined && !this.holders.has(k)) this.holders.set(k, holder);
+      }
+      if (read < CLAIMS_BUFFER.length) return;
     }
   }
 
@@ -199,6 +201,9 @@ export class TerraformRun {
     return new FileSendClock(path.join(this.dir, "rates", digest(tenantId.trim().toLowerCase())));
   }
 }
+
+/** Where a process reads the claims log, a piece at a time (one process reads one log at a time: synchronously). */
+const CLAIMS_BUFFER = Buffer.alloc(64 * 1024);
 
 /** A lock older than this belongs to a process that died holding it (it is held for a read and a write). */
 const STALE_LOCK_MS = 2_000;

@@ -12,7 +12,27 @@ import type { ObservedList } from "./observation";
  * order of strings is by UTF-16 code units, the order of `compareStrings`.
  */
 export function fingerprintList(list: ObservedList): string {
-  return fingerprintOfCanonical(canonicalList(list));
+  let fingerprint = fingerprints.get(list);
+  if (fingerprint === undefined) {
+    fingerprint = fingerprintOfCanonical(canonicalList(list));
+    fingerprints.set(list, fingerprint);
+  }
+  return fingerprint;
+}
+
+/** Fingerprints by list, worked out once (a list is never changed once made: its fingerprint is its own). */
+const fingerprints = new WeakMap<ObservedList, string>();
+
+/** The fingerprint of two lists that are the same list (their texts compared, one digested), or null where they differ. */
+export function sameListFingerprint(a: ObservedList, b: ObservedList): string | null {
+  const known = fingerprints.get(a);
+  if (known !== undefined && known === fingerprints.get(b)) return known;
+  const text = canonicalList(a);
+  if (text !== canonicalList(b)) return null;
+  const fingerprint = fingerprintOfCanonical(text);
+  fingerprints.set(a, fingerprint);
+  fingerprints.set(b, fingerprint);
+  return fingerprint;
 }
 
 /** The text {@link fingerprintList} digests: two lists with the same text have the same fingerprint, and two with another text another. */

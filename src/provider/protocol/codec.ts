@@ -13,6 +13,7 @@
  */
 import { Encoder, ExtensionCodec } from "@msgpack/msgpack";
 import { Extension, MsgpackReadError, readMsgpack } from "./msgpack-read";
+import { NOT_READ, NUMBER_TEXT, readByShape } from "./msgpack-shape-read";
 import type { Attribute, CtyType, Schema, Value } from "./types";
 import { Typed, UNKNOWN } from "./types";
 
@@ -57,9 +58,12 @@ function attributeShape(attribute: Attribute): Shape {
   throw new Error(`Schema attribute "${attribute.name}" must have exactly one of type and nested.`);
 }
 
+/** The primitive types' shapes, made once (a type read from a dynamic value has one at every leaf). */
+const PRIMITIVE_SHAPES: { readonly [K in "string" | "number" | "bool" | "dynamic"]: Shape } = { string: { kind: "string" }, number: { kind: "number" }, bool: { kind: "bool" }, dynamic: { kind: "dynamic" } };
+
 /** The shape of a cty type. */
 export function typeShape(type: CtyType): Shape {
-  if (typeof type === "string") return { kind: type };
+  if (typeof type === "string") return PRIMITIVE_SHAPES[type];
   if (type[0] === "object") {
     const shapes = new Map<string, Shape>();
     for (const [name, attributeType] of Object.entries(type[1])) shapes.set(name, typeShape(attributeType));
@@ -113,8 +117,20 @@ export function encodeMsgpack(shape: Shape, value: Value): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Reads msgpack bytes as a value of type `shape`; every attribute of an object is present. */
+/**
+ * Reads msgpack bytes as a value of type `shape`; every attribute of an object is present. Read in
+ * one pass by the shape (msgpack-shape-read.ts); bytes that pass does not read whole are read the
+ * general way ({@link decodeMsgpackByWalk}), which gives the same value or says what is wrong.
+ */
 export function decodeMsgpack(shape: Shape, bytes: Uint8Array): Value {
+  const read = readByShape(shape, bytes, typeOfText);
+  return read === NOT_READ ? decodeMsgpackByWalk(shape, bytes) : read;
+}
+
+const typeOfText = (text: string): { type: CtyType; shape: Shape } => readTypeOf(text, () => JSON.parse(text) as unknown, null);
+
+/** Reads msgpack bytes as a value of type `shape` the general way: the msgpack read whole, then walked by the shape, every error named by its path. */
+export function decodeMsgpackByWalk(shape: Shape, bytes: Uint8Array): Value {
   let raw: unknown;
   try {
     raw = readMsgpack(bytes);
@@ -462,9 +478,6 @@ function readDynamic(raw: unknown, where: Where | null, options: ReadOptions): V
   );
   return new Typed(read.type, fromWire(read.shape, value, where, options));
 }
-
-/** A number as cty writes one that fits neither int64 nor float64 exactly: its decimal text. */
-const NUMBER_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 function readNumber(raw: unknown, where: Where | null): number {
   if (typeof raw === "number") return raw;

@@ -197,7 +197,9 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
       const why = prior === null ? "Creating this resource" : 'Switching mode from "additive" to "authoritative"';
       diagnostics.push(warning(`${removes.length} ${removes.length === 1 ? "entry leaves" : "entries leave"} the live list`, `${why} removes from rule ${printable(rule.ruleId ?? "?")} (${printable(rule.ruleName ?? "")}) what the configuration does not declare: ${describeRemovals(removes)}.`));
     }
-    const afterView = list !== null && list.usersToAlertOn !== "ALL_USERS" ? viewOfLiveList(list, { mode: declared.list.mode, users: declared.list.users }) : null;
+    // the live list seen through the declaration, where a computed attribute is taken from it (not where the state's is kept)
+    let seen: { view: ReturnType<typeof viewOfLiveList> | null } | undefined;
+    const after = (): ReturnType<typeof viewOfLiveList> | null => (seen ??= { view: list !== null && list.usersToAlertOn !== "ALL_USERS" ? viewOfLiveList(list, { mode: declared.list.mode, users: declared.list.users }) : null }).view;
     const filled: RuleUserListModel = {
       ...planned,
       // the prior value where the configuration declares the same users (in the state's compact type): no change shown
@@ -208,10 +210,10 @@ export class RuleUserListResource implements Resource<RuleUserListModel, Provide
       ruleName: known(planned.ruleName, shownOr(facts?.name, UNKNOWN)),
       listType: rule.listType ?? stringValue(prior?.listType ?? null),
       // after the apply: expired users gone, an authoritative list rebuilt without entries lacking an ID
-      expiredUserIds: updating ? [] : (prior?.expiredUserIds ?? (afterView === null ? [] : [...afterView.expiredOnList])),
+      expiredUserIds: updating ? [] : (prior?.expiredUserIds ?? [...(after()?.expiredOnList ?? [])]),
       entriesWithoutUserId: updating
-        ? declared.list.mode === "authoritative" ? [] : printableValues([...(afterView?.aliasesWithoutUserId ?? [])])
-        : (prior?.entriesWithoutUserId ?? (afterView === null ? [] : printableValues([...afterView.aliasesWithoutUserId]))),
+        ? declared.list.mode === "authoritative" ? [] : printableValues([...(after()?.aliasesWithoutUserId ?? [])])
+        : (prior?.entriesWithoutUserId ?? printableValues([...(after()?.aliasesWithoutUserId ?? [])])),
       removes,
     };
     if (prior === null && facts !== null && list !== null) run.terraform.keepCreate(createKey(run, declared.list), encodePrivate({ rule: facts, list }).toString("utf8"));

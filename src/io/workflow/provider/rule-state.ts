@@ -13,7 +13,7 @@ import { buildPlan, hasChanges } from "../../../core/engine/build-plan";
 import { checkNoExpiredAdds } from "../../../core/engine/admission";
 import type { DesiredList } from "../../../core/engine/desired";
 import { checkPlanIsApplicable } from "../../../core/engine/guards";
-import { canonicalList, fingerprintList, fingerprintOfCanonical } from "../../../core/engine/fingerprint";
+import { fingerprintList, sameListFingerprint } from "../../../core/engine/fingerprint";
 import { describeListChange, plannedRemovals, type PlannedRemoval } from "../../../core/native/native-provider";
 import type { ObservedList, RuleFacts, RuleObservation } from "../../../core/engine/observation";
 import type { Plan } from "../../../core/engine/plan-schema";
@@ -243,10 +243,10 @@ const keptFingerprints = new WeakMap<ObservedList, string>();
  */
 export function keptList(list: ObservedList | null, shown: ObservedList | null): { readonly list: ObservedList | null; readonly fingerprint?: string } {
   if (list === null || shown === null) return { list };
-  // the two lists' texts compared, one digested
-  const text = canonicalList(list);
-  if (text !== canonicalList(shown)) return { list };
-  const fingerprint = keptOfFull(fingerprintOfCanonical(text));
+  // the two lists' texts compared, one digested (and known for both: the plan that follows uses the state's)
+  const full = sameListFingerprint(list, shown);
+  if (full === null) return { list };
+  const fingerprint = keptOfFull(full);
   keptFingerprints.set(shown, fingerprint);
   return { list: null, fingerprint };
 }
