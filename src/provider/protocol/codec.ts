@@ -414,19 +414,26 @@ function fromWire(shape: Shape, raw: unknown, where: Where | null, options: Read
 }
 
 /**
- * Dynamic types as they were read, by their JSON text, and their shapes: Terraform sends the same
- * few types over and over (every resource's `users` carries one), and parsing each is a walk.
- * Bounded: a configuration with ever-new types only parses again.
+ * Dynamic types as they were read, by their JSON text, and their shapes: parsing each is a walk,
+ * and Terraform sends a type again within a few calls (a configuration's `users` to
+ * ValidateResourceConfig, then in the configuration and the proposed state to PlanResourceChange;
+ * every refreshed state's `users` the same map type). Bounded, the least recently used dropped
+ * first: a configuration's `users` type names its users, so most are read for one resource only.
  */
 const readTypes = new Map<string, { type: CtyType; shape: Shape }>();
-const READ_TYPES_KEPT = 512;
+const READ_TYPES_KEPT = 64;
 
 function readTypeOf(typeText: string, parse: () => unknown, where: Where | null): { type: CtyType; shape: Shape } {
   const kept = readTypes.get(typeText);
-  if (kept !== undefined) return kept;
+  if (kept !== undefined) {
+    // the most recently used last: a type every state carries stays while configurations' come and go
+    readTypes.delete(typeText);
+    readTypes.set(typeText, kept);
+    return kept;
+  }
   const type = parseType(parse(), pathOf(where));
   const read = { type, shape: typeShape(type) };
-  if (readTypes.size >= READ_TYPES_KEPT) readTypes.clear();
+  if (readTypes.size >= READ_TYPES_KEPT) readTypes.delete(readTypes.keys().next().value!);
   readTypes.set(typeText, read);
   return read;
 }

@@ -103,11 +103,11 @@ async function validateConfig(
 }
 
 /**
- * Values decoded once, kept by their bytes. Terraform sends a resource's configuration in the same
- * bytes to ValidateResourceConfig and PlanResourceChange (and a process validates each resource
- * once more), and an unchanged resource's state to PlanResourceChange in the bytes ReadResource
- * answered (the bytes it was sent), so its decoded value is answered again. A value is shared,
- * never mutated (the framework copies what it changes). Bounded: the oldest is dropped beyond `limit`.
+ * Values decoded once, kept by their bytes until the call that takes them. Terraform sends a
+ * resource's configuration in the same bytes to ValidateResourceConfig and then PlanResourceChange,
+ * and an unchanged resource's state to PlanResourceChange in the bytes ReadResource answered (the
+ * bytes it was sent), so its decoded value is answered again. A value is shared, never mutated
+ * (the framework copies what it changes). Bounded: the oldest is dropped beyond `limit`.
  */
 class DecodedValues {
   private readonly kept = new Map<string, Value>();
@@ -136,10 +136,15 @@ class DecodedValues {
     return hit;
   }
 }
-/** Configurations kept: each is asked for again by the walk's ValidateResourceConfig and PlanResourceChange. */
-const CONFIGS_KEPT = 20_000;
-/** States read and not yet planned: Terraform plans each resource right after it reads it (ten at a time by default). */
-const STATES_KEPT = 1_000;
+/**
+ * Values kept between the calls that share them. Terraform's walk calls, per resource, UpgradeResourceState,
+ * ReadResource, ValidateResourceConfig and PlanResourceChange one after the other, ten resources at a
+ * time by default (-parallelism): a value is asked for again within a few calls, and a plan takes
+ * it. Kept short, so a process that only validates (Terraform's validation process) holds nothing
+ * for long: a value beyond the bound is decoded again where it is asked for, the same value.
+ */
+const CONFIGS_KEPT = 256;
+const STATES_KEPT = 256;
 
 function encode(shape: Shape, value: ObjectValue | null): DynamicValue {
   return { msgpack: encodeMsgpack(shape, value), json: Buffer.alloc(0) };
@@ -266,7 +271,7 @@ interface ApplyRequest extends TypedRequest {
 
 /** A change's three values decoded: the prior state, the proposed or planned one, and the configuration. */
 function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null, kept?: Pick<Kind<ResourceType>, "configs" | "states">): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
-  const decodedConfig = kept === undefined ? decode(shape, config, "configuration") : kept.configs.decode(shape, config);
+  const decodedConfig = kept === undefined ? decode(shape, config, "configuration") : kept.configs.take(shape, config);
   if (decodedConfig === UNKNOWN) throw new Error("The configuration is wholly unknown; the provider needs it known.");
   const decodedPrior = kept === undefined ? decode(shape, prior, "prior state") : kept.states.take(shape, prior);
   if (decodedPrior === UNKNOWN) throw new Error("The prior state is wholly unknown; the provider needs it known.");
