@@ -21,12 +21,12 @@ export interface FloorPlanSetup {
   readonly stop: () => Promise<void>;
 }
 
-/** Writes the floor provider's override under `dir` and starts its service. */
-export async function floorPlanSetup(dir: string): Promise<FloorPlanSetup> {
+/** Writes the floor provider's override under `dir` (run by `node`: the provider's runtime, bench/lib/provider-runtime.ts) and starts its service. */
+export async function floorPlanSetup(dir: string, node: string = process.execPath): Promise<FloorPlanSetup> {
   const bin = join(dir, "floor-provider");
   mkdirSync(bin, { recursive: true });
   const executable = join(bin, "terraform-provider-alertrules");
-  writeFileSync(executable, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(repoRoot(), "dist", "bench", "floor-provider.bundle.js"))} "$@"\n`);
+  writeFileSync(executable, `#!/bin/sh\nexec ${JSON.stringify(node)} ${JSON.stringify(join(repoRoot(), "dist", "bench", "floor-provider.bundle.js"))} "$@"\n`);
   chmodSync(executable, 0o755);
   const rc = join(dir, "floor.rc");
   writeFileSync(rc, `disable_checkpoint = true\nprovider_installation {\n  dev_overrides {\n    "alert-rule-users/alertrules" = ${JSON.stringify(bin)}\n  }\n  direct {}\n}\n`);

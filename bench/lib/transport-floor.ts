@@ -63,10 +63,11 @@ function repliesOf(child: ChildProcess): () => Promise<FloorChildReply> {
     });
 }
 
-export async function transportFloor(resources: number): Promise<TransportFloor> {
+/** The floor of `resources` resources, its child and the bundle's starts run by `node` (the provider's runtime: bench/lib/provider-runtime.ts). */
+export async function transportFloor(resources: number, node: string = process.execPath): Promise<TransportFloor> {
   const root = repoRoot();
   const service = await listening(usersService());
-  const child = fork(join(root, "dist", "bench", "lib", "transport-floor-child.js"), [`http://127.0.0.1:${(service.address() as AddressInfo).port}/v1/query-users`], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(join(root, "dist", "bench", "lib", "transport-floor-child.js"), [`http://127.0.0.1:${(service.address() as AddressInfo).port}/v1/query-users`], { stdio: ["ignore", "inherit", "inherit", "ipc"], execPath: node });
   const next = repliesOf(child);
   const tell = (message: FloorChildMessage): void => {
     child.send(message);
@@ -106,7 +107,7 @@ export async function transportFloor(resources: number): Promise<TransportFloor>
     const validation = await phase(resources, [ECHO_METHOD]);
     const walk = await phase(resources, [ECHO_METHOD, ECHO_METHOD, READ_METHOD, ECHO_METHOD]);
     const starts: number[] = [];
-    for (let i = 0; i < 3; i++) starts.push(await startCpu(join(root, "dist", "provider", "alertrules-provider.js")));
+    for (let i = 0; i < 3; i++) starts.push(await startCpu(node, join(root, "dist", "provider", "alertrules-provider.js")));
     const startCpuMs = starts.sort((a, b) => a - b)[1]!;
     return { resources, validation, walk, startCpuMs, perResourceMs: (validation.cpuMs + walk.cpuMs + PROVIDER_STARTS_PER_PLAN * startCpuMs) / resources };
   } finally {
@@ -140,10 +141,10 @@ export function listening(server: Server): Promise<Server> {
 }
 
 /** The CPU (user + system, ms) of a `node` that loads `bundle` and exits, as the process itself counts it. */
-function startCpu(bundle: string): Promise<number> {
+function startCpu(node: string, bundle: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = `require(${JSON.stringify(bundle)}); const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));`;
-    const child = spawn(process.execPath, ["-e", probe], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(node, ["-e", probe], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     child.on("error", reject);

@@ -274,11 +274,11 @@ async function planRound(dir: string, env: NodeJS.ProcessEnv, state: string, lab
  * two rounds, in turns, of `terraform plan` on the refreshed state, on the state as the apply left
  * it, through the floor provider on the refreshed state, and the CLI's `plan --skip-synth`.
  */
-export async function refreshStep(ctx: ScenarioContext, top: string, cli: string, root: string, sizes: ProviderSizes): Promise<RefreshRuns> {
+export async function refreshStep(ctx: ScenarioContext, top: string, cli: string, root: string, sizes: ProviderSizes, floorNode: string = process.execPath): Promise<RefreshRuns> {
   ctx.log(`provider: ${sizes.refreshLists} lists into Terraform's state (one terraform apply, ${ctx.latencyMs} ms latency, no limit)`);
   const seed = 20_261_126;
   const sim = await hostSimulator(generateTenant({ rules: sizes.refreshLists, usersPerRule: sizes.usersPerRule, change: { kind: "none" }, seed, aliasesPerUser: REFRESH_ALIASES }).seed, ctx.latencyMs);
-  const floorSetup = await floorPlanSetup(join(top, "floor"));
+  const floorSetup = await floorPlanSetup(join(top, "floor"), floorNode);
   try {
     const made = await stateOf(top, "refresh", cli, sim, sizes.refreshLists, sizes.usersPerRule, seed, REFRESH_ALIASES);
     const applied = join(top, "refresh-applied.tfstate");

@@ -54,6 +54,7 @@ import { join } from "node:path";
 import { repoRoot } from "../lib/machine";
 import { check, fmt, sizedCheck, type Check, type Scenario, type ScenarioContext, type ScenarioResult, type Table } from "../lib/report";
 import { PROVIDER_STARTS_PER_PLAN, transportFloor } from "../lib/transport-floor";
+import { providerRuntime } from "../lib/provider-runtime";
 import { REFRESH_ALIASES, SEARCH_PAGE, createsAtRate, packageStep, rateStep, refreshStep, startStep, total, type CreatesResult, type ProviderSizes, type RefreshRuns } from "./provider-steps";
 
 export const PROVIDER_FULL: ProviderSizes = { starts: 15, refreshLists: 1_000, limitedLists: 300, rps: 5, usersPerRule: 20, createLists: 1_000 };
@@ -79,7 +80,8 @@ interface ProviderRuns {
   readonly sizes: ProviderSizes;
   readonly packaged: Awaited<ReturnType<typeof packageStep>>;
   readonly start: Awaited<ReturnType<typeof startStep>>;
-  readonly floor: Awaited<ReturnType<typeof transportFloor>>;
+  /** The transport's floor, and the Node.js it and the floor provider ran on (the provider's own: bench/lib/provider-runtime.ts). */
+  readonly floor: Awaited<ReturnType<typeof transportFloor>> & { readonly runtime: { readonly version: string; readonly fallback: string | null } };
   readonly refresh: RefreshRuns;
   readonly rate: Awaited<ReturnType<typeof rateStep>>;
   readonly creates: CreatesResult;
@@ -151,7 +153,7 @@ function providerTables(ctx: ScenarioContext, { sizes, packaged, start, floor, r
       rows: refresh.cpu.map((c, i) => [String(i + 1), String(c.processes), fmt.int(Math.round(c.ms)), (c.ms / sizes.refreshLists).toFixed(2)]),
     },
     {
-      title: `The transport's floor: the provider's gRPC server and API client alone, ${fmt.int(floor.resources)} resources (1 call each in the validation's process; 4 calls and 1 request each in the walk's; ${PROVIDER_STARTS_PER_PLAN} starts of the bundle)`,
+      title: `The transport's floor: the provider's gRPC server and API client alone, ${fmt.int(floor.resources)} resources (1 call each in the validation's process; 4 calls and 1 request each in the walk's; ${PROVIDER_STARTS_PER_PLAN} starts of the bundle), on Node.js ${floor.runtime.version}${floor.runtime.fallback === null ? ", the provider's own (so is the floor provider)" : ` (${floor.runtime.fallback})`}`,
       columns: ["validation CPU ms", "walk CPU ms", "start CPU ms (each)", "CPU ms per resource"],
       rows: [[fmt.int(Math.round(floor.validation.cpuMs)), fmt.int(Math.round(floor.walk.cpuMs)), fmt.int(Math.round(floor.startCpuMs)), floor.perResourceMs.toFixed(2)]],
     },
@@ -341,9 +343,11 @@ export const provider: Scenario = {
       const start = await startStep(ctx, top, cli, packaged.release, sizes);
       // 1b. what the transport alone costs a resource (no value decoded, no list compared)
       ctx.log(`provider: the transport's floor for ${sizes.refreshLists} resources (the provider's gRPC server and API client, nothing else)`);
-      const floor = await transportFloor(sizes.refreshLists);
+      const runtime = await providerRuntime(join(top, "runtime"));
+      if (runtime.fallback !== null) ctx.log(`provider: ${runtime.fallback}`);
+      const floor = { ...(await transportFloor(sizes.refreshLists, runtime.node)), runtime: { version: runtime.version, fallback: runtime.fallback } };
       // 2. refresh of many lists: terraform plan against the CLI's plan --skip-synth
-      const refresh = await refreshStep(ctx, top, cli, root, sizes);
+      const refresh = await refreshStep(ctx, top, cli, root, sizes, runtime.node);
       // 3. refresh at a rate: state made without a limit, the plan measured against a limited service
       const rate = await rateStep(ctx, top, cli, sizes);
       // 5. creates at the call bound
