@@ -5,6 +5,7 @@
  * The value keeps the type Terraform gave it ({@link Typed}); the engine sees it as plain data.
  */
 import { Typed, UNKNOWN, type Attribute, type CtyType, type Diagnostic, type PathStep, type Value } from "../protocol";
+import { keyedObject } from "../protocol";
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
@@ -20,12 +21,17 @@ export function plain(value: Value | undefined): Value {
   if (value instanceof Typed) return plain(value.value);
   if (Array.isArray(value)) return value.map(plain);
   if (value !== null && typeof value === "object") {
-    const out: Record<string, Value> = {};
-    for (const [key, inner] of Object.entries(value)) setOwn(out, key, plain(inner));
+    const entries = Object.entries(value);
+    // many keys are data (a map's: users by ID), not names: a keyed object (src/provider/protocol/keyed-object.ts)
+    const out: Record<string, Value> = entries.length >= KEYED_KEYS ? keyedObject<Value>() : {};
+    for (const [key, inner] of entries) setOwn(out, key, plain(inner));
     return out;
   }
   return value;
 }
+
+/** An object with this many keys or more is copied into a keyed object. */
+const KEYED_KEYS = 8;
 
 /** The type HCL gives a literal of this plain value: objects, tuples, strings, numbers, bools. */
 export function literalType(value: Value): CtyType {

@@ -16,13 +16,19 @@ import { Extension, MsgpackReadError, readMsgpack } from "./msgpack-read";
 import { NOT_READ, NUMBER_TEXT, readByShape } from "./msgpack-shape-read";
 import type { Attribute, CtyType, Schema, Value } from "./types";
 import { Typed, UNKNOWN } from "./types";
+import { keyedObject } from "./keyed-object";
 
 /** The type of a value as the codec walks it: a schema's attributes become an object type. */
 export type Shape =
   | { readonly kind: "string" | "number" | "bool" | "dynamic" }
   | { readonly kind: "list" | "set" | "map"; readonly element: Shape }
   | { readonly kind: "tuple"; readonly elements: readonly Shape[] }
-  | { readonly kind: "object"; readonly attributes: ReadonlyMap<string, Shape> };
+  | {
+      readonly kind: "object";
+      readonly attributes: ReadonlyMap<string, Shape>;
+      /** Its attributes' names are data (a map literal, typed as an object: `users`), so its values are keyed objects (src/provider/protocol/keyed-object.ts). */
+      readonly keyed?: true;
+    };
 
 /** A value that does not fit the schema, or bytes that are not a value of it. */
 export class CodecError extends Error {
@@ -61,13 +67,16 @@ function attributeShape(attribute: Attribute): Shape {
 /** The primitive types' shapes, made once (a type read from a dynamic value has one at every leaf). */
 const PRIMITIVE_SHAPES: { readonly [K in "string" | "number" | "bool" | "dynamic"]: Shape } = { string: { kind: "string" }, number: { kind: "number" }, bool: { kind: "bool" }, dynamic: { kind: "dynamic" } };
 
+/** An object type with this many attributes or more is taken for a map written as an object (Terraform types `{ "9102" = {...}, ... }` so): its names are data. */
+const KEYED_ATTRIBUTES = 8;
+
 /** The shape of a cty type. */
 export function typeShape(type: CtyType): Shape {
   if (typeof type === "string") return PRIMITIVE_SHAPES[type];
   if (type[0] === "object") {
     const shapes = new Map<string, Shape>();
     for (const [name, attributeType] of Object.entries(type[1])) shapes.set(name, typeShape(attributeType));
-    return { kind: "object", attributes: shapes };
+    return shapes.size >= KEYED_ATTRIBUTES ? { kind: "object", attributes: shapes, keyed: true } : { kind: "object", attributes: shapes };
   }
   if (type[0] === "tuple") return { kind: "tuple", elements: type[1].map(typeShape) };
   return { kind: type[0], element: typeShape(type[1]) };
@@ -168,58 +177,6 @@ export function decodeJson(shape: Shape, bytes: Uint8Array | string, options: Js
   return fromWire(shape, raw, null, { allowUnknown: false, onExtraAttribute: options.onExtraAttribute ?? refuseExtra, json: true });
 }
 
-/**
- * Whether Terraform's JSON `text` reads as a value of type `shape` with nothing dropped: true
- * exactly where {@link decodeJson} would read it without an error or an extra attribute. Checked
- * without building the value (a stored state that fits is answered as it came: UpgradeResourceState).
- */
-export function jsonFits(shape: Shape, text: Uint8Array | string): boolean {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(typeof text === "string" ? text : Buffer.from(text).toString("utf8"));
-  } catch {
-    return false;
-  }
-  try {
-    return fits(shape, raw);
-  } catch {
-    return false; // a dynamic type this provider does not read
-  }
-}
-
-function fits(shape: Shape, raw: unknown): boolean {
-  if (raw === null) return true;
-  switch (shape.kind) {
-    case "string":
-      return typeof raw === "string";
-    case "bool":
-      return typeof raw === "boolean";
-    case "number":
-      return typeof raw === "number" || (typeof raw === "string" && NUMBER_TEXT.test(raw.trim()));
-    case "dynamic": {
-      if (!isPlainObject(raw) || !Object.prototype.hasOwnProperty.call(raw, "type")) return false;
-      const typeJson = raw["type"];
-      const read = readTypeOf(JSON.stringify(typeJson) ?? "", () => typeJson, null);
-      return fits(read.shape, Object.prototype.hasOwnProperty.call(raw, "value") ? raw["value"] : null);
-    }
-    case "list":
-    case "set":
-      return Array.isArray(raw) && raw.every((element: unknown) => fits(shape.element, element));
-    case "tuple":
-      return Array.isArray(raw) && raw.length === shape.elements.length && raw.every((element: unknown, index) => fits(shape.elements[index]!, element));
-    case "map":
-      return isPlainObject(raw) && Object.values(raw).every((element) => fits(shape.element, element));
-    case "object": {
-      if (!isPlainObject(raw)) return false;
-      for (const name of Object.keys(raw)) if (!shape.attributes.has(name)) return false;
-      for (const [name, attributeShape] of shape.attributes) {
-        if (Object.prototype.hasOwnProperty.call(raw, name) && !fits(attributeShape, raw[name])) return false;
-      }
-      return true;
-    }
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------
 // the walk, shared by both encodings
 
@@ -282,7 +239,7 @@ function pathOf(where: Where | null): string {
 const attributePath = (parent: Where | null, name: string): Where => ({ parent, step: name, attribute: true });
 const keyPath = (parent: Where | null, key: string | number): Where => ({ parent, step: key, attribute: false });
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && !(value instanceof Map) && !(value instanceof Typed) && !(value instanceof Extension);
 }
 
@@ -394,7 +351,7 @@ function fromWire(shape: Shape, raw: unknown, where: Where | null, options: Read
     case "map": {
       const entries = entriesOf(raw);
       if (entries === null) throw mismatch(shape, raw, where);
-      const out: Record<string, Value> = {};
+      const out = keyedObject<Value>();
       for (const [key, element] of entries) setOwn(out, key, fromWire(shape.element, element, keyPath(where, key), options));
       return out;
     }
@@ -423,7 +380,7 @@ function fromWire(shape: Shape, raw: unknown, where: Where | null, options: Read
 const readTypes = new Map<string, { type: CtyType; shape: Shape }>();
 const READ_TYPES_KEPT = 64;
 
-function readTypeOf(typeText: string, parse: () => unknown, where: Where | null): { type: CtyType; shape: Shape } {
+export function readTypeOf(typeText: string, parse: () => unknown, where: Where | null): { type: CtyType; shape: Shape } {
   const kept = readTypes.get(typeText);
   if (kept !== undefined) {
     // the most recently used last: a type every state carries stays while configurations' come and go

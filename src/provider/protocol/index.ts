@@ -5,6 +5,7 @@
  */
 export type { Attribute, Block, CtyType, DataSourceType, Diagnostic, MoveRequest, ObjectValue, PathStep, ProviderDefinition, ResourceType, Schema, ServeOptions, Value } from "./types";
 export { Typed, UNKNOWN } from "./types";
+export { keyedObject } from "./keyed-object";
 export type { JsonDecodeOptions, Shape } from "./codec";
 export { CodecError, decodeJson, decodeMsgpack, encodeJson, encodeMsgpack, schemaShape, typeShape } from "./codec";
 export { serve } from "./serve";

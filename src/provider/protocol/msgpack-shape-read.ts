@@ -10,6 +10,7 @@
 import type { Shape } from "./codec";
 import type { CtyType, Value } from "./types";
 import { Typed, UNKNOWN } from "./types";
+import { keyedObject } from "./keyed-object";
 
 /** What {@link readByShape} answers where it does not read the bytes as expected. */
 export const NOT_READ: unique symbol = Symbol("not read");
@@ -23,8 +24,6 @@ const notRead = new NotRead();
 
 const UNKNOWN_EXTENSION = 0;
 const REFINED_UNKNOWN_EXTENSION = 12;
-/** Strings up to this many bytes are read without the decoder where they are ASCII (a call into it costs more than the loop). */
-const SHORT_ASCII = 64;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads `bytes` as one value of `shape` that fills them exactly, or answers NOT_READ. */
@@ -43,11 +42,15 @@ class ShapeReader {
   offset = 0;
   private readonly view: DataView;
 
+  /** The same bytes as a Buffer (not copied), for its native slice of ASCII text. */
+  private readonly ascii: Buffer;
+
   constructor(
     private readonly bytes: Uint8Array,
     private readonly typeOf: TypeOfText,
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.ascii = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   private need(n: number): number {
@@ -94,14 +97,14 @@ class ShapeReader {
       }
       case "map": {
         const n = this.mapLength(b);
-        const out: Record<string, Value> = {};
+        const out = keyedObject<Value>();
         for (let i = 0; i < n; i++) setOwn(out, this.key(), this.value(shape.element));
         return out;
       }
       case "object": {
         const n = this.mapLength(b);
         // every attribute, in the schema's order, null where the bytes leave it out
-        const out: Record<string, Value> = {};
+        const out: Record<string, Value> = shape.keyed === true ? keyedObject<Value>() : {};
         for (const name of shape.attributes.keys()) setOwn(out, name, null);
         for (let i = 0; i < n; i++) {
           const name = this.key();
@@ -155,16 +158,10 @@ class ShapeReader {
   }
 
   private text(at: number, n: number): string {
-    if (n <= SHORT_ASCII) {
-      let out = "";
-      for (let i = at; i < at + n; i++) {
-        const c = this.bytes[i]!;
-        if (c >= 0x80) return this.utf8(at, n);
-        out += String.fromCharCode(c);
-      }
-      return out;
-    }
-    return this.utf8(at, n);
+    const end = at + n;
+    for (let i = at; i < end; i++) if (this.bytes[i]! >= 0x80) return this.utf8(at, n);
+    // ASCII: each byte its character
+    return this.ascii.toString("latin1", at, end);
   }
 
   private utf8(at: number, n: number): string {

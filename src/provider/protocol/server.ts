@@ -5,7 +5,8 @@
  */
 import { GrpcCode, GrpcStatusError } from "./grpc-server";
 import type { Shape } from "./codec";
-import { decodeJson, decodeMsgpack, encodeMsgpack, jsonFits } from "./codec";
+import { decodeJson, decodeMsgpack, encodeMsgpack } from "./codec";
+import { jsonFits } from "./json-fits";
 import { shapeOfSchema, toProtoSchema } from "./schema";
 import type { ProtoSchema } from "./schema";
 import type { DataSourceType, Diagnostic, ObjectValue, PathStep, ProviderDefinition, ResourceType, Schema, Value } from "./types";

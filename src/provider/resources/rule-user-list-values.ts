@@ -10,6 +10,7 @@ import type { Plan } from "../../core/engine/plan-schema";
 import { parseKeptPlan } from "../../core/native/native-provider";
 import { redactStrings } from "../../io/door-words";
 import { elementType, plain, setOwn, typedLiteral } from "../framework/dynamic";
+import { keyedObject } from "../protocol";
 import { stringValue } from "../framework/values";
 import { Typed, UNKNOWN, type CtyType, type ObjectValue, type Value } from "../protocol";
 
@@ -26,14 +27,23 @@ export function usersOf(typed: Value | undefined): readonly DesiredUser[] | null
   return read.get(typed)!;
 }
 
+/** A value with its type set aside where it carries one (what `plain` does, for the one value read, not copied). */
+const bare = (value: Value | undefined): Value => {
+  let inner = value ?? null;
+  while (inner instanceof Typed) inner = inner.value;
+  return inner;
+};
+
 function readUsers(typed: Value | undefined): DesiredUser[] | null {
-  const value = plain(typed);
+  // read in place, each part as `plain` would give it (the value is not copied)
+  const value = bare(typed);
   if (value === null || value === UNKNOWN || typeof value !== "object" || Array.isArray(value) || value instanceof Typed) return null;
   return Object.entries(value)
     .map(([userId, user]): DesiredUser => {
-      const u = (user ?? {}) as ObjectValue;
-      const aliases = Array.isArray(u["aliases"]) ? u["aliases"].filter((a): a is string => typeof a === "string") : [];
-      const expiresAt = stringValue(u["expires_at"]);
+      const u = bare(user);
+      const given = u !== null && typeof u === "object" && !Array.isArray(u) ? bare((u as ObjectValue)["aliases"]) : null;
+      const aliases = Array.isArray(given) ? given.map(bare).filter((a): a is string => typeof a === "string") : [];
+      const expiresAt = u !== null && typeof u === "object" && !Array.isArray(u) ? stringValue(bare((u as ObjectValue)["expires_at"])) : null;
       return expiresAt === null ? { userId, aliases } : { userId, aliases, expiresAt };
     })
     .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
@@ -54,8 +64,8 @@ export function usersValue(users: readonly DesiredUser[], prior: Value | undefin
   const priorUsers = usersOf(prior ?? null);
   if (prior instanceof Typed && priorUsers !== null && priorUsers.length === users.length && priorUsers.every((u, i) => sameUser(u, users[i]!))) return prior;
   const priorInner = prior instanceof Typed ? (plain(prior) as ObjectValue) : null;
-  const types: Record<string, ReturnType<typeof typedLiteral>["type"]> = {};
-  const values: ObjectValue = {};
+  const types = keyedObject<ReturnType<typeof typedLiteral>["type"]>();
+  const values = keyedObject<Value>();
   for (const u of users) {
     const before = priorUsers?.find((p) => p.userId === u.userId);
     const keptType = prior instanceof Typed && before !== undefined && sameUser(before, u) ? elementType(prior.type, u.userId) : null;
@@ -104,7 +114,7 @@ const WITH_EXPIRY: CtyType = ["object", { aliases: ["list", "string"], expires_a
 export function compactUsersValue(users: readonly DesiredUser[]): Typed {
   const expiring = users.filter((u) => u.expiresAt !== undefined).length;
   if (expiring !== 0 && expiring !== users.length) return usersValue(users);
-  const values: ObjectValue = {};
+  const values = keyedObject<Value>();
   for (const u of users) setOwn(values, u.userId, u.expiresAt === undefined ? { aliases: [...u.aliases] } : { aliases: [...u.aliases], expires_at: u.expiresAt });
   return new Typed(["map", expiring === 0 ? ALIASES_ONLY : WITH_EXPIRY], values);
 }

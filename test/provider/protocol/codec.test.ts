@@ -1,6 +1,7 @@
 import type { Attribute, CtyType, Schema, Shape, Value } from "../../../src/provider/protocol";
 import { CodecError, decodeJson, decodeMsgpack, encodeJson, encodeMsgpack, schemaShape, Typed, typeShape, UNKNOWN } from "../../../src/provider/protocol";
-import { decodeMsgpackByWalk, jsonFits } from "../../../src/provider/protocol/codec";
+import { decodeMsgpackByWalk } from "../../../src/provider/protocol/codec";
+import { jsonFits } from "../../../src/provider/protocol/json-fits";
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex").replace(/(..)(?!$)/g, "$1 ");
 const bytes = (text: string): Buffer => Buffer.from(text.replace(/ /g, ""), "hex");
