@@ -1,7 +1,6 @@
 // The release's program as one file (docs/provider.md "How the packages are built"): src/release/executable.ts
-// and everything it loads, bundled by esbuild into dist/provider/alertrules-provider.js (and the
-// bench's floor provider into dist/bench/floor-provider.bundle.js, which no package ships),
-// the code of every platform's package (the Linux executables embed it, the darwin packages ship
+// and everything it loads, bundled by esbuild into dist/provider/alertrules-provider.js, the code
+// of every platform's package (the Linux executables embed it, the darwin packages ship
 // it beside their launcher). Run by `npm run build` (postbuild), so the npm package ships the one
 // bundle its version's packages are made from: an install never bundles again with other
 // dependency versions. Deterministic: no absolute path, time or machine in the output (esbuild
@@ -77,7 +76,10 @@ async function bundle(entry, out, banner) {
   });
 }
 
-await bundle("src/release/executable.ts", join(root, "dist", "provider", "alertrules-provider.js"), `// terraform-provider-alertrules ${version} (alert-rule-users), bundled by esbuild`);
-// The bench's floor provider (bench/lib/floor-provider.ts), bundled as the provider is, so that it
-// starts as fast as the provider does: not part of any package (dist/bench is not shipped).
-await bundle("bench/lib/floor-provider.ts", join(root, "dist", "bench", "floor-provider.bundle.js"), "// the bench's floor provider (alert-rule-users), bundled by esbuild");
+if (process.argv.includes("--floor")) {
+  // `npm run bench` only: the bench's floor provider (bench/lib/floor-provider.ts), bundled as the
+  // provider is, so that it starts as fast as the provider does; no package ships it (dist/bench)
+  await bundle("bench/lib/floor-provider.ts", join(root, "dist", "bench", "floor-provider.bundle.js"), "// the bench's floor provider (alert-rule-users), bundled by esbuild");
+} else {
+  await bundle("src/release/executable.ts", join(root, "dist", "provider", "alertrules-provider.js"), `// terraform-provider-alertrules ${version} (alert-rule-users), bundled by esbuild`);
+}

@@ -4,10 +4,10 @@
  * floor provider instead of the installed one, and the local service its reads ask. The same
  * working directory, configuration and state as the real provider's plan: Terraform's share is the
  * same on both sides; the provider's side is only its transport. The child runs the floor
- * provider's bundle (dist/bench/floor-provider.bundle.js, made by `npm run build` as the provider's
+ * provider's bundle (dist/bench/floor-provider.bundle.js, made by `npm run bench` as the provider's
  * own is, so both start alike): build first.
  */
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -26,7 +26,9 @@ export async function floorPlanSetup(dir: string, node: string = process.execPat
   const bin = join(dir, "floor-provider");
   mkdirSync(bin, { recursive: true });
   const executable = join(bin, "terraform-provider-alertrules");
-  writeFileSync(executable, `#!/bin/sh\nexec ${JSON.stringify(node)} ${JSON.stringify(join(repoRoot(), "dist", "bench", "floor-provider.bundle.js"))} "$@"\n`);
+  const bundle = join(repoRoot(), "dist", "bench", "floor-provider.bundle.js");
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: npm run bench makes it (node scripts/bundle-provider.mjs --floor, after npm run build).`);
+  writeFileSync(executable, `#!/bin/sh\nexec ${JSON.stringify(node)} ${JSON.stringify(bundle)} "$@"\n`);
   chmodSync(executable, 0o755);
   const rc = join(dir, "floor.rc");
   writeFileSync(rc, `disable_checkpoint = true\nprovider_installation {\n  dev_overrides {\n    "alert-rule-users/alertrules" = ${JSON.stringify(bin)}\n  }\n  direct {}\n}\n`);
