@@ -15,20 +15,11 @@ import { Encoder, ExtensionCodec } from "@msgpack/msgpack";
 import { Extension, MsgpackReadError, readMsgpack } from "./msgpack-read";
 import { NOT_READ, NUMBER_TEXT, readByShape } from "./msgpack-shape-read";
 import type { Attribute, CtyType, Schema, Value } from "./types";
+import type { Shape } from "./shape";
 import { Typed, UNKNOWN } from "./types";
 import { keyedObject } from "./keyed-object";
 
-/** The type of a value as the codec walks it: a schema's attributes become an object type. */
-export type Shape =
-  | { readonly kind: "string" | "number" | "bool" | "dynamic" }
-  | { readonly kind: "list" | "set" | "map"; readonly element: Shape }
-  | { readonly kind: "tuple"; readonly elements: readonly Shape[] }
-  | {
-      readonly kind: "object";
-      readonly attributes: ReadonlyMap<string, Shape>;
-      /** Its attributes' names are data (a map literal, typed as an object: `users`), so its values are keyed objects (src/provider/protocol/keyed-object.ts). */
-      readonly keyed?: true;
-    };
+export type { Shape } from "./shape";
 
 /** A value that does not fit the schema, or bytes that are not a value of it. */
 export class CodecError extends Error {

@@ -7,7 +7,7 @@
  * codec reads those bytes again the general way (msgpack-read.ts, then the walk), which says
  * exactly what is wrong and where. So both ways give the same value, or the same error.
  */
-import type { Shape } from "./codec";
+import type { Shape } from "./shape";
 import type { CtyType, Value } from "./types";
 import { Typed, UNKNOWN } from "./types";
 import { keyedObject } from "./keyed-object";
