@@ -21,8 +21,6 @@ export class MsgpackReadError extends Error {
 export type Wire = null | boolean | number | bigint | string | Uint8Array | Wire[] | Map<string, Wire> | Extension;
 
 const text = new TextDecoder("utf-8", { fatal: true });
-/** Strings up to this many bytes are read without the decoder where they are ASCII (a call into it costs more than the loop). */
-const SHORT_ASCII = 64;
 
 /** Reads one msgpack value that fills `bytes` exactly. */
 export function readMsgpack(bytes: Uint8Array): Wire {
@@ -47,8 +45,7 @@ class Reader {
     return at;
   }
   private u8(): number {
-    if (this.offset >= this.bytes.length) throw new MsgpackReadError(`the value ends early (at byte ${this.offset})`);
-    return this.bytes[this.offset++]!;
+    return this.view.getUint8(this.need(1));
   }
   private u16(): number {
     return this.view.getUint16(this.need(2));
@@ -61,23 +58,8 @@ class Reader {
     return this.bytes.subarray(at, at + n);
   }
   private str(n: number): string {
-    const at = this.need(n);
-    // most of Terraform's strings are short ASCII (IDs, aliases, attribute names): read those
-    // byte by byte; anything else goes through the strict UTF-8 decoder
-    if (n <= SHORT_ASCII) {
-      let out = "";
-      for (let i = at; i < at + n; i++) {
-        const c = this.bytes[i]!;
-        if (c >= 0x80) return this.utf8(at, n);
-        out += String.fromCharCode(c);
-      }
-      return out;
-    }
-    return this.utf8(at, n);
-  }
-  private utf8(at: number, n: number): string {
     try {
-      return text.decode(this.bytes.subarray(at, at + n));
+      return text.decode(this.raw(n));
     } catch {
       throw new MsgpackReadError("a string is not valid UTF-8");
     }

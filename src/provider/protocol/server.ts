@@ -75,20 +75,24 @@ function decodeValue(shape: Shape, value: DynamicValue | null | undefined): Valu
 }
 
 function decode(shape: Shape, value: DynamicValue | null | undefined, what: string): ObjectValue | null {
-  const decoded = decodeValue(shape, value);
-  if (decoded === UNKNOWN) throw new Error(`The ${what} is wholly unknown; the provider needs it known.`);
-  return decoded as ObjectValue | null;
+  return notUnknown(decodeValue(shape, value), what);
 }
 
 function decodeKnown(shape: Shape, value: DynamicValue | null | undefined, what: string): ObjectValue {
   return known(decodeValue(shape, value), what);
 }
 
+/** A decoded value that may be null, but not wholly unknown. */
+function notUnknown(decoded: Value, what: string): ObjectValue | null {
+  if (decoded === UNKNOWN) throw new Error(`The ${what} is wholly unknown; the provider needs it known.`);
+  return decoded as ObjectValue | null;
+}
+
 /** A decoded value that must be there and known. */
 function known(decoded: Value, what: string): ObjectValue {
-  if (decoded === UNKNOWN) throw new Error(`The ${what} is wholly unknown; the provider needs it known.`);
-  if (decoded === null) throw new Error(`The ${what} is missing from Terraform's request.`);
-  return decoded as ObjectValue;
+  const value = notUnknown(decoded, what);
+  if (value === null) throw new Error(`The ${what} is missing from Terraform's request.`);
+  return value;
 }
 
 /** Validation of a configuration not known yet (wholly unknown) says nothing: Terraform validates it again once known. */
@@ -272,11 +276,11 @@ interface ApplyRequest extends TypedRequest {
 
 /** A change's three values decoded: the prior state, the proposed or planned one, and the configuration. */
 function decodeChange(shape: Shape, prior: DynamicValue | null, [next, nextWhat]: [DynamicValue | null, string], config: DynamicValue | null, kept?: Pick<Kind<ResourceType>, "configs" | "states">): { prior: ObjectValue | null; next: ObjectValue | null; config: ObjectValue | null } {
-  const decodedConfig = kept === undefined ? decode(shape, config, "configuration") : kept.configs.take(shape, config);
-  if (decodedConfig === UNKNOWN) throw new Error("The configuration is wholly unknown; the provider needs it known.");
-  const decodedPrior = kept === undefined ? decode(shape, prior, "prior state") : kept.states.take(shape, prior);
-  if (decodedPrior === UNKNOWN) throw new Error("The prior state is wholly unknown; the provider needs it known.");
-  return { prior: decodedPrior as ObjectValue | null, next: decode(shape, next, nextWhat), config: decodedConfig as ObjectValue | null };
+  return {
+    prior: notUnknown(kept === undefined ? decodeValue(shape, prior) : kept.states.take(shape, prior), "prior state"),
+    next: decode(shape, next, nextWhat),
+    config: notUnknown(kept === undefined ? decodeValue(shape, config) : kept.configs.take(shape, config), "configuration"),
+  };
 }
 
 /** ReadResource: the state decoded, the type's read, the new state encoded. */

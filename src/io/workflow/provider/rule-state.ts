@@ -226,16 +226,9 @@ export interface LastRead {
  * the plan's full fingerprint, not this one.
  */
 function keptFingerprint(list: ObservedList): string {
-  let kept = keptFingerprints.get(list);
-  if (kept === undefined) {
-    kept = keptOfFull(fingerprintList(list));
-    keptFingerprints.set(list, kept);
-  }
-  return kept;
+  return keptOfFull(fingerprintList(list));
 }
 const keptOfFull = (full: string): string => Buffer.from(full.slice("sha256:".length, "sha256:".length + 32), "hex").toString("base64url");
-/** Kept fingerprints by list (a list is never changed once made): a refresh's list is fingerprinted once, for its read and its plan. */
-const keptFingerprints = new WeakMap<ObservedList, string>();
 
 /**
  * The live list as private data keeps it beside a state that also shows it (`shown`, the list
@@ -245,10 +238,7 @@ export function keptList(list: ObservedList | null, shown: ObservedList | null):
   if (list === null || shown === null) return { list };
   // the two lists' texts compared, one digested (and known for both: the plan that follows uses the state's)
   const full = sameListFingerprint(list, shown);
-  if (full === null) return { list };
-  const fingerprint = keptOfFull(full);
-  keptFingerprints.set(shown, fingerprint);
-  return { list: null, fingerprint };
+  return full === null ? { list } : { list: null, fingerprint: keptOfFull(full) };
 }
 
 /** The list private data kept as a fingerprint: `shown` (rebuilt from the state beside it) where it has that fingerprint, else null (read again). */
