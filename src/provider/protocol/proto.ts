@@ -28,19 +28,34 @@ export function protocolDefinition(): PackageDefinition {
   return loaded;
 }
 
+/** The method `name` of `service`: throws when the service has none of that name. */
+function methodOf(service: ServiceName, name: string): MethodDefinition<unknown, unknown> {
+  const definition = protocolDefinition()[service] as Record<string, MethodDefinition<unknown, unknown>> | undefined;
+  if (definition === undefined) throw new Error(`The service ${service} is not in the provider's .proto files.`);
+  const method = definition[name];
+  if (method === undefined) throw new Error(`The service ${service} has no method ${name}.`);
+  return method;
+}
+
 /**
  * The server's methods of `service`, by path, for the handlers given (a method of the service with
  * no handler is left out: the server answers it UNIMPLEMENTED). Throws when a handler names no
  * method of the service.
  */
 export function unaryMethods(service: ServiceName, handlers: { readonly [method: string]: (request: unknown) => Promise<unknown> }): Map<string, UnaryMethod> {
-  const definition = protocolDefinition()[service] as Record<string, MethodDefinition<unknown, unknown>> | undefined;
-  if (definition === undefined) throw new Error(`The service ${service} is not in the provider's .proto files.`);
   const out = new Map<string, UnaryMethod>();
   for (const [name, handle] of Object.entries(handlers)) {
-    const method = definition[name];
-    if (method === undefined) throw new Error(`The service ${service} has no method ${name}.`);
+    const method = methodOf(service, name);
     out.set(method.path, { deserialize: (bytes) => method.requestDeserialize(bytes), serialize: (message) => method.responseSerialize(message), handle });
+  }
+  return out;
+}
+
+/** Like {@link unaryMethods}, for handlers that take and give a message's bytes (no protobuf read or written). */
+export function rawMethods(service: ServiceName, handlers: { readonly [method: string]: (request: Buffer) => Promise<Buffer> }): Map<string, UnaryMethod> {
+  const out = new Map<string, UnaryMethod>();
+  for (const [name, handle] of Object.entries(handlers)) {
+    out.set(methodOf(service, name).path, { deserialize: (bytes) => bytes, serialize: (message) => message as Buffer, handle: (request) => handle(request as Buffer) });
   }
   return out;
 }

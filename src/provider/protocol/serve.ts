@@ -10,7 +10,7 @@ import { randomInt } from "node:crypto";
 import { makeServerCertificate } from "./certificate";
 import { GrpcCode, GrpcServer, GrpcStatusError } from "./grpc-server";
 import { checkHandshake, handshakeLine } from "./handshake";
-import { unaryMethods } from "./proto";
+import { rawMethods, unaryMethods } from "./proto";
 import { providerService } from "./server";
 import type { ProviderDefinition, ServeOptions } from "./types";
 
@@ -46,6 +46,7 @@ export async function serve(provider: ProviderDefinition, options: ServeOptions 
     certificateDer = certificate.der;
     const methods = new Map([
       ...unaryMethods("tfplugin6.Provider", { ...providerService(provider, providerName), ...options.replace }),
+      ...rawMethods("tfplugin6.Provider", options.replaceRaw ?? {}),
       ...unaryMethods("grpc.health.v1.Health", { Check: healthCheck }),
       ...unaryMethods("plugin.GRPCController", {
         Shutdown: () => {

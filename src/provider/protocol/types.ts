@@ -159,4 +159,11 @@ export interface ServeOptions {
    * @default - every call answered by `provider`
    */
   replace?: { readonly [method: string]: (request: unknown) => Promise<unknown> };
+  /**
+   * tfplugin6.Provider calls answered by these handlers with no protobuf read or written: the
+   * request's bytes in, the response's bytes out. For measurements only: the bench's floor
+   * provider answers each resource call with its request's own fields (bench/lib/proto-echo.ts).
+   * @default - none
+   */
+  replaceRaw?: { readonly [method: string]: (request: Buffer) => Promise<Buffer> };
 }
