@@ -18,6 +18,7 @@ import type { Attribute, CtyType, Schema, Value } from "./types";
 import type { Shape } from "./shape";
 import { Typed, UNKNOWN } from "./types";
 import { keyedObject } from "./keyed-object";
+import { readTypeText } from "./type-text";
 
 export type { Shape } from "./shape";
 
@@ -61,16 +62,23 @@ const PRIMITIVE_SHAPES: { readonly [K in "string" | "number" | "bool" | "dynamic
 /** An object type with this many attributes or more is taken for a map written as an object (Terraform types `{ "9102" = {...}, ... }` so): its names are data. */
 const KEYED_ATTRIBUTES = 8;
 
+/** Shapes of the types made so far, per type object: a type read once and shared (type-text.ts) has its shape made once. */
+const typeShapes = new WeakMap<object, Shape>();
+
 /** The shape of a cty type. */
 export function typeShape(type: CtyType): Shape {
   if (typeof type === "string") return PRIMITIVE_SHAPES[type];
+  const kept = typeShapes.get(type);
+  if (kept !== undefined) return kept;
+  let made: Shape;
   if (type[0] === "object") {
     const shapes = new Map<string, Shape>();
     for (const [name, attributeType] of Object.entries(type[1])) shapes.set(name, typeShape(attributeType));
-    return shapes.size >= KEYED_ATTRIBUTES ? { kind: "object", attributes: shapes, keyed: true } : { kind: "object", attributes: shapes };
-  }
-  if (type[0] === "tuple") return { kind: "tuple", elements: type[1].map(typeShape) };
-  return { kind: type[0], element: typeShape(type[1]) };
+    made = shapes.size >= KEYED_ATTRIBUTES ? { kind: "object", attributes: shapes, keyed: true } : { kind: "object", attributes: shapes };
+  } else if (type[0] === "tuple") made = { kind: "tuple", elements: type[1].map(typeShape) };
+  else made = { kind: type[0], element: typeShape(type[1]) };
+  typeShapes.set(type, made);
+  return made;
 }
 
 /** A cty type from its JSON (as a dynamic value carries it), or a CodecError. */
@@ -86,8 +94,10 @@ export function parseType(json: unknown, path: string): CtyType {
     return ["tuple", elements];
   }
   if (kind === "object" && isPlainObject(inner)) {
-    const attributes: Record<string, CtyType> = {};
-    for (const name of Object.keys(inner)) setOwn(attributes, name, parseType(inner[name], path));
+    const names = Object.keys(inner);
+    // an object type of many attributes is a map's in disguise (a configuration's `users`, keyed by user ID): a keyed object
+    const attributes: Record<string, CtyType> = names.length >= KEYED_ATTRIBUTES ? keyedObject<CtyType>() : {};
+    for (const name of names) setOwn(attributes, name, parseType(inner[name], path));
     return ["object", attributes];
   }
   return badType(json, path);
@@ -379,7 +389,8 @@ export function readTypeOf(typeText: string, parse: () => unknown, where: Where 
     readTypes.set(typeText, kept);
     return kept;
   }
-  const type = parseType(parse(), pathOf(where));
+  // Terraform's compact text in one pass (type-text.ts); anything else the general way, which names the error
+  const type = readTypeText(typeText) ?? parseType(parse(), pathOf(where));
   const read = { type, shape: typeShape(type) };
   if (readTypes.size >= READ_TYPES_KEPT) readTypes.delete(readTypes.keys().next().value!);
   readTypes.set(typeText, read);
