@@ -97,8 +97,13 @@ export function sameDeclaredUsers(a: Value | undefined, b: Value | undefined): b
   if (left === null || right === null || left.length !== right.length) return false;
   return left.every((u, i) => {
     const v = right[i]!;
-    return u.userId === v.userId && (u.expiresAt ?? null) === (v.expiresAt ?? null) && sortedAliases(u) === sortedAliases(v);
+    return u.userId === v.userId && (u.expiresAt ?? null) === (v.expiresAt ?? null) && (sameInOrder(u.aliases, v.aliases) || sortedAliases(u) === sortedAliases(v));
   });
+}
+
+/** The same strings in the same order (then the same in any order too, without sorting either). */
+function sameInOrder(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** The compact element types of `users`: one type for every user, written once. */
@@ -161,15 +166,29 @@ export function encodePrivate(data: PrivateData): Buffer {
   return Buffer.from(JSON.stringify(redactStrings({ v: 3, rule, list, ...(plan === undefined ? {} : { plan }) })), "utf8");
 }
 
+/**
+ * A read's short private data decoded, by its text: a walk decodes each resource's twice (its
+ * read, then its plan, given the bytes the read answered). Frozen, as it is shared; bounded, the
+ * oldest dropped first.
+ */
+const shortRead = new Map<string, PrivateData>();
+const SHORT_READ_KEPT = 256;
+
 /** The private data, or null when there is none or it is not ours (read again). A kept plan that is not one is dropped. */
 export function decodePrivate(bytes: Buffer): PrivateData | null {
   if (bytes.length === 0) return null;
   try {
-    const json: unknown = JSON.parse(bytes.toString("utf8"));
+    const text = bytes.toString("utf8");
+    const kept = shortRead.get(text);
+    if (kept !== undefined) return kept;
+    const json: unknown = JSON.parse(text);
     const short = shortSchema.safeParse(json);
     if (short.success) {
       const [observerRuleId, name, isSystem, ruleSource] = short.data.r;
-      return { rule: { observerRuleId, name, isSystem, ruleSource }, list: null, fingerprint: short.data.f };
+      const data: PrivateData = Object.freeze({ rule: Object.freeze({ observerRuleId, name, isSystem, ruleSource }), list: null, fingerprint: short.data.f });
+      if (shortRead.size >= SHORT_READ_KEPT) shortRead.delete(shortRead.keys().next().value!);
+      shortRead.set(text, data);
+      return data;
     }
     const parsed = privateSchema.safeParse(json);
     if (!parsed.success) return null;
