@@ -17,4 +17,7 @@ module.exports = {
   // The suite runs as at a terminal wherever it runs (the CI's CI=true is not inherited by a
   // spawned CLI); a test of a CI job's words sets CI or GITHUB_ACTIONS itself
   setupFiles: ["<rootDir>/test/support/terminal-env.ts"],
+  // one temporary directory per run, removed when it ends (test/support/temp-root.ts)
+  globalSetup: "<rootDir>/test/support/temp-root-setup.ts",
+  globalTeardown: "<rootDir>/test/support/temp-root-teardown.ts",
 };
