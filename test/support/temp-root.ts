@@ -6,7 +6,7 @@
  * directories behind (cdktf's Testing.app() makes an outdir per app, and nothing removes them),
  * and a machine that runs the suite again and again filled up.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,6 +15,10 @@ const VARIABLE = "ALERT_RULE_USERS_TEST_TMPDIR";
 /** The run's directory, made under the system's, and TMPDIR pointed at it. */
 export function makeRunTemp(): void {
   const dir = mkdtempSync(join(tmpdir(), "aru-jest-"));
+  // searchable by other users, as /tmp is (writable by none): where the tests run as root, the
+  // PostgreSQL of the team CI tests runs as its own user in a directory made under this one
+  // (test/support/postgres.ts); what each test makes inside keeps its own mode
+  chmodSync(dir, 0o755);
   process.env[VARIABLE] = dir;
   process.env["TMPDIR"] = dir;
 }
