@@ -95,6 +95,8 @@ function judged({ sizes, refresh, rate, creates, floor }: ProviderRuns) {
   const tfBest = Math.min(...refresh.tf.map((r) => r.run.wallMs));
   const floorBest = Math.min(...refresh.floor.map((r) => r.run.wallMs));
   const cliBest = Math.min(...refresh.cli.map((r) => r.wallMs));
+  const providerBest = Math.min(...refresh.cpu.map((c) => c.ms));
+  const floorProviderBest = Math.min(...refresh.floor.map((r) => r.provider.ms));
   const requests = rate.log.length;
   const limitedCount = rate.log.filter((e) => e.status === 429).length;
   return {
@@ -108,12 +110,12 @@ function judged({ sizes, refresh, rate, creates, floor }: ProviderRuns) {
     spanTargetMs: SPAN_TARGET_FACTOR * (requests / sizes.rps) * 1000,
     limitedCount,
     limitedShare: requests === 0 ? 0 : limitedCount / requests,
-    cpuPerResource: Math.min(...refresh.cpu.map((c) => c.ms)) / sizes.refreshLists,
+    cpuPerResource: providerBest / sizes.refreshLists,
     /** The transport's floor under Terraform's own calls: the floor provider's CPU in the same plan, best round (bench/lib/floor-provider.ts). */
-    floorCpuPerResource: Math.min(...refresh.floor.map((r) => r.provider.ms)) / sizes.refreshLists,
-    cpuFloorRatio: Math.min(...refresh.cpu.map((c) => c.ms)) / Math.min(...refresh.floor.map((r) => r.provider.ms)),
+    floorCpuPerResource: floorProviderBest / sizes.refreshLists,
+    cpuFloorRatio: providerBest / floorProviderBest,
     /** Against the transport's floor driven by a Node.js gRPC client, hot and alone (bench/lib/transport-floor.ts): recorded, not judged. */
-    cpuNodeFloorRatio: Math.min(...refresh.cpu.map((c) => c.ms)) / sizes.refreshLists / floor.perResourceMs,
+    cpuNodeFloorRatio: providerBest / sizes.refreshLists / floor.perResourceMs,
     floorBest,
     floorRatio: tfBest / floorBest,
     terraformCpu: {

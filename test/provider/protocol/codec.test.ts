@@ -2,6 +2,7 @@ import type { Attribute, CtyType, Schema, Shape, Value } from "../../../src/prov
 import { CodecError, decodeJson, decodeMsgpack, encodeJson, encodeMsgpack, schemaShape, Typed, typeShape, UNKNOWN } from "../../../src/provider/protocol";
 import { decodeMsgpackByWalk } from "../../../src/provider/protocol/codec";
 import { jsonFits } from "../../../src/provider/protocol/json-fits";
+import { mulberry32, type Random } from "../../../src/simulator/prng";
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex").replace(/(..)(?!$)/g, "$1 ");
 const bytes = (text: string): Buffer => Buffer.from(text.replace(/ /g, ""), "hex");
@@ -240,19 +241,6 @@ function encodeRawString(text: string): Buffer {
   return Buffer.concat([Buffer.from([0xd9, utf8.length]), utf8]);
 }
 
-/** A small seeded PRNG (mulberry32): the same cases on every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const count = (random: Random, max: number): number => Math.floor(random() * (max + 1));
 

@@ -6,6 +6,7 @@
 import { parseType } from "../../../src/provider/protocol/codec";
 import { readTypeText } from "../../../src/provider/protocol/type-text";
 import type { CtyType } from "../../../src/provider/protocol";
+import { mulberry32, type Random } from "../../../src/simulator/prng";
 
 /** What the general way reads: the type, or that it does not read one. */
 function general(text: string): { type: CtyType } | "not a type" {
@@ -16,17 +17,6 @@ function general(text: string): { type: CtyType } | "not a type" {
   }
 }
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 /** Names as configurations write them: user IDs (some of them array indexes to V8), words, and a few odd ones. */
