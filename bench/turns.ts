@@ -5,10 +5,11 @@
  * what the targets are judged on; this is how a change is measured before it (docs/performance.md,
  * "In turns"). Its arguments and report are read and made in bench/lib/turns.ts.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CPU_FILE_VARIABLE } from "../src/provider/main";
+import { devOverride } from "./lib/dev-override";
 import { floorPlanSetup, type FloorPlanSetup } from "./lib/floor-plan";
 import { repoRoot } from "./lib/machine";
 import { providerRuntime } from "./lib/provider-runtime";
@@ -28,18 +29,6 @@ function processesCpu(file: string): number[] {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => line.split(" ").slice(1).reduce((a, b) => a + Number(b), 0) / 1000);
-}
-
-/** A `dev_overrides` CLI configuration that runs `bundle` on `node` as the provider; its environment. */
-function bundleOverride(dir: string, node: string, flags: readonly string[], bundle: string): NodeJS.ProcessEnv {
-  const bin = join(dir, "bin");
-  mkdirSync(bin, { recursive: true });
-  const executable = join(bin, "terraform-provider-alertrules");
-  writeFileSync(executable, `#!/bin/sh\nexec ${[node, ...flags, bundle].map((part) => JSON.stringify(part)).join(" ")} "$@"\n`);
-  chmodSync(executable, 0o755);
-  const rc = join(dir, "override.rc");
-  writeFileSync(rc, `disable_checkpoint = true\nprovider_installation {\n  dev_overrides {\n    "alert-rule-users/alertrules" = ${JSON.stringify(bin)}\n  }\n  direct {}\n}\n`);
-  return { TF_CLI_CONFIG_FILE: rc };
 }
 
 async function run(settings: TurnsSettings): Promise<void> {
@@ -71,7 +60,7 @@ async function run(settings: TurnsSettings): Promise<void> {
       expectExit("terraform apply -refresh-only", await timedCommand("terraform", ["apply", "-refresh-only", "-auto-approve", "-no-color"], dir, env));
       copyFileSync(join(dir, "terraform.tfstate"), refreshed);
     }
-    const overrides = new Map(bundles.map((bundle, i) => [bundle, bundleOverride(join(top, `variant-${i}`), runtime.node, settings.nodeFlags, bundle)]));
+    const overrides = new Map(bundles.map((bundle, i) => [bundle, devOverride(join(top, `variant-${i}`), runtime.node, [...settings.nodeFlags, bundle])]));
     const planArgs = ["plan", "-detailed-exitcode", "-no-color", ...(settings.parallelism === null ? [] : [`-parallelism=${settings.parallelism}`])];
     const runs: TurnRun[] = [];
     for (let round = 0; round < settings.rounds; round++) {

@@ -7,10 +7,11 @@
  * provider's bundle (dist/bench/floor-provider.bundle.js, made by `npm run bench` as the provider's
  * own is, so both start alike): build first.
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { devOverride } from "./dev-override";
 import { repoRoot } from "./machine";
 import { FLOOR_SERVICE_VARIABLE } from "./floor-provider";
 import { listening, usersService } from "./transport-floor";
@@ -23,18 +24,12 @@ export interface FloorPlanSetup {
 
 /** Writes the floor provider's override under `dir` (run by `node`: the provider's runtime, bench/lib/provider-runtime.ts) and starts its service. */
 export async function floorPlanSetup(dir: string, node: string = process.execPath): Promise<FloorPlanSetup> {
-  const bin = join(dir, "floor-provider");
-  mkdirSync(bin, { recursive: true });
-  const executable = join(bin, "terraform-provider-alertrules");
   const bundle = join(repoRoot(), "dist", "bench", "floor-provider.bundle.js");
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: npm run bench makes it (node scripts/bundle-provider.mjs --floor, after npm run build).`);
-  writeFileSync(executable, `#!/bin/sh\nexec ${JSON.stringify(node)} ${JSON.stringify(bundle)} "$@"\n`);
-  chmodSync(executable, 0o755);
-  const rc = join(dir, "floor.rc");
-  writeFileSync(rc, `disable_checkpoint = true\nprovider_installation {\n  dev_overrides {\n    "alert-rule-users/alertrules" = ${JSON.stringify(bin)}\n  }\n  direct {}\n}\n`);
+  const override = devOverride(dir, node, [bundle]);
   const service: Server = await listening(usersService());
   return {
-    env: { TF_CLI_CONFIG_FILE: rc, [FLOOR_SERVICE_VARIABLE]: `http://127.0.0.1:${(service.address() as AddressInfo).port}/v1/query-users` },
+    env: { ...override, [FLOOR_SERVICE_VARIABLE]: `http://127.0.0.1:${(service.address() as AddressInfo).port}/v1/query-users` },
     stop: () => new Promise((resolve) => service.close(() => resolve())),
   };
 }
