@@ -13,7 +13,7 @@
 import { build } from "esbuild";
 import { readFileSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -55,8 +55,27 @@ const replaced = {
   },
 };
 
+/**
+ * `--client-only`, for `npm run bench:turns` only: the provider with three calls cut short, as
+ * bench/lib/client-only-patches.ts says (compiled by `npm run build` first); never packaged.
+ */
+function clientOnly() {
+  const { CLIENT_ONLY_PATCHES, patchSource } = require(join(root, "dist", "bench", "lib", "client-only-patches.js"));
+  const files = [...new Set(CLIENT_ONLY_PATCHES.map((p) => p.file))];
+  return {
+    name: "alertrules-client-only",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]provider[\\/](protocol[\\/]server|resources[\\/]rule-user-list)\.ts$/ }, (args) => {
+        const file = files.find((f) => args.path.endsWith(f.split("/").join(sep)));
+        if (file === undefined) return undefined;
+        return { contents: patchSource(file, readFileSync(args.path, "utf8")), loader: "ts" };
+      });
+    },
+  };
+}
+
 /** `entry` and everything it loads as one minified CommonJS file at `out`. */
-async function bundle(entry, out, banner) {
+async function bundle(entry, out, banner, extra = []) {
   mkdirSync(dirname(out), { recursive: true });
   await build({
     absWorkingDir: root,
@@ -71,12 +90,14 @@ async function bundle(entry, out, banner) {
     sourcemap: false,
     charset: "utf8",
     logLevel: "warning",
-    plugins: [replaced],
+    plugins: [replaced, ...extra],
     banner: { js: banner },
   });
 }
 
-if (process.argv.includes("--floor")) {
+if (process.argv.includes("--client-only")) {
+  await bundle("src/release/executable.ts", join(root, "dist", "bench", "client-only-provider.bundle.js"), "// the bench's client-only provider (alert-rule-users): a bound, not a provider", [clientOnly()]);
+} else if (process.argv.includes("--floor")) {
   // `npm run bench` only: the bench's floor provider (bench/lib/floor-provider.ts), bundled as the
   // provider is, so that it starts as fast as the provider does; no package ships it (dist/bench)
   await bundle("bench/lib/floor-provider.ts", join(root, "dist", "bench", "floor-provider.bundle.js"), "// the bench's floor provider (alert-rule-users), bundled by esbuild");

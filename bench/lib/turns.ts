@@ -14,7 +14,9 @@ compare two builds of the provider on one machine in one hour (docs/performance.
 
   VARIANT           floor: the bench's floor provider (echoes at the protobuf framing, one request
                     a read); or the path of a provider bundle (dist/provider/alertrules-provider.js
-                    of a checkout, after npm run build), run as Terraform runs the provider
+                    of a checkout, after npm run build), run as Terraform runs the provider;
+                    dist/bench/client-only-provider.bundle.js is the client-only bound (the
+                    provider validating and planning nothing: bench/lib/client-only-patches.ts)
   --lists N         lists in the state (default 1000)
   --rounds K        rounds of every variant (default 2)
   --latency-ms MS   latency the simulator adds to every request (default 20)
