@@ -5,7 +5,7 @@
  * what the targets are judged on; this is how a change is measured before it (docs/performance.md,
  * "In turns"). Its arguments and report are read and made in bench/lib/turns.ts.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CPU_FILE_VARIABLE } from "../src/provider/main";
@@ -17,19 +17,9 @@ import { hostSimulator } from "./lib/simulator-host";
 import { expectExit, installProvider, terraformEnv, timedCommand, timedCommandCpu, writeHcl } from "./lib/terraform-dir";
 import { generateTenant } from "./lib/tenant";
 import { TURNS_HELP, parseTurnsArgs, summarizeTurns, turnLine, type TurnRun, type TurnsSettings } from "./lib/turns";
-import { REFRESH_ALIASES } from "./scenarios/provider-steps";
+import { REFRESH_ALIASES, REFRESH_SEED, processesCpu } from "./scenarios/provider-steps";
 
-const SEED = 20_261_126;
 const USERS_PER_RULE = 20;
-
-/** Each provider process's CPU (ms) from the file they append to as they exit (src/provider/main.ts). */
-function processesCpu(file: string): number[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => line.split(" ").slice(1).reduce((a, b) => a + Number(b), 0) / 1000);
-}
 
 async function run(settings: TurnsSettings): Promise<void> {
   const top = resolve(settings.dir ?? join(tmpdir(), `alert-rule-users-turns-${settings.lists}`));
@@ -40,7 +30,7 @@ async function run(settings: TurnsSettings): Promise<void> {
   rmSync(join(top, "runtime"), { recursive: true, force: true });
   const runtime = await providerRuntime(join(top, "runtime"));
   if (runtime.fallback !== null) process.stdout.write(`note: ${runtime.fallback}\n`);
-  const tenant = generateTenant({ rules: settings.lists, usersPerRule: USERS_PER_RULE, change: { kind: "none" }, seed: SEED, aliasesPerUser: REFRESH_ALIASES });
+  const tenant = generateTenant({ rules: settings.lists, usersPerRule: USERS_PER_RULE, change: { kind: "none" }, seed: REFRESH_SEED, aliasesPerUser: REFRESH_ALIASES });
   const sim = await hostSimulator(tenant.seed, settings.latencyMs);
   let floor: FloorPlanSetup | null = null;
   try {

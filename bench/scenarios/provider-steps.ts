@@ -80,17 +80,24 @@ function countsSince(before: Record<string, number>, after: Record<string, numbe
 }
 export const total = (counts: Record<string, number>): number => Object.values(counts).reduce((a, b) => a + b, 0);
 
-/** The CPU the provider processes wrote to `file` (src/provider/main.ts), in ms, and how many processes. */
-export function providerCpu(file: string): { ms: number; processes: number } {
+/** Each provider process's own CPU in ms, in the order they wrote it to `file` as they exited (src/provider/main.ts); none where there is no file. */
+export function processesCpu(file: string): number[] {
   let text = "";
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    return { ms: 0, processes: 0 };
+    return [];
   }
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
-  const micros = lines.map((l) => l.split(" ").slice(1).reduce((a, b) => a + Number(b), 0)).reduce((a, b) => a + b, 0);
-  return { ms: micros / 1000, processes: lines.length };
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => l.split(" ").slice(1).reduce((a, b) => a + Number(b), 0) / 1000);
+}
+
+/** The CPU the provider processes wrote to `file`, in ms, and how many processes. */
+export function providerCpu(file: string): { ms: number; processes: number } {
+  const each = processesCpu(file);
+  return { ms: each.reduce((a, b) => a + b, 0), processes: each.length };
 }
 
 /** Runs of 429s in a request log: 429s less than RUN_GAP_MS apart are one run. */
@@ -257,6 +264,8 @@ export interface RefreshRuns {
 
 /** Aliases of each user in step 2's lists: the state target's "20 users with two aliases each". */
 export const REFRESH_ALIASES = 2;
+/** The seed of the refreshed lists' tenant (the same lists in every run, and in `npm run bench:turns`). */
+export const REFRESH_SEED = 20_261_126;
 
 /** One `terraform plan` in `dir` with `state` copied in place first, timed, with the CPU of Terraform and of its providers. */
 async function planRound(dir: string, env: NodeJS.ProcessEnv, state: string, label: string): Promise<PlanRound> {
@@ -276,7 +285,7 @@ async function planRound(dir: string, env: NodeJS.ProcessEnv, state: string, lab
  */
 export async function refreshStep(ctx: ScenarioContext, top: string, cli: string, root: string, sizes: ProviderSizes, floorNode: string = process.execPath): Promise<RefreshRuns> {
   ctx.log(`provider: ${sizes.refreshLists} lists into Terraform's state (one terraform apply, ${ctx.latencyMs} ms latency, no limit)`);
-  const seed = 20_261_126;
+  const seed = REFRESH_SEED;
   const sim = await hostSimulator(generateTenant({ rules: sizes.refreshLists, usersPerRule: sizes.usersPerRule, change: { kind: "none" }, seed, aliasesPerUser: REFRESH_ALIASES }).seed, ctx.latencyMs);
   const floorSetup = await floorPlanSetup(join(top, "floor"), floorNode);
   try {
